@@ -1,0 +1,86 @@
+// A Tile is the run-time value of one SSA value in one program instance: a dense, row-major array of
+// elements of the value's type (a scalar is a tile of one element). Element storage by type:
+//   i1 -> uint8_t (0 or 1)  i8/i16/i32/i64 -> int8_t..int64_t  f8 -> uint8_t bits  f16/bf16 -> uint16_t bits
+//   f32 -> float  f64 -> double  pointers -> uint64_t addresses in the launch's address space (Memory.h)
+//   block pointers (!tt.ptr<tensor<...>>) -> BlockPointer (below), one per tile
+// Two optional per-lane shadows travel with the data and move through every data-movement op:
+//   undefined: 1 where the lane holds an undefined value (a masked load without `other`, ub.poison);
+//   errorBound: the largest absolute difference the real GPU may show for this lane under the `triton` float
+//               profile (0 = must match bit for bit). Null means "all 0".
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "ir/Assert.h"
+#include "ir/Type.h"
+
+namespace tilesim {
+
+// What tt.make_tensor_ptr builds: a view of a rank-N tensor in memory.
+struct BlockPointer {
+  uint64_t base = 0;  // address of element [0, ..., 0]
+  int rank = 0;
+  int64_t shape[4] = {};
+  int64_t strides[4] = {};   // in elements
+  int32_t offsets[4] = {};   // of the block's first element
+  int32_t order[4] = {};
+};
+
+// Bytes per element of a tile of `type` (i1 -> 1, pointers -> 8, block pointers -> sizeof(BlockPointer)).
+int tileElementBytes(Type type);
+
+class Tile {
+ public:
+  Tile() = default;
+  explicit Tile(Type type);  // zero-filled
+  Tile(const Tile&) = delete;
+  Tile& operator=(const Tile&) = delete;
+
+  Type type() const { return type_; }
+  Type elementType() const { return type_.element(); }
+  int64_t size() const { return size_; }
+  int elementBytes() const { return elementBytes_; }
+  std::span<const int64_t> shape() const { return type_.shape(); }
+
+  void* raw() { return data_.get(); }
+  const void* raw() const { return data_.get(); }
+  template <typename T>
+  T* as() { return reinterpret_cast<T*>(data_.get()); }
+  template <typename T>
+  const T* as() const { return reinterpret_cast<const T*>(data_.get()); }
+  template <typename T>
+  T at(int64_t lane) const { T v; std::memcpy(&v, static_cast<const char*>(raw()) + lane * sizeof(T), sizeof(T)); return v; }
+
+  // Lane value widened to 64 bits: integers sign-extended (i1 zero-extended), floats as raw bits, pointers.
+  uint64_t bitsAt(int64_t lane) const;
+  int64_t signedAt(int64_t lane) const;
+  void setBits(int64_t lane, uint64_t bits);  // low elementBytes*8 bits
+
+  // Shadows. `undefinedMask()` is null when every lane is defined.
+  const uint8_t* undefinedMask() const { return undefined_ ? undefined_.get() : nullptr; }
+  uint8_t* mutableUndefinedMask();  // allocates (all 0) on first use
+  bool anyUndefined() const;
+  const double* errorBounds() const { return errorBound_ ? errorBound_.get() : nullptr; }
+  double* mutableErrorBounds();     // allocates (all 0) on first use
+  void dropUndefinedMask() { undefined_.reset(); }
+  void dropErrorBounds() { errorBound_.reset(); }
+
+ private:
+  Type type_;
+  int64_t size_ = 0;
+  int elementBytes_ = 0;
+  std::unique_ptr<uint64_t[]> data_;  // 8-byte aligned storage
+  std::unique_ptr<uint8_t[]> undefined_;
+  std::unique_ptr<double[]> errorBound_;
+};
+
+using TileRef = std::shared_ptr<const Tile>;
+using MutableTileRef = std::shared_ptr<Tile>;
+
+inline MutableTileRef makeTile(Type type) { return std::make_shared<Tile>(type); }
+
+}  // namespace tilesim

@@ -1,0 +1,230 @@
+// Interning of types: one global, mutex-protected uniquer keyed by the type's structure.
+#include "ir/Type.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "ir/Assert.h"
+
+namespace tilesim {
+
+struct TypeStorage {
+  Type::Kind kind = Type::Kind::Invalid;
+  ScalarKind scalar = ScalarKind::I1;
+  int addressSpace = 0;
+  std::vector<int64_t> shape;   // tensors
+  std::vector<Type> children;   // pointee / element / function inputs then results
+  size_t numInputs = 0;         // functions
+};
+
+namespace {
+
+using Key = std::tuple<int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t>;
+
+struct Uniquer {
+  std::mutex mutex;
+  std::map<Key, std::unique_ptr<TypeStorage>> types;
+};
+
+Uniquer& uniquer() {
+  static Uniquer* instance = new Uniquer();  // never destroyed: types outlive static destructors
+  return *instance;
+}
+
+}  // namespace
+
+namespace detail {
+const TypeStorage* intern(TypeStorage proto) {
+  std::vector<const void*> children;
+  for (Type child : proto.children) children.push_back(child.opaque());
+  Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), proto.addressSpace, proto.shape,
+          children, proto.numInputs};
+  Uniquer& u = uniquer();
+  std::lock_guard<std::mutex> lock(u.mutex);
+  auto it = u.types.find(key);
+  if (it != u.types.end()) return it->second.get();
+  auto storage = std::make_unique<TypeStorage>(std::move(proto));
+  const TypeStorage* result = storage.get();
+  u.types.emplace(std::move(key), std::move(storage));
+  return result;
+}
+}  // namespace detail
+
+bool isIntegerKind(ScalarKind kind) { return kind <= ScalarKind::I64; }
+bool isFloatKind(ScalarKind kind) { return kind > ScalarKind::I64; }
+
+int bitWidth(ScalarKind kind) {
+  switch (kind) {
+    case ScalarKind::I1: return 1;
+    case ScalarKind::I8: return 8;
+    case ScalarKind::I16: return 16;
+    case ScalarKind::I32: return 32;
+    case ScalarKind::I64: return 64;
+    case ScalarKind::F8E4M3FN: return 8;
+    case ScalarKind::F8E5M2: return 8;
+    case ScalarKind::F16: return 16;
+    case ScalarKind::BF16: return 16;
+    case ScalarKind::F32: return 32;
+    case ScalarKind::F64: return 64;
+  }
+  TILESIM_UNREACHABLE("bad ScalarKind");
+}
+
+int storageBytes(ScalarKind kind) { return kind == ScalarKind::I1 ? 1 : bitWidth(kind) / 8; }
+
+const char* scalarKindName(ScalarKind kind) {
+  switch (kind) {
+    case ScalarKind::I1: return "i1";
+    case ScalarKind::I8: return "i8";
+    case ScalarKind::I16: return "i16";
+    case ScalarKind::I32: return "i32";
+    case ScalarKind::I64: return "i64";
+    case ScalarKind::F8E4M3FN: return "f8E4M3FN";
+    case ScalarKind::F8E5M2: return "f8E5M2";
+    case ScalarKind::F16: return "f16";
+    case ScalarKind::BF16: return "bf16";
+    case ScalarKind::F32: return "f32";
+    case ScalarKind::F64: return "f64";
+  }
+  TILESIM_UNREACHABLE("bad ScalarKind");
+}
+
+Type Type::scalar(ScalarKind kind) {
+  TypeStorage proto;
+  proto.kind = Kind::Scalar;
+  proto.scalar = kind;
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type Type::pointer(Type pointee, int addressSpace) {
+  TILESIM_ASSERT(pointee.isValid(), "pointer to an invalid type");
+  TypeStorage proto;
+  proto.kind = Kind::Pointer;
+  proto.addressSpace = addressSpace;
+  proto.children = {pointee};
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type Type::tensor(std::span<const int64_t> shape, Type element) {
+  TILESIM_ASSERT(element.isValid() && !element.isTensor(), "tensor of an invalid or tensor type");
+  TypeStorage proto;
+  proto.kind = Kind::Tensor;
+  proto.shape.assign(shape.begin(), shape.end());
+  proto.children = {element};
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type Type::tensor(std::initializer_list<int64_t> shape, Type element) {
+  return tensor(std::span<const int64_t>(shape.begin(), shape.size()), element);
+}
+
+Type Type::function(std::span<const Type> inputs, std::span<const Type> results) {
+  TypeStorage proto;
+  proto.kind = Kind::Function;
+  proto.children.assign(inputs.begin(), inputs.end());
+  proto.children.insert(proto.children.end(), results.begin(), results.end());
+  proto.numInputs = inputs.size();
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type::Kind Type::kind() const { return storage_ ? storage_->kind : Kind::Invalid; }
+
+Type Type::element() const { return isTensor() ? storage_->children[0] : *this; }
+
+bool Type::isInteger() const {
+  Type e = element();
+  return e.isScalar() && isIntegerKind(e.storage_->scalar);
+}
+
+bool Type::isFloat() const {
+  Type e = element();
+  return e.isScalar() && isFloatKind(e.storage_->scalar);
+}
+
+bool Type::isBlockPointer() const { return isPointer() && pointee().isTensor(); }
+
+ScalarKind Type::scalarKind() const {
+  Type e = element();
+  TILESIM_ASSERT(e.isScalar(), "scalarKind() of non-scalar type " + str());
+  return e.storage_->scalar;
+}
+
+int Type::bitWidth() const {
+  Type e = element();
+  if (e.isPointer()) return 64;
+  return tilesim::bitWidth(e.scalarKind());
+}
+
+Type Type::pointee() const {
+  TILESIM_ASSERT(isPointer(), "pointee() of non-pointer type " + str());
+  return storage_->children[0];
+}
+
+int Type::addressSpace() const { return isPointer() ? storage_->addressSpace : 0; }
+
+std::span<const int64_t> Type::shape() const {
+  if (!isTensor()) return {};
+  return storage_->shape;
+}
+
+int64_t Type::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape()) n *= d;
+  return n;
+}
+
+Type Type::withElement(Type newElement) const {
+  return isTensor() ? tensor(shape(), newElement) : newElement;
+}
+
+Type Type::withShape(std::span<const int64_t> newShape) const { return tensor(newShape, element()); }
+
+std::span<const Type> Type::inputs() const {
+  TILESIM_ASSERT(isFunction(), "inputs() of non-function type");
+  return std::span<const Type>(storage_->children).subspan(0, storage_->numInputs);
+}
+
+std::span<const Type> Type::results() const {
+  TILESIM_ASSERT(isFunction(), "results() of non-function type");
+  return std::span<const Type>(storage_->children).subspan(storage_->numInputs);
+}
+
+std::string shapeString(std::span<const int64_t> shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(shape[i]);
+  }
+  return s;
+}
+
+std::string Type::str() const {
+  switch (kind()) {
+    case Kind::Invalid: return "<<invalid type>>";
+    case Kind::Scalar: return scalarKindName(storage_->scalar);
+    case Kind::Pointer: {
+      std::string s = "!tt.ptr<" + pointee().str();
+      if (storage_->addressSpace != 1) s += ", " + std::to_string(storage_->addressSpace);
+      return s + ">";
+    }
+    case Kind::Tensor: {
+      std::string s = "tensor<" + shapeString(shape());
+      if (!shape().empty()) s += 'x';
+      return s + element().str() + ">";
+    }
+    case Kind::Function: {
+      std::string s = "(";
+      for (size_t i = 0; i < inputs().size(); ++i) s += (i ? ", " : "") + inputs()[i].str();
+      s += ") -> ";
+      if (results().size() == 1 && !results()[0].isFunction()) return s + results()[0].str();
+      s += "(";
+      for (size_t i = 0; i < results().size(); ++i) s += (i ? ", " : "") + results()[i].str();
+      return s + ")";
+    }
+  }
+  TILESIM_UNREACHABLE("bad Type::Kind");
+}
+
+}  // namespace tilesim

@@ -1,0 +1,90 @@
+// Types of TTIR values: scalars (i1..i64, fp8..f64), pointers (!tt.ptr<T>), ranked tensors (tensor<4x8xT>)
+// and function types. Types are interned: two equal types are the same object, so `==` is a pointer compare
+// and a Type is cheap to copy. Signedness does not exist here (as in MLIR): the op carries it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tilesim {
+
+// Element types a tensor or pointer can hold. The order is used by tables; do not reorder.
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F8E4M3FN, F8E5M2, F16, BF16, F32, F64 };
+constexpr int kNumScalarKinds = 11;
+
+bool isIntegerKind(ScalarKind kind);
+bool isFloatKind(ScalarKind kind);
+int bitWidth(ScalarKind kind);          // i1 -> 1, f8 -> 8, ...
+int storageBytes(ScalarKind kind);      // bytes per element in memory and in tiles (i1 -> 1)
+const char* scalarKindName(ScalarKind kind);  // MLIR spelling: "i32", "f8E4M3FN", "bf16"
+
+struct TypeStorage;
+
+class Type {
+ public:
+  enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function };
+
+  Type() = default;
+  static Type scalar(ScalarKind kind);
+  static Type pointer(Type pointee, int addressSpace = 1);
+  static Type tensor(std::span<const int64_t> shape, Type element);
+  static Type tensor(std::initializer_list<int64_t> shape, Type element);
+  static Type function(std::span<const Type> inputs, std::span<const Type> results);
+
+  static Type i1() { return scalar(ScalarKind::I1); }
+  static Type i8() { return scalar(ScalarKind::I8); }
+  static Type i16() { return scalar(ScalarKind::I16); }
+  static Type i32() { return scalar(ScalarKind::I32); }
+  static Type i64() { return scalar(ScalarKind::I64); }
+  static Type f16() { return scalar(ScalarKind::F16); }
+  static Type bf16() { return scalar(ScalarKind::BF16); }
+  static Type f32() { return scalar(ScalarKind::F32); }
+  static Type f64() { return scalar(ScalarKind::F64); }
+
+  Kind kind() const;
+  bool isValid() const { return storage_ != nullptr; }
+  bool isScalar() const { return kind() == Kind::Scalar; }
+  bool isPointer() const { return kind() == Kind::Pointer; }
+  bool isTensor() const { return kind() == Kind::Tensor; }
+  bool isFunction() const { return kind() == Kind::Function; }
+
+  // The element type: a tensor's element, otherwise the type itself.
+  Type element() const;
+  // Scalar queries look through tensors: tensor<4xf32>.isFloat() is true.
+  bool isInteger() const;
+  bool isFloat() const;
+  bool isPointerLike() const { return element().isPointer(); }
+  // A pointer to a tensor (block pointer, from tt.make_tensor_ptr).
+  bool isBlockPointer() const;
+  ScalarKind scalarKind() const;  // requires element().isScalar()
+  int bitWidth() const;           // of the element; pointers are 64
+
+  Type pointee() const;  // requires isPointer()
+  int addressSpace() const;
+
+  std::span<const int64_t> shape() const;  // empty for non-tensors
+  int rank() const { return static_cast<int>(shape().size()); }
+  int64_t numElements() const;  // 1 for non-tensors
+
+  // Same shape as this (if a tensor), with another element type. For a scalar, returns `newElement`.
+  Type withElement(Type newElement) const;
+  Type withShape(std::span<const int64_t> shape) const;  // tensor of this element type
+
+  std::span<const Type> inputs() const;   // function types
+  std::span<const Type> results() const;  // function types
+
+  std::string str() const;  // MLIR spelling
+  bool operator==(const Type& other) const { return storage_ == other.storage_; }
+  bool operator!=(const Type& other) const { return storage_ != other.storage_; }
+  const void* opaque() const { return storage_; }
+
+ private:
+  explicit Type(const TypeStorage* storage) : storage_(storage) {}
+  const TypeStorage* storage_ = nullptr;
+};
+
+std::string shapeString(std::span<const int64_t> shape);  // "4x8"
+
+}  // namespace tilesim
