@@ -31,6 +31,9 @@ struct LaunchArgument {
   // Buffer: element type and contents (row-major bytes), updated in place by the launch.
   ScalarKind elementKind = ScalarKind::F32;
   std::vector<uint8_t> bytes;
+  // After the launch, per element of the buffer: the error bound of the value last stored there under the
+  // triton float profile (0 = must match the GPU bit for bit). Empty when every element is exact.
+  std::vector<double> errorBound;
   // Scalar: the value; bound to the parameter's type (ints wrap to its width, floats round to it).
   bool scalarIsFloat = false;
   int64_t intValue = 0;
