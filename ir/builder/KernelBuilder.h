@@ -1,0 +1,152 @@
+// A C++ front end in the spirit of triton.language: it builds a Module holding one public tt.func by Triton
+// 3.6's typing rules (implicit casts, weak/strong literals, broadcasting, the op each dtype selects) and
+// Triton's compile errors. Usage:
+//   KernelBuilder kb("add_kernel");
+//   Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
+//   Tensor offs = kb.add(kb.mul(kb.programId(0), 1024), kb.arange(0, 1024));
+//   kb.store(kb.add(x, offs), kb.add(kb.load(kb.add(x, offs)), 1.0));
+//   BuildResult result = kb.finish();
+// Errors are values: the first failing call records a FrontendError (Triton's exception kind and message);
+// later calls do nothing and return an invalid Tensor; finish() returns the error instead of a module.
+// Each call's values are named after the current name hint (setNameHint), as Triton names values after the
+// Python variable they are assigned to. Splats of constants are emitted as dense constants (what Triton's
+// canonicalizer leaves), and unused constants are dropped by finish().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/IR.h"
+#include "ir/builder/DType.h"
+#include "ir/builder/Emitter.h"
+#include "ir/builder/Promotion.h"
+#include "ir/builder/Tensor.h"
+
+namespace tilesim::builder {
+
+struct BuildResult {
+  std::unique_ptr<Module> module;      // null when error is set
+  std::optional<FrontendError> error;
+};
+
+enum class PropagateNan : uint8_t { None, All };
+enum class AtomicOp : uint8_t { Add, Max, Min, And, Or, Xor, Xchg };
+
+class KernelBuilder {
+ public:
+  explicit KernelBuilder(std::string kernelName);
+  ~KernelBuilder();
+
+  // ---- signature ----
+  Tensor pointerArg(const std::string& name, DType pointee, bool divisibleBy16 = true);
+  Tensor scalarArg(const std::string& name, DType dtype);
+
+  // ---- naming and errors ----
+  void setNameHint(std::string hint);
+  const std::optional<FrontendError>& error() const { return error_; }
+  bool failed() const { return error_.has_value(); }
+
+  // ---- programs, ranges, constants ----
+  Tensor programId(int axis);
+  Tensor numPrograms(int axis);
+  Tensor arange(int64_t start, int64_t end);
+  Tensor full(std::vector<int64_t> shape, const Literal& value, DType dtype);
+  Tensor zeros(std::vector<int64_t> shape, DType dtype) { return full(std::move(shape), Literal(0), dtype); }
+  Tensor toTensor(const Operand& operand);  // a literal becomes a strong 0-d constant
+
+  // ---- memory ----
+  Tensor load(const Tensor& pointer, std::optional<Operand> mask = std::nullopt, std::optional<Operand> other = std::nullopt);
+  void store(const Tensor& pointer, const Operand& value, std::optional<Operand> mask = std::nullopt);
+  Tensor atomic(AtomicOp op, const Tensor& pointer, const Operand& value, std::optional<Operand> mask = std::nullopt);
+  Tensor atomicAdd(const Tensor& p, const Operand& v, std::optional<Operand> m = std::nullopt) { return atomic(AtomicOp::Add, p, v, m); }
+  Tensor atomicMax(const Tensor& p, const Operand& v, std::optional<Operand> m = std::nullopt) { return atomic(AtomicOp::Max, p, v, m); }
+  Tensor atomicMin(const Tensor& p, const Operand& v, std::optional<Operand> m = std::nullopt) { return atomic(AtomicOp::Min, p, v, m); }
+  Tensor atomicCas(const Tensor& pointer, const Operand& compare, const Operand& value);
+
+  // ---- arithmetic (weak literals) ----
+  Tensor add(const Operand& a, const Operand& b);
+  Tensor sub(const Operand& a, const Operand& b);
+  Tensor mul(const Operand& a, const Operand& b);
+  Tensor truediv(const Operand& a, const Operand& b);
+  Tensor floordiv(const Operand& a, const Operand& b);
+  Tensor mod(const Operand& a, const Operand& b);
+  Tensor and_(const Operand& a, const Operand& b);
+  Tensor or_(const Operand& a, const Operand& b);
+  Tensor xor_(const Operand& a, const Operand& b);
+  Tensor shl(const Operand& a, const Operand& b);
+  Tensor shr(const Operand& a, const Operand& b);
+  Tensor neg(const Tensor& x);     // -x = 0 - x
+  Tensor invert(const Tensor& x);  // ~x = x ^ all ones
+  Tensor not_(const Tensor& x);    // `not x` (int1 only)
+  Tensor where(const Operand& condition, const Operand& x, const Operand& y);
+
+  // ---- comparisons, maximum/minimum (strong literals) ----
+  Tensor lt(const Operand& a, const Operand& b);
+  Tensor le(const Operand& a, const Operand& b);
+  Tensor gt(const Operand& a, const Operand& b);
+  Tensor ge(const Operand& a, const Operand& b);
+  Tensor eq(const Operand& a, const Operand& b);
+  Tensor ne(const Operand& a, const Operand& b);
+  Tensor maximum(const Operand& a, const Operand& b, PropagateNan nan = PropagateNan::None);
+  Tensor minimum(const Operand& a, const Operand& b, PropagateNan nan = PropagateNan::None);
+
+  // ---- casts and math ----
+  Tensor cast(const Tensor& x, DType to, bool bitcast = false, std::optional<std::string> fpDowncastRounding = std::nullopt);
+  Tensor exp(const Tensor& x);
+  Tensor exp2(const Tensor& x);
+  Tensor log(const Tensor& x);
+  Tensor log2(const Tensor& x);
+  Tensor sin(const Tensor& x);
+  Tensor cos(const Tensor& x);
+  Tensor sqrt(const Tensor& x);
+  Tensor rsqrt(const Tensor& x);
+  Tensor floor(const Tensor& x);
+  Tensor ceil(const Tensor& x);
+  Tensor abs(const Tensor& x);
+
+  // ---- shapes ----
+  Tensor expandDims(const Tensor& x, int axis);
+  Tensor broadcastTo(const Tensor& x, std::vector<int64_t> shape);
+  Tensor reshape(const Tensor& x, std::vector<int64_t> shape, bool canReorder = false);
+  Tensor trans(const Tensor& x, std::vector<int32_t> order = {});
+  Tensor join(const Operand& a, const Operand& b);
+  std::pair<Tensor, Tensor> split(const Tensor& x);
+
+  // ---- reductions, scans, dot ----
+  // Combine: builds the combine region from the block's arguments (first the accumulators, then the new values).
+  using Combine = std::function<std::vector<Tensor>(KernelBuilder&, const std::vector<Tensor>& lhs, const std::vector<Tensor>& rhs)>;
+  std::vector<Tensor> reduce(const std::vector<Tensor>& inputs, int axis, const Combine& combine, bool keepDims = false);
+  Tensor sum(const Tensor& x, int axis, bool keepDims = false);
+  Tensor max(const Tensor& x, int axis, bool keepDims = false);
+  Tensor min(const Tensor& x, int axis, bool keepDims = false);
+  Tensor argmax(const Tensor& x, int axis, bool keepDims = false);
+  Tensor argmin(const Tensor& x, int axis, bool keepDims = false);
+  Tensor cumsum(const Tensor& x, int axis, bool reverse = false);
+  Tensor dot(const Tensor& a, const Tensor& b, std::optional<Tensor> acc = std::nullopt,
+             std::string inputPrecision = "tf32", DType outDType = DType::Fp32);
+
+  void ret();
+  BuildResult finish();
+
+ private:
+  // The error boundary: skips the call after an error; records a FrontendException thrown inside.
+  template <typename Fn>
+  auto guarded(Fn&& fn) -> decltype(fn()) {
+    using Result = decltype(fn());
+    if (error_) return Result{};
+    try {
+      return fn();
+    } catch (const FrontendException& exception) {
+      error_ = exception.error;
+      return Result{};
+    }
+  }
+
+  std::unique_ptr<Emitter> emitter_;
+  std::optional<FrontendError> error_;
+};
+
+}  // namespace tilesim::builder

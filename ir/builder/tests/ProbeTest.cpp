@@ -1,0 +1,240 @@
+// Reproduces every outcome of conformance/probes/probes.json (1,560 kernels compiled by Triton 3.6.0) with the
+// builder: for each probe the ops that compute `r` (mnemonic, predicate, types, operand casts and literal
+// constants) must equal the probe's TTIR, or the builder must fail with the same error kind and message.
+// The probe TTIR is read line by line (the `%r... = op ... : types` lines); the builder's module is described
+// in the same form by describeOp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "ir/FloatBits.h"
+#include "ir/builder/KernelBuilder.h"
+
+namespace tilesim::builder {
+namespace {
+
+struct Outcome {
+  std::vector<std::string> ops;        // "arith.extsi : tensor<16xi8> to tensor<16xi16>"
+  std::vector<std::string> constants;  // "tensor<16xi8> = 2"
+  std::string error;                   // "TypeError: ..." when the build failed
+};
+
+bool isResultName(const std::string& name) {
+  if (name == "r") return true;
+  if (name.rfind("r_", 0) != 0 || name.size() == 2) return false;
+  return std::all_of(name.begin() + 2, name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+std::string numberText(double value) {
+  std::ostringstream out;
+  out.precision(17);
+  out << value;
+  return out.str();
+}
+
+std::string describeOp(const Operation& op) {
+  std::string text(op.name());
+  if (op.kind == OpKind::ArithCmpI || op.kind == OpKind::ArithCmpF) text += " " + op.keywordAttr("predicate");
+  text += " : ";
+  switch (opInfo(op.kind).syntax) {
+    case Syntax::Cast: return text + op.operand(0)->type.str() + " to " + op.result()->type.str();
+    case Syntax::Compare: return text + op.operand(0)->type.str();
+    case Syntax::Select:
+      return text + (op.operand(0)->type.isTensor() ? op.operand(0)->type.str() + ", " : "") + op.result()->type.str();
+    case Syntax::Binary:
+    case Syntax::Unary:
+    case Syntax::Ternary:
+    case Syntax::Arrow:
+    case Syntax::Constant:
+    case Syntax::Generic:
+    case Syntax::Custom: return text + op.result()->type.str();
+  }
+  return text;
+}
+
+std::string describeConstant(const Operation& op) {
+  const Attribute& value = *op.attr("value");
+  Type type = op.result()->type;
+  uint64_t bits = value.kind() == Attribute::Kind::Dense ? value.denseBitsAt(0)
+                  : value.kind() == Attribute::Kind::Float ? value.bits()
+                                                           : static_cast<uint64_t>(value.intValue());
+  double number;
+  if (type.isFloat()) {
+    number = doubleFromFloatBits(bits, type.scalarKind());
+  } else {
+    int width = type.bitWidth();
+    int64_t signExtended = width >= 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+    number = static_cast<double>(signExtended);
+  }
+  return type.str() + " = " + numberText(number);
+}
+
+Outcome describeBuilt(const Module& module, bool castProbe) {
+  Outcome outcome;
+  const Block& body = module.functions[0]->region(0).front();
+  bool afterLoad = false;
+  for (const auto& op : body.operations) {
+    if (op->kind == OpKind::TTLoad) afterLoad = true;
+    if (op->numResults() == 0) continue;
+    bool selected = castProbe ? afterLoad && op->kind != OpKind::TTLoad && op->kind != OpKind::TTSplat &&
+                                    op->kind != OpKind::TTAddPtr
+                              : isResultName(op->result()->name);
+    if (!selected) continue;
+    if (op->kind == OpKind::ArithConstant) outcome.constants.push_back(describeConstant(*op));
+    else outcome.ops.push_back(describeOp(*op));
+  }
+  std::sort(outcome.constants.begin(), outcome.constants.end());
+  return outcome;
+}
+
+// The same description read from Triton's TTIR text.
+Outcome describeProbe(const std::string& ttir, bool castProbe) {
+  Outcome outcome;
+  static const std::regex line(R"(^\s+%([A-Za-z0-9_]+) = ([a-z_.]+) (.*?) : (.*?)( loc\(.*\))?$)");
+  std::istringstream in(ttir);
+  std::string text;
+  bool afterLoad = false;
+  while (std::getline(in, text)) {
+    std::smatch match;
+    if (!std::regex_match(text, match, line)) continue;
+    std::string name = match[1], mnemonic = match[2], operands = match[3], types = match[4];
+    if (mnemonic == "tt.load") { afterLoad = true; continue; }
+    bool selected = castProbe ? afterLoad && mnemonic != "tt.splat" && mnemonic != "tt.addptr" : isResultName(name);
+    if (!selected) continue;
+    if (mnemonic == "arith.constant") {
+      std::string value = operands;
+      if (value.rfind("dense<", 0) == 0) value = value.substr(6, value.size() - 7);
+      double number = value == "true" ? 1 : value == "false" ? 0 : std::strtod(value.c_str(), nullptr);
+      // MLIR prints floats with 9 significant digits, or as hex bits when that would not round-trip.
+      std::string element = types.substr(types.find_last_of('x') + 1);
+      element = element.substr(0, element.find('>'));
+      static const std::pair<const char*, ScalarKind> kFloats[] = {
+          {"f16", ScalarKind::F16}, {"bf16", ScalarKind::BF16}, {"f32", ScalarKind::F32}, {"f64", ScalarKind::F64}};
+      for (const auto& [spelling, kind] : kFloats) {
+        if (element != spelling) continue;
+        uint64_t bits = value.rfind("0x", 0) == 0 ? std::strtoull(value.c_str(), nullptr, 16) : floatBitsFromDouble(number, kind);
+        number = doubleFromFloatBits(bits, kind);
+      }
+      outcome.constants.push_back(types + " = " + numberText(number));
+      continue;
+    }
+    std::string description = mnemonic;
+    if (mnemonic == "arith.cmpi" || mnemonic == "arith.cmpf") description += " " + operands.substr(0, operands.find(','));
+    outcome.ops.push_back(description + " : " + types);
+  }
+  std::sort(outcome.constants.begin(), outcome.constants.end());
+  return outcome;
+}
+
+Tensor applyOp(KernelBuilder& kb, const std::string& op, const Tensor& offs, const Tensor& a, const Tensor& b) {
+  if (op == "add") return kb.add(a, b);
+  if (op == "sub") return kb.sub(a, b);
+  if (op == "mul") return kb.mul(a, b);
+  if (op == "truediv") return kb.truediv(a, b);
+  if (op == "floordiv") return kb.floordiv(a, b);
+  if (op == "mod") return kb.mod(a, b);
+  if (op == "and") return kb.and_(a, b);
+  if (op == "or") return kb.or_(a, b);
+  if (op == "xor") return kb.xor_(a, b);
+  if (op == "shl") return kb.shl(a, b);
+  if (op == "shr") return kb.shr(a, b);
+  if (op == "lt") return kb.lt(a, b);
+  if (op == "eq") return kb.eq(a, b);
+  if (op == "ne") return kb.ne(a, b);
+  if (op == "maximum") return kb.maximum(a, b);
+  if (op == "minimum") return kb.minimum(a, b);
+  if (op == "where") return kb.where(kb.eq(kb.mod(offs, 2), 0), a, b);
+  if (op == "add_lit_int") return kb.add(a, 2);
+  if (op == "add_lit_float") return kb.add(a, 2.5);
+  if (op == "mul_lit_big") return kb.mul(a, 1099511627776LL);
+  if (op == "div_lit_int") return kb.truediv(a, 2);
+  if (op == "floordiv_lit_int") return kb.floordiv(a, -3);
+  if (op == "mod_lit_int") return kb.mod(a, -3);
+  if (op == "add_lit_neg") return kb.add(a, -1);
+  if (op == "sub_lit_rev") return kb.sub(3, a);
+  ADD_FAILURE() << "unknown probe op " << op;
+  return {};
+}
+
+Outcome buildProbe(const nlohmann::json& job) {
+  bool castProbe = job[0] == "cast";
+  DType typeA = *dtypeFromName(job[1 + !castProbe].get<std::string>());
+  DType typeB = *dtypeFromName(job[2 + !castProbe].get<std::string>());
+  KernelBuilder kb(castProbe ? "cast" : "binop");
+  Tensor aPtr = kb.pointerArg("a_ptr", typeA);
+  Tensor bPtr = kb.pointerArg(castProbe ? "o_ptr" : "b_ptr", typeB);
+  kb.setNameHint("offs");
+  Tensor offs = kb.arange(0, 16);
+  kb.setNameHint("a");
+  Tensor a = kb.load(kb.add(aPtr, offs));
+  if (castProbe) {
+    kb.setNameHint("");
+    kb.store(kb.add(bPtr, offs), kb.cast(a, typeB));
+  } else {
+    Tensor ofPtr = kb.pointerArg("of_ptr", DType::Fp64);
+    Tensor oiPtr = kb.pointerArg("oi_ptr", DType::Int64);
+    kb.setNameHint("b");
+    Tensor b = kb.load(kb.add(bPtr, offs));
+    kb.setNameHint("r");
+    Tensor r = applyOp(kb, job[1], offs, a, b);
+    kb.setNameHint("");
+    kb.store(kb.add(ofPtr, offs), kb.cast(r, DType::Fp64));
+    kb.store(kb.add(oiPtr, offs), kb.cast(r, DType::Int64));
+  }
+  BuildResult result = kb.finish();
+  if (result.error) return Outcome{{}, {}, result.error->str()};
+  return describeBuilt(*result.module, castProbe);
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string text;
+  for (const std::string& item : items) text += "\n      " + item;
+  return text;
+}
+
+TEST(BuilderProbes, ReproducesEveryTriton36Outcome) {
+  std::ifstream file(std::string(TILESIM_SOURCE_DIR) + "/conformance/probes/probes.json");
+  ASSERT_TRUE(file) << "probes.json not found";
+  // Python's json writes NaN and Infinity as bare words; the values are not needed here.
+  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  text = std::regex_replace(text, std::regex(R"(([\[ ,])-?(NaN|Infinity)(?=[,\]]))"), "$1null");
+  nlohmann::json probes = nlohmann::json::parse(text);
+  int matched = 0;
+  std::string mismatches;
+  for (const nlohmann::json& probe : probes) {
+    const nlohmann::json& job = probe["job"];
+    bool castProbe = job[0] == "cast";
+    Outcome built = buildProbe(job);
+    bool ok;
+    std::string expected;
+    if (probe.contains("error")) {
+      std::string error = probe["error"].get<std::string>();
+      std::string last = error.substr(error.find_last_of('\n', error.size() - 2) + 1);
+      std::size_t colon = built.error.find(": ");
+      ok = !built.error.empty() && last.rfind(built.error.substr(0, colon) + "('", 0) == 0 &&
+           last.find(built.error.substr(colon + 2)) != std::string::npos;
+      expected = last;
+    } else {
+      Outcome want = describeProbe(probe["ttir"].get<std::string>(), castProbe);
+      ok = built.error.empty() && built.ops == want.ops && built.constants == want.constants;
+      expected = join(want.ops) + join(want.constants);
+    }
+    if (ok) {
+      ++matched;
+    } else {
+      mismatches += "\n  " + job.dump() + "\n    expected:" + expected + "\n    built:" + join(built.ops) +
+                    join(built.constants) + (built.error.empty() ? "" : "\n      " + built.error);
+    }
+  }
+  std::printf("builder probes: %d/%zu match Triton 3.6\n", matched, probes.size());
+  EXPECT_EQ(matched, static_cast<int>(probes.size())) << mismatches.substr(0, 20000);
+}
+
+}  // namespace
+}  // namespace tilesim::builder
