@@ -1,0 +1,110 @@
+// Casts over whole tiles (SEMANTICS §1.8): integer extension/truncation, int <-> float with one RTNE
+// rounding, PTX-exact saturating float -> int (cvt.rzi, 8-bit targets through 16 bits), extf/truncf,
+// tt.fp_to_fp (rtne/rtz, fp8 satfinite) and bitcasts. Common pairs get typed loops; the rest go lane by
+// lane through ScalarEval.h, which is the definition either way.
+#include <cstring>
+
+#include "interpreter/ElementwiseInternal.h"
+
+namespace tilesim::elementwise {
+
+using namespace scalar;
+
+namespace {
+
+void integerResize(const Tile& source, Tile& result, bool signExtend) {
+  int width = result.elementType().bitWidth();
+  uint64_t mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+  bool sourceIsBool = source.elementType().scalarKind() == ScalarKind::I1;
+  for (int64_t i = 0, n = result.size(); i < n; ++i) {
+    uint64_t value = signExtend ? static_cast<uint64_t>(source.signedAt(i))
+                                : (sourceIsBool ? source.bitsAt(i) & 1 : source.bitsAt(i));
+    if (signExtend && sourceIsBool) value = (source.bitsAt(i) & 1) ? ~uint64_t{0} : 0;
+    result.setBits(i, value & mask);
+  }
+}
+
+void integerToFloat(const Tile& source, Tile& result, bool isUnsigned) {
+  int width = source.elementType().bitWidth();
+  ScalarKind kind = result.elementType().scalarKind();
+  for (int64_t i = 0, n = result.size(); i < n; ++i)
+    result.setBits(i, floatBitsFromInteger(source.bitsAt(i), width, isUnsigned, kind));
+}
+
+void floatToInteger(const Tile& source, Tile& result, bool isUnsigned, std::vector<UBEvent>* events) {
+  int width = result.elementType().bitWidth();
+  ScalarKind sourceKind = source.elementType().scalarKind();
+  for (int64_t i = 0, n = result.size(); i < n; ++i) {
+    bool outOfRange = false;
+    result.setBits(i, integerFromFloat(laneAsDouble(source, i), sourceKind, width, isUnsigned, &outOfRange));
+    if (outOfRange && events) events->push_back({i, UBKind::FloatToIntOutOfRange});
+  }
+}
+
+// float -> float, typed on both kinds. Widening is exact; narrowing rounds once with `rounding`.
+template <ScalarKind From, ScalarKind To>
+void floatConvertLoop(const Tile& source, Tile& result, Rounding rounding) {
+  using In = typename FloatCodec<From>::Storage;
+  using Out = typename FloatCodec<To>::Storage;
+  const In* in = source.as<In>();
+  Out* out = result.as<Out>();
+  int64_t n = result.size();
+  constexpr bool fromFloat = From == ScalarKind::F32;
+  constexpr bool fp8 = To == ScalarKind::F8E4M3FN || To == ScalarKind::F8E5M2;
+  if (rounding == Rounding::NearestEven && !fp8) {
+    if constexpr (To == ScalarKind::F16 && fromFloat) {
+      for (int64_t i = 0; i < n; ++i) out[i] = halfFromFloat(in[i]);
+      return;
+    } else if constexpr (To == ScalarKind::BF16 && fromFloat) {
+      for (int64_t i = 0; i < n; ++i) out[i] = bfloatFromFloat(in[i]);
+      return;
+    } else if constexpr (To == ScalarKind::F32 || To == ScalarKind::F64) {
+      for (int64_t i = 0; i < n; ++i) out[i] = storeFromDouble<To>(loadAsDouble<From>(in[i]));
+      return;
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<Out>(convertFloat(loadAsDouble<From>(in[i]), To, rounding));
+}
+
+void floatConvert(const Tile& source, Tile& result, Rounding rounding) {
+  dispatchFloatKind(source.elementType().scalarKind(), [&](auto from) {
+    dispatchFloatKind(result.elementType().scalarKind(), [&](auto to) {
+      floatConvertLoop<decltype(from)::value, decltype(to)::value>(source, result, rounding);
+    });
+  });
+}
+
+Rounding roundingOf(const Operation& op) {
+  const Attribute* attr = op.attr("rounding");
+  if (!attr) return Rounding::NearestEven;
+  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() == 0 ? Rounding::TowardZero : Rounding::NearestEven;
+  return attr->text() == "rtz" ? Rounding::TowardZero : Rounding::NearestEven;  // triton RoundingMode: RTZ = 0, RTNE = 1
+}
+
+}  // namespace
+
+MutableTileRef evalCastOp(const Operation& op, Operands operands, const ElementwiseContext& context) {
+  MutableTileRef result = makeResult(op, operands);
+  const Tile& source = *operands[0];
+  switch (op.kind) {
+    case OpKind::ArithExtSI: integerResize(source, *result, true); break;
+    case OpKind::ArithExtUI:
+    case OpKind::ArithTruncI: integerResize(source, *result, false); break;
+    case OpKind::ArithSIToFP: integerToFloat(source, *result, false); break;
+    case OpKind::ArithUIToFP: integerToFloat(source, *result, true); break;
+    case OpKind::ArithFPToSI: floatToInteger(source, *result, false, context.ubEvents); break;
+    case OpKind::ArithFPToUI: floatToInteger(source, *result, true, context.ubEvents); break;
+    case OpKind::ArithExtF:
+    case OpKind::ArithTruncF: floatConvert(source, *result, Rounding::NearestEven); break;
+    case OpKind::TTFpToFp: floatConvert(source, *result, roundingOf(op)); break;
+    case OpKind::ArithBitcast:
+    case OpKind::TTBitcast:
+      TILESIM_ASSERT(source.elementBytes() == result->elementBytes(), "bitcast between different widths");
+      std::memcpy(result->raw(), source.raw(), static_cast<size_t>(result->size()) * result->elementBytes());
+      break;
+    default: TILESIM_UNREACHABLE("evalCastOp: not a cast: " + std::string(op.name()));
+  }
+  return result;
+}
+
+}  // namespace tilesim::elementwise

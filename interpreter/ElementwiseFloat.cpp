@@ -1,0 +1,198 @@
+// Float elementwise ops over whole tiles: arith + - * / % neg max/min, arith.cmpf, math.*, tt.precise_*,
+// tt.clampf and tt.extern_elementwise (libdevice). The float kind is dispatched once per tile into a
+// template whose loop loads through FloatCodec (f16/bf16 widen to float), applies the ScalarEval.h
+// function and rounds once on store. Values are the `exact` profile's; error bounds are added afterwards.
+#include <array>
+
+#include "interpreter/ElementwiseInternal.h"
+
+namespace tilesim::elementwise {
+
+using namespace scalar;
+
+namespace {
+
+template <ScalarKind K, typename Fn>
+void unaryLoop(const Tile& a, Tile& result, Fn fn) {
+  using Codec = FloatCodec<K>;
+  using Storage = typename Codec::Storage;
+  const Storage* pa = a.as<Storage>();
+  Storage* out = result.as<Storage>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i])));
+}
+
+template <ScalarKind K, typename Fn>
+void binaryLoop(const Tile& a, const Tile& b, Tile& result, Fn fn) {
+  using Codec = FloatCodec<K>;
+  using Storage = typename Codec::Storage;
+  const Storage* pa = a.as<Storage>();
+  const Storage* pb = b.as<Storage>();
+  Storage* out = result.as<Storage>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i]), Codec::load(pb[i])));
+}
+
+template <ScalarKind K, typename Fn>
+void ternaryLoop(const Tile& a, const Tile& b, const Tile& c, Tile& result, Fn fn) {
+  using Codec = FloatCodec<K>;
+  using Storage = typename Codec::Storage;
+  const Storage* pa = a.as<Storage>();
+  const Storage* pb = b.as<Storage>();
+  const Storage* pc = c.as<Storage>();
+  Storage* out = result.as<Storage>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i)
+    out[i] = Codec::store(fn(Codec::load(pa[i]), Codec::load(pb[i]), Codec::load(pc[i])));
+}
+
+// fma's single rounding goes straight from double into K: for narrow K the double is rounded to odd, and a
+// detour through float would round twice.
+template <ScalarKind K>
+void fmaLoop(const Tile& a, const Tile& b, const Tile& c, Tile& result) {
+  using Storage = typename FloatCodec<K>::Storage;
+  const Storage* pa = a.as<Storage>();
+  const Storage* pb = b.as<Storage>();
+  const Storage* pc = c.as<Storage>();
+  Storage* out = result.as<Storage>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i)
+    out[i] = storeFromDouble<K>(fusedMultiplyAdd(loadAsDouble<K>(pa[i]), loadAsDouble<K>(pb[i]), loadAsDouble<K>(pc[i]), K));
+}
+
+// Math functions are evaluated in double (ScalarEval.h evalMath) and rounded once into K.
+template <ScalarKind K>
+void mathLoop(const Tile& a, Tile& result, MathFunction function) {
+  using Storage = typename FloatCodec<K>::Storage;
+  MathFunctionPointer fn = mathFunctionPointer(function);
+  const Storage* pa = a.as<Storage>();
+  Storage* out = result.as<Storage>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = storeFromDouble<K>(fn(loadAsDouble<K>(pa[i]), 0, 0));
+}
+
+template <ScalarKind K, FloatPredicate P>
+void compareLoop(const Tile& a, const Tile& b, Tile& result) {
+  using Codec = FloatCodec<K>;
+  using Storage = typename Codec::Storage;
+  const Storage* pa = a.as<Storage>();
+  const Storage* pb = b.as<Storage>();
+  uint8_t* out = result.as<uint8_t>();
+  for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = compareFloat(P, Codec::load(pa[i]), Codec::load(pb[i]));
+}
+
+template <ScalarKind K, size_t... I>
+void compareTiles(const Tile& a, const Tile& b, Tile& result, FloatPredicate predicate, std::index_sequence<I...>) {
+  using Loop = void (*)(const Tile&, const Tile&, Tile&);
+  static constexpr std::array<Loop, sizeof...(I)> kLoops = {&compareLoop<K, static_cast<FloatPredicate>(I)>...};
+  kLoops[static_cast<size_t>(predicate)](a, b, result);
+}
+
+// negf and absf touch only the sign bit (NaN payloads included), as PTX neg/abs do.
+void signBitLoop(const Tile& a, Tile& result, bool clear) {
+  int bytes = a.elementBytes();
+  uint64_t sign = uint64_t{1} << (bytes * 8 - 1);
+  for (int64_t i = 0, n = result.size(); i < n; ++i) {
+    uint64_t bits = a.bitsAt(i);
+    result.setBits(i, clear ? bits & ~sign : bits ^ sign);
+  }
+}
+
+bool propagatesNaN(const Operation& op) {
+  const Attribute* attr = op.attr("propagateNan");
+  if (!attr) return false;
+  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() != 0;  // NONE = 0, ALL = 0xFFFF
+  return attr->text() == "all";
+}
+
+std::optional<MathFunction> mathFunctionOf(OpKind kind) {
+  switch (kind) {
+    case OpKind::MathExp: return MathFunction::Exp;
+    case OpKind::MathExp2: return MathFunction::Exp2;
+    case OpKind::MathLog: return MathFunction::Log;
+    case OpKind::MathLog2: return MathFunction::Log2;
+    case OpKind::MathSin: return MathFunction::Sin;
+    case OpKind::MathCos: return MathFunction::Cos;
+    case OpKind::MathRsqrt: return MathFunction::Rsqrt;
+    case OpKind::MathErf: return MathFunction::Erf;
+    default: return std::nullopt;
+  }
+}
+
+template <ScalarKind K>
+void evalTyped(const Operation& op, Operands operands, Tile& result) {
+  using C = typename FloatCodec<K>::Compute;
+  const Tile& a = *operands[0];
+  if (auto function = mathFunctionOf(op.kind)) return mathLoop<K>(a, result, *function);
+  switch (op.kind) {
+    case OpKind::ArithAddF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; });
+    case OpKind::ArithSubF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; });
+    case OpKind::ArithMulF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x * y; });
+    case OpKind::ArithDivF:
+    case OpKind::TTPreciseDivF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x / y; });
+    case OpKind::ArithRemF: return binaryLoop<K>(a, *operands[1], result, remainderNvidia<C>);
+    case OpKind::ArithMaxNumF: return binaryLoop<K>(a, *operands[1], result, maxNum<C>);
+    case OpKind::ArithMinNumF: return binaryLoop<K>(a, *operands[1], result, minNum<C>);
+    case OpKind::ArithMaximumF: return binaryLoop<K>(a, *operands[1], result, maximum<C>);
+    case OpKind::ArithMinimumF: return binaryLoop<K>(a, *operands[1], result, minimum<C>);
+    case OpKind::MathSqrt:
+    case OpKind::TTPreciseSqrt: return unaryLoop<K>(a, result, [](C x) { return std::sqrt(x); });
+    case OpKind::MathFloor: return unaryLoop<K>(a, result, [](C x) { return std::floor(x); });
+    case OpKind::MathCeil: return unaryLoop<K>(a, result, [](C x) { return std::ceil(x); });
+    case OpKind::MathFma: return fmaLoop<K>(a, *operands[1], *operands[2], result);
+    case OpKind::TTClampF:
+      if (propagatesNaN(op))
+        return ternaryLoop<K>(a, *operands[1], *operands[2], result,
+                              [](C x, C lo, C hi) { return minimum(maximum(x, lo), hi); });
+      return ternaryLoop<K>(a, *operands[1], *operands[2], result,
+                            [](C x, C lo, C hi) { return minNum(maxNum(x, lo), hi); });
+    case OpKind::ArithCmpF:
+      return compareTiles<K>(a, *operands[1], result, floatPredicate(op), std::make_index_sequence<16>{});
+    default: TILESIM_UNREACHABLE("evalFloatOp: not a float op: " + std::string(op.name()));
+  }
+}
+
+MutableTileRef evalExtern(const Operation& op, Operands operands, std::string* error) {
+  std::string symbol = op.keywordAttr("symbol");
+  const LibdeviceFunction* function = findLibdeviceFunction(symbol);
+  if (!function) {
+    if (error) *error = "tt.extern_elementwise: unknown libdevice symbol '" + symbol + "'";
+    return nullptr;
+  }
+  if (static_cast<int>(operands.size()) != function->arity) {
+    if (error)
+      *error = "tt.extern_elementwise: '" + symbol + "' takes " + std::to_string(function->arity) + " operands, got " +
+               std::to_string(operands.size());
+    return nullptr;
+  }
+  MutableTileRef result = makeResult(op, operands);
+  MathFunctionPointer fn = mathFunctionPointer(function->function);
+  ScalarKind kind = result->elementType().scalarKind();
+  std::array<double, 3> args{};
+  for (int64_t i = 0, n = result->size(); i < n; ++i) {
+    for (size_t k = 0; k < operands.size(); ++k) args[k] = laneAsDouble(*operands[k], i);
+    double value = fn(args[0], args[1], args[2]);
+    if (isIntegerKind(kind)) result->setBits(i, static_cast<uint64_t>(static_cast<int64_t>(value)));
+    else result->setBits(i, floatBitsFromDouble(value, kind));
+  }
+  return result;
+}
+
+}  // namespace
+
+MutableTileRef evalFloatOp(const Operation& op, Operands operands, std::string* error) {
+  if (op.kind == OpKind::TTExternElementwise) return evalExtern(op, operands, error);
+  MutableTileRef result = makeResult(op, operands);
+  if (op.kind == OpKind::ArithNegF || op.kind == OpKind::MathAbsF) {
+    signBitLoop(*operands[0], *result, op.kind == OpKind::MathAbsF);
+    return result;
+  }
+  dispatchFloatKind(operands[0]->elementType().scalarKind(),
+                    [&](auto tag) { evalTyped<decltype(tag)::value>(op, operands, *result); });
+  return result;
+}
+
+double laneAsDouble(const Tile& tile, int64_t lane) {
+  ScalarKind kind = tile.elementType().scalarKind();
+  if (isIntegerKind(kind)) return static_cast<double>(tile.signedAt(lane));
+  if (kind == ScalarKind::F32) return tile.at<float>(lane);
+  if (kind == ScalarKind::F64) return tile.at<double>(lane);
+  return doubleFromFloatBits(tile.bitsAt(lane), kind);
+}
+
+}  // namespace tilesim::elementwise
