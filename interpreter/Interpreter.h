@@ -14,11 +14,13 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "interpreter/Elementwise.h"
+#include "interpreter/Tile.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 
@@ -55,6 +57,10 @@ struct LaunchOptions {
   uint64_t shuffleSeed = 1;
   int maxReportsPerKind = 10;  // further reports of a kind are counted, not stored
   bool echoPrints = true;      // tt.print output to stdout (in program order)
+  // Tracing (tilesim trace): when traceProgram is set, traceHook is called after every op that program executes,
+  // in execution order, with the op's result tiles.
+  std::optional<std::array<int64_t, 3>> traceProgram;
+  std::function<void(const Operation&, const std::vector<TileRef>& results)> traceHook;
 };
 
 struct Report {

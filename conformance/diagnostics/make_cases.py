@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Writes the diagnostics cases (one folder per planted bug) from the kernels in diagnostics.py.
+
+Each folder is a golden-style case (kernel.ttir, case.json, input .npy files) plus `expect_reports` in
+case.json: the first report of each kind the interpreter must produce (kind, program, lane, op, TTIR line,
+Python source line). The TTIR is written here in the form Triton 3.6 prints, with loc() entries pointing into
+diagnostics.py. Run: python3 conformance/diagnostics/make_cases.py (no third-party modules needed)."""
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "diagnostics.py"
+
+
+def write_npy(path, dtype, values):
+    codes = {"float32": ("<f4", "f"), "int32": ("<i4", "i")}
+    descr, fmt = codes[dtype]
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': (%d,), }" % (descr, len(values))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
+class Kernel:
+    """Accumulates TTIR lines; each op gets loc(#locN) -> "diagnostics.py":line:col (named if given)."""
+
+    def __init__(self, name, params, def_line):
+        self.name, self.params, self.def_line = name, params, def_line
+        self.body, self.locs = [], []
+
+    def op(self, text, line, col, var=None, indent=4):
+        self.locs.append((line, col, var))
+        self.body.append(" " * indent + text + " loc(#loc%d)" % len(self.locs))
+        return len(self.body) + 3  # TTIR line of this op: after "#loc = ...", "module {" and the tt.func line
+
+    def raw(self, text, indent=4):
+        self.body.append(" " * indent + text)
+
+    def text(self):
+        params = ", ".join(
+            "%%%s: %s%s loc(\"%s\"(#loc))" % (n, t, " {tt.divisibility = 16 : i32}" if t.startswith("!tt.ptr") else "", n)
+            for n, t in self.params)
+        lines = ['#loc = loc("%s":%d:0)' % (PY, self.def_line), "module {",
+                 "  tt.func public @%s(%s) attributes {noinline = false} {" % (self.name, params)]
+        lines += self.body
+        lines += ["    tt.return loc(#loc)", "  } loc(#loc)", "} loc(#loc)"]
+        aliases = []
+        for i, (line, col, var) in enumerate(self.locs, 1):
+            if var:
+                aliases.append('#loc%d = loc("%s"(#locp%d))' % (i, var, i))
+                aliases.append('#locp%d = loc("%s":%d:%d)' % (i, PY, line, col))
+            else:
+                aliases.append('#loc%d = loc("%s":%d:%d)' % (i, PY, line, col))
+        return "\n".join(lines + aliases) + "\n"
+
+
+def prologue(k, line_pid, line_offs, block=64):
+    k.op("%%c%d_i32 = arith.constant %d : i32" % (block, block), line_offs, 16)
+    k.op("%pid = tt.get_program_id x : i32", line_pid, 24, "pid")
+    k.op("%%offs = arith.muli %%pid, %%c%d_i32 : i32" % block, line_offs, 16, "offs")
+    k.op("%%offs_0 = tt.make_range {end = %d : i32, start = 0 : i32} : tensor<%dxi32>" % (block, block), line_offs, 35, "offs")
+    k.op("%%offs_1 = tt.splat %%offs : i32 -> tensor<%dxi32>" % block, line_offs, 24, "offs")
+    k.op("%%offs_2 = arith.addi %%offs_1, %%offs_0 : tensor<%dxi32>" % block, line_offs, 24, "offs")
+
+
+def pointers(k, name, ptr, offsets, line, col, elem="f32", block=64):
+    k.op("%%%s = tt.splat %%%s : !tt.ptr<%s> -> tensor<%dx!tt.ptr<%s>>" % (name, ptr, elem, block, elem), line, col)
+    k.op("%%%s_p = tt.addptr %%%s, %%%s : tensor<%dx!tt.ptr<%s>>, tensor<%dxi32>" % (name, name, offsets, block, elem, block), line, col)
+    return "%" + name + "_p"
+
+
+CASES = []
+
+
+def case(name, kernel, grid, args, expect, notes, check=None):
+    CASES.append((name, kernel, grid, args, expect, notes, check))
+
+
+def arange(n, scale=1.0):
+    return [float(i) * scale for i in range(n)]
+
+
+# 1. copy_no_mask: unmasked load past the end of x (n = 100, BLOCK = 64, grid 2 -> program 1 lanes 36..63).
+k = Kernel("copy_no_mask", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 8)
+prologue(k, 9, 10)
+p = pointers(k, "x", "x_ptr", "offs_2", 11, 20)
+load_line = k.op("%%x_4 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 11, 8, "x")
+k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 12, 39)
+k.op("%m_5 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 12, 39)
+q = pointers(k, "y", "y_ptr", "offs_2", 12, 19)
+k.op("tt.store %s, %%x_4, %%m_5 : tensor<64x!tt.ptr<f32>>" % q, 12, 26)
+case("oob_unmasked_load", k, [2, 1, 1],
+     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+     [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [36], "op": "tt.load", "ttir_line": load_line,
+       "source": "%s:11:8" % PY, "buffer": "x_ptr", "byte_offset": 400}],
+     "program 1 reads x[100..127]; x has 100 elements")
+
+# 2. store_off_by_one: masked store to y + offs + 1 writes y[100].
+k = Kernel("store_off_by_one", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 16)
+prologue(k, 17, 18)
+k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 19, 14)
+k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 19, 14, "m")
+p = pointers(k, "x", "x_ptr", "offs_2", 20, 20)
+k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 20, 8, "x")
+k.op("%cst = arith.constant dense<1> : tensor<64xi32>", 21, 32)
+k.op("%o = arith.addi %offs_2, %cst : tensor<64xi32>", 21, 32)
+q = pointers(k, "y", "y_ptr", "o", 21, 19)
+store_line = k.op("tt.store %s, %%x_4, %%m_3 : tensor<64x!tt.ptr<f32>>" % q, 21, 4)
+case("oob_store_off_by_one", k, [2, 1, 1],
+     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+     [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [35], "op": "tt.store", "ttir_line": store_line,
+       "source": "%s:21:4" % PY, "buffer": "y_ptr", "byte_offset": 400}],
+     "lane 35 of program 1 writes y[100]; y has 100 elements")
+
+# 3. store_undefined: masked load without other, stored unmasked (y has 128 elements, so no OOB).
+k = Kernel("store_undefined", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 25)
+prologue(k, 26, 27)
+k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 28, 35)
+k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 28, 35)
+p = pointers(k, "x", "x_ptr", "offs_2", 28, 20)
+k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 28, 8, "x")
+q = pointers(k, "y", "y_ptr", "offs_2", 29, 19)
+store_line = k.op("tt.store %s, %%x_4 : tensor<64x!tt.ptr<f32>>" % q, 29, 4)
+case("undefined_value_stored", k, [2, 1, 1],
+     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 128), ("n", "int", 100)],
+     [{"kind": "undefined-value", "program": [1, 0, 0], "lane": [36], "op": "tt.store", "ttir_line": store_line,
+       "source": "%s:29:4" % PY}],
+     "lanes 36..63 of program 1 come from a masked load without other and are stored")
+
+# 4. gather_undefined_index: undefined lanes used as addresses.
+k = Kernel("gather_undefined_index", [("idx_ptr", "!tt.ptr<i32>"), ("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 33)
+prologue(k, 34, 35)
+k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 36, 39)
+k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 36, 39)
+p = pointers(k, "i", "idx_ptr", "offs_2", 36, 22, "i32")
+k.op("%%idx = tt.load %s, %%m_3 : tensor<64x!tt.ptr<i32>>" % p, 36, 10, "idx")
+q = pointers(k, "v", "x_ptr", "idx", 37, 20)
+load_line = k.op("%%v_4 = tt.load %s : tensor<64x!tt.ptr<f32>>" % q, 37, 8, "v")
+r = pointers(k, "y", "y_ptr", "offs_2", 38, 19)
+k.op("tt.store %s, %%v_4, %%m_3 : tensor<64x!tt.ptr<f32>>" % r, 38, 4)
+case("undefined_address", k, [2, 1, 1],
+     [("idx_ptr", "int32", [float((7 * i) % 100) for i in range(100)]), ("x_ptr", "float32", arange(100)),
+      ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+     [{"kind": "undefined-value", "program": [1, 0, 0], "lane": [36], "op": "tt.load", "ttir_line": load_line,
+       "source": "%s:37:8" % PY}],
+     "lanes 36..63 of program 1 load through addresses computed from undefined indices")
+
+# 5. branch_on_undefined: scalar masked load without other decides an scf.if.
+k = Kernel("branch_on_undefined", [("flag_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>"), ("nflags", "i32")], 42)
+k.op("%c0_i32 = arith.constant 0 : i32", 45, 11)
+k.op("%c1_i32 = arith.constant 1 : i32", 46, 32)
+k.op("%pid = tt.get_program_id x : i32", 43, 24, "pid")
+k.op("%f = arith.cmpi slt, %pid, %nflags : i32", 44, 41, "f")
+k.op("%f_0 = tt.addptr %flag_ptr, %pid : !tt.ptr<i32>, i32", 44, 22, "f")
+k.op("%f_1 = tt.load %f_0, %f : !tt.ptr<i32>", 44, 8, "f")
+k.op("%0 = arith.cmpi sgt, %f_1, %c0_i32 : i32", 45, 7)
+if_line = k.op("scf.if %0 {", 45, 7)
+k.body[-1] = "    scf.if %0 {"
+k.op("%1 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32", 46, 21, indent=6)
+k.op("tt.store %1, %c1_i32 : !tt.ptr<i32>", 46, 29, indent=6)
+k.locs.append((45, 4, None))
+k.raw("} loc(#loc%d)" % len(k.locs))
+case("undefined_branch", k, [4, 1, 1],
+     [("flag_ptr", "int32", [1.0, 0.0]), ("y_ptr", "int32", [0.0] * 4), ("nflags", "int", 2)],
+     [{"kind": "undefined-value", "program": [2, 0, 0], "op": "scf.if", "ttir_line": if_line,
+       "source": "%s:45:4" % PY}],
+     "programs 2 and 3 branch on a flag they never loaded")
+
+# 6. store_same_block: every program writes out[0..63] (write-write race).
+k = Kernel("store_same_block", [("x_ptr", "!tt.ptr<f32>"), ("out_ptr", "!tt.ptr<f32>")], 50)
+prologue(k, 51, 52)
+p = pointers(k, "x", "x_ptr", "offs_2", 53, 20)
+k.op("%%x_3 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 53, 8, "x")
+q = pointers(k, "o", "out_ptr", "offs_0", 54, 21)
+store_line = k.op("tt.store %s, %%x_3 : tensor<64x!tt.ptr<f32>>" % q, 54, 4)
+case("race_write_write", k, [2, 1, 1],
+     [("x_ptr", "float32", arange(128)), ("out_ptr", "float32", [0.0] * 64)],
+     [{"kind": "race", "op": "tt.store", "ttir_line": store_line, "source": "%s:54:4" % PY, "buffer": "out_ptr"}],
+     "programs 0 and 1 both write out[0..63]")
+
+# 7. shift_in_place: program p reads x[64p + 64], which program p + 1 writes (read-write race).
+k = Kernel("shift_in_place", [("x_ptr", "!tt.ptr<f32>")], 58)
+prologue(k, 59, 60)
+k.op("%cst = arith.constant dense<1> : tensor<64xi32>", 61, 28)
+k.op("%n = arith.addi %offs_2, %cst : tensor<64xi32>", 61, 28)
+p = pointers(k, "x", "x_ptr", "n", 61, 20)
+k.op("%%x_3 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 61, 8, "x")
+q = pointers(k, "s", "x_ptr", "offs_2", 62, 19)
+k.op("tt.store %s, %%x_3 : tensor<64x!tt.ptr<f32>>" % q, 62, 4)
+case("race_read_write", k, [2, 1, 1],
+     [("x_ptr", "float32", arange(129))],
+     [{"kind": "race", "buffer": "x_ptr", "byte_offset": 256}],
+     "program 0 reads x[64], which program 1 overwrites")
+
+# 8. assert_non_negative: x[70] < 0 -> program 1, lane 6.
+k = Kernel("assert_non_negative", [("x_ptr", "!tt.ptr<f32>")], 66)
+prologue(k, 67, 68)
+p = pointers(k, "x", "x_ptr", "offs_2", 69, 20)
+k.op("%%x_3 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 69, 8, "x")
+k.op("%cst = arith.constant dense<0.000000e+00> : tensor<64xf32>", 70, 26)
+k.op("%0 = arith.cmpf oge, %x_3, %cst : tensor<64xf32>", 70, 26)
+assert_line = k.op("tt.assert %0, \"x must be non-negative\" : tensor<64xi1>", 70, 4)
+xs = arange(128)
+xs[70] = -1.0
+case("assert_failure", k, [2, 1, 1], [("x_ptr", "float32", xs)],
+     [{"kind": "assert", "program": [1, 0, 0], "lane": [6], "op": "tt.assert", "ttir_line": assert_line,
+       "source": "%s:70:4" % PY}],
+     "x[70] is negative")
+
+# 9. divide_by_zero (under --check=ub): d[5] == 0.
+k = Kernel("divide_by_zero", [("x_ptr", "!tt.ptr<i32>"), ("d_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 74)
+prologue(k, 75, 76)
+p = pointers(k, "a", "x_ptr", "offs_2", 77, 16, "i32")
+k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 77, 8)
+q = pointers(k, "b", "d_ptr", "offs_2", 77, 44, "i32")
+k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 77, 36)
+div_line = k.op("%q = arith.divsi %a_v, %b_v : tensor<64xi32>", 77, 30, "q")
+r = pointers(k, "y", "y_ptr", "offs_2", 78, 19, "i32")
+k.op("tt.store %s, %%q : tensor<64x!tt.ptr<i32>>" % r, 78, 4)
+ds = [float(1 + i % 7) for i in range(64)]
+ds[5] = 0.0
+case("ub_division_by_zero", k, [1, 1, 1],
+     [("x_ptr", "int32", arange(64)), ("d_ptr", "int32", ds), ("y_ptr", "int32", [0.0] * 64)],
+     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [5], "op": "arith.divsi", "ttir_line": div_line,
+       "source": "%s:77:30" % PY}],
+     "d[5] is 0; reported only with --check=ub", check="ub")
+
+# 10. shift_too_far (under --check=ub): s[3] == 40.
+k = Kernel("shift_too_far", [("x_ptr", "!tt.ptr<i32>"), ("s_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 82)
+prologue(k, 83, 84)
+p = pointers(k, "a", "x_ptr", "offs_2", 85, 16, "i32")
+k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 85, 8)
+q = pointers(k, "b", "s_ptr", "offs_2", 85, 44, "i32")
+k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 85, 36)
+shl_line = k.op("%r = arith.shli %a_v, %b_v : tensor<64xi32>", 85, 30, "r")
+r = pointers(k, "y", "y_ptr", "offs_2", 86, 19, "i32")
+k.op("tt.store %s, %%r : tensor<64x!tt.ptr<i32>>" % r, 86, 4)
+ss = [float(i % 8) for i in range(64)]
+ss[3] = 40.0
+case("ub_shift_out_of_range", k, [1, 1, 1],
+     [("x_ptr", "int32", arange(64)), ("s_ptr", "int32", ss), ("y_ptr", "int32", [0.0] * 64)],
+     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [3], "op": "arith.shli", "ttir_line": shl_line,
+       "source": "%s:85:30" % PY}],
+     "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub", check="ub")
+
+
+def main():
+    for name, kernel, grid, args, expect, notes, check in CASES:
+        folder = os.path.join(HERE, name)
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "kernel.ttir"), "w") as f:
+            f.write(kernel.text())
+        jargs = []
+        for arg in args:
+            aname, dtype, value = arg
+            if dtype == "int":
+                jargs.append({"name": aname, "kind": "scalar", "pytype": "int", "value": value})
+            else:
+                write_npy(os.path.join(folder, aname + ".npy"), dtype, [int(v) if dtype == "int32" else v for v in value])
+                jargs.append({"name": aname, "kind": "tensor", "dtype": dtype, "shape": [len(value)], "input": aname + ".npy"})
+        spec = {"name": name, "entry": kernel.name, "grid": grid, "num_warps": 4, "args": jargs, "constexprs": {"BLOCK": 64},
+                "notes": notes, "made_by": "conformance/diagnostics/make_cases.py (hand-written TTIR)",
+                "expect_reports": expect}
+        if check:
+            spec["check"] = check
+        with open(os.path.join(folder, "case.json"), "w") as f:
+            json.dump(spec, f, indent=1)
+            f.write("\n")
+        print("wrote", name)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,335 @@
+// Runs one program instance: binds the kernel's parameters, walks blocks op by op, and dispatches each op to
+// its family (one switch over OpKind with no default: a new op does not compile until it is handled here).
+// Control flow (scf.for/if/while, tt.call) lives here because it is about walking regions.
+#include "interpreter/Executor.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "interpreter/Elementwise.h"
+#include "ir/FloatBits.h"
+
+namespace tilesim {
+
+namespace {
+
+constexpr int kMaxCallDepth = 64;
+
+// Elementwise ops see operands of one shape, except inside vectorised combine regions, where block arguments
+// are whole slices and constants are scalars: broadcast the 1-element tiles to the common shape.
+std::vector<TileRef> uniformShapes(std::vector<TileRef> tiles) {
+  int64_t size = 1;
+  Type shaped;
+  for (const TileRef& t : tiles) {
+    if (t->size() > size || (t->size() == size && t->type().isTensor() && !shaped.isValid())) {
+      size = t->size();
+      shaped = t->type();
+    }
+  }
+  if (!shaped.isValid()) return tiles;
+  for (TileRef& t : tiles) {
+    if (t->size() == 1 && t->type() != shaped.withElement(t->elementType())) t = ops::broadcastTo(*t, shaped.withElement(t->elementType()));
+  }
+  return tiles;
+}
+
+}  // namespace
+
+void ReportSink::add(Report report) {
+  auto index = static_cast<size_t>(report.kind);
+  if (counts[index]++ < maxPerKind) reports.push_back(std::move(report));
+}
+
+Report Executor::makeReport(Report::Kind kind, const Operation& op, const Tile* tile, int64_t lane,
+                            std::string message) const {
+  Report r;
+  r.kind = kind;
+  r.program = programId_;
+  if (tile && tile->type().isTensor() && lane >= 0) r.lane = ops::laneIndex(tile->shape(), lane);
+  r.op = std::string(op.name());
+  r.ttirPos = op.textPos;
+  if (context_.module && op.loc != kNoLoc) r.sourceLoc = context_.module->locations.describe(op.loc);
+  r.message = std::move(message);
+  return r;
+}
+
+void Executor::trap(Report::Kind kind, const Operation& op, std::string message) const {
+  throw ProgramTrap{makeReport(kind, op, nullptr, -1, std::move(message))};
+}
+
+void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, std::vector<std::string>* printed) {
+  programId_ = programId;
+  linearId_ = linearId;
+  printed_ = printed;
+  try {
+    Frame frame;
+    frame.values.resize(context_.kernel.numValues);
+    const Block& body = context_.kernel.op->region(0).front();
+    runBlock(body, context_.kernelArguments, frame);
+  } catch (const ProgramTrap& trap) {
+    sink_.add(trap.report);
+  }
+}
+
+std::vector<TileRef> Executor::runBlock(const Block& block, std::span<const TileRef> arguments, Frame& frame) {
+  TILESIM_ASSERT(arguments.size() == block.arguments.size(), "block argument count mismatch");
+  for (size_t i = 0; i < arguments.size(); ++i) set(frame, block.argument(i), arguments[i]);
+  for (const auto& op : block.operations) {
+    if (hasTrait(op->kind, kTerminator)) {
+      std::vector<TileRef> yielded;
+      yielded.reserve(op->numOperands());
+      for (const Value* v : op->operands) yielded.push_back(get(frame, v));
+      return yielded;
+    }
+    executeOp(*op, frame);
+    if (!frame.vectorized && context_.options.traceHook && context_.options.traceProgram &&
+        *context_.options.traceProgram == programId_) {
+      std::vector<TileRef> results;
+      for (const auto& r : op->results) results.push_back(get(frame, r.get()));
+      context_.options.traceHook(*op, results);
+    }
+  }
+  return {};  // a block without terminator (scf.for with implicit yield) yields nothing
+}
+
+bool Executor::scalarCondition(const Operation& op, const Tile& tile) {
+  if (tile.undefinedMask() && tile.undefinedMask()[0] && checks())
+    report(Report::Kind::UndefinedUse, op, &tile, 0, "an undefined value decides control flow");
+  return tile.bitsAt(0) & 1;
+}
+
+int64_t Executor::scalarInt(const Operation& op, const Tile& tile, const char* what) {
+  if (tile.undefinedMask() && tile.undefinedMask()[0] && checks())
+    report(Report::Kind::UndefinedUse, op, &tile, 0, std::string("an undefined value is used as the loop ") + what);
+  return tile.signedAt(0);
+}
+
+void Executor::executeFor(const Operation& op, Frame& frame) {
+  const int64_t lower = scalarInt(op, *get(frame, op.operand(0)), "lower bound");
+  const int64_t upper = scalarInt(op, *get(frame, op.operand(1)), "upper bound");
+  const int64_t step = scalarInt(op, *get(frame, op.operand(2)), "step");
+  if (step <= 0) trap(Report::Kind::UndefinedBehavior, op, "scf.for with a step of " + std::to_string(step));
+  const Block& body = op.region(0).front();
+  Type ivType = body.argument(0)->type;
+  std::vector<TileRef> carried;
+  for (size_t i = 3; i < op.numOperands(); ++i) carried.push_back(get(frame, op.operand(i)));
+  std::vector<TileRef> arguments(carried.size() + 1);
+  for (int64_t iv = lower; iv < upper; iv += step) {
+    MutableTileRef ivTile = makeTile(ivType);
+    ivTile->setBits(0, static_cast<uint64_t>(iv));
+    arguments[0] = ivTile;
+    std::copy(carried.begin(), carried.end(), arguments.begin() + 1);
+    std::vector<TileRef> yielded = runBlock(body, arguments, frame);
+    if (!yielded.empty() || carried.empty()) carried = std::move(yielded);
+    if (ivType.bitWidth() == 32 && iv + step > INT32_MAX) break;  // the i32 induction variable would wrap
+  }
+  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), carried[i]);
+}
+
+void Executor::executeIf(const Operation& op, Frame& frame) {
+  bool condition = scalarCondition(op, *get(frame, op.operand(0)));
+  const Region* region = condition ? &op.region(0) : (op.regions.size() > 1 ? &op.region(1) : nullptr);
+  if (!region || region->empty()) return;
+  std::vector<TileRef> yielded = runBlock(region->front(), {}, frame);
+  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), yielded[i]);
+}
+
+void Executor::executeWhile(const Operation& op, Frame& frame) {
+  std::vector<TileRef> values;
+  for (const Value* v : op.operands) values.push_back(get(frame, v));
+  const Block& before = op.region(0).front();
+  const Block& after = op.region(1).front();
+  const Operation* condition = before.terminator();
+  for (;;) {
+    std::vector<TileRef> forwarded = runBlock(before, values, frame);
+    TILESIM_ASSERT(!forwarded.empty(), "scf.condition without a flag");
+    bool keepGoing = scalarCondition(*condition, *forwarded[0]);
+    forwarded.erase(forwarded.begin());
+    if (!keepGoing) {
+      for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), forwarded[i]);
+      return;
+    }
+    values = runBlock(after, forwarded, frame);
+  }
+}
+
+std::vector<TileRef> Executor::callFunction(const PreparedFunction& function, std::span<const TileRef> arguments) {
+  Frame callee;
+  callee.values.resize(function.numValues);
+  return runBlock(function.op->region(0).front(), arguments, callee);
+}
+
+void Executor::executeCall(const Operation& op, Frame& frame) {
+  const Attribute* callee = op.attr("callee");
+  TILESIM_ASSERT(callee, "tt.call without callee");
+  auto it = context_.functions.find(callee->text());
+  if (it == context_.functions.end()) trap(Report::Kind::Unsupported, op, "call of unknown function @" + callee->text());
+  if (++callDepth_ > kMaxCallDepth) trap(Report::Kind::Unsupported, op, "call depth exceeds 64 (recursion?)");
+  std::vector<TileRef> arguments;
+  for (const Value* v : op.operands) arguments.push_back(get(frame, v));
+  std::vector<TileRef> results = callFunction(it->second, arguments);
+  --callDepth_;
+  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), results[i]);
+}
+
+void Executor::executeAssert(const Operation& op, Frame& frame) {
+  const Tile& condition = *get(frame, op.operand(0));
+  for (int64_t lane = 0; lane < condition.size(); ++lane) {
+    if (condition.undefinedMask() && condition.undefinedMask()[lane]) continue;
+    if ((condition.bitsAt(lane) & 1) == 0) {
+      Report r = makeReport(Report::Kind::AssertFailed, op, &condition, lane,
+                            "assertion failed: " + op.keywordAttr("message"));
+      throw ProgramTrap{std::move(r)};
+    }
+  }
+}
+
+void Executor::executeOp(const Operation& op, Frame& frame) {
+  switch (op.kind) {
+    case OpKind::ArithConstant:
+    case OpKind::TTMakeRange: {
+      auto it = context_.constantTiles.find(&op);
+      set(frame, op.result(), it != context_.constantTiles.end() ? it->second
+                              : op.kind == OpKind::ArithConstant ? ops::constant(op) : ops::makeRange(op));
+      return;
+    }
+    case OpKind::TTGetProgramId:
+    case OpKind::TTGetNumPrograms: {
+      std::string axis = op.keywordAttr("axis", "x");
+      int index = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+      MutableTileRef t = makeTile(op.result()->type);
+      t->setBits(0, static_cast<uint64_t>(op.kind == OpKind::TTGetProgramId ? programId_[index] : context_.grid[index]));
+      set(frame, op.result(), t);
+      return;
+    }
+    case OpKind::ArithAddI: case OpKind::ArithSubI: case OpKind::ArithMulI: case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI: case OpKind::ArithAndI:
+    case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithShLI: case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI: case OpKind::ArithMaxSI: case OpKind::ArithMinSI: case OpKind::ArithMaxUI:
+    case OpKind::ArithMinUI: case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF:
+    case OpKind::ArithDivF: case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF:
+    case OpKind::ArithMinNumF: case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithCmpI:
+    case OpKind::ArithCmpF: case OpKind::ArithSelect: case OpKind::ArithExtSI: case OpKind::ArithExtUI:
+    case OpKind::ArithTruncI: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP: case OpKind::ArithFPToSI:
+    case OpKind::ArithFPToUI: case OpKind::ArithExtF: case OpKind::ArithTruncF: case OpKind::ArithBitcast:
+    case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog: case OpKind::MathLog2: case OpKind::MathSin:
+    case OpKind::MathCos: case OpKind::MathSqrt: case OpKind::MathRsqrt: case OpKind::MathErf:
+    case OpKind::MathFloor: case OpKind::MathCeil: case OpKind::MathAbsF: case OpKind::MathAbsI:
+    case OpKind::MathFma: case OpKind::TTFpToFp: case OpKind::TTPreciseDivF: case OpKind::TTPreciseSqrt:
+    case OpKind::TTMulhiUI: case OpKind::TTClampF: case OpKind::TTExternElementwise:
+    case OpKind::TTElementwiseInlineAsm:
+      executeElementwise(op, frame);
+      return;
+    case OpKind::TTBitcast:
+      if (op.result()->type.isPointerLike()) executeMemoryOp(*this, op, frame);
+      else executeElementwise(op, frame);
+      return;
+    case OpKind::TTSplat: case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims:
+    case OpKind::TTReshape: case OpKind::TTTrans: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat:
+    case OpKind::TTGather: case OpKind::TTHistogram: case OpKind::UBPoison:
+      executeMovementOp(*this, op, frame);
+      return;
+    case OpKind::TTAddPtr: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTMakeTensorPtr:
+    case OpKind::TTAdvance: case OpKind::TTAtomicRMW: case OpKind::TTAtomicCAS: case OpKind::TTIntToPtr:
+    case OpKind::TTPtrToInt:
+      executeMemoryOp(*this, op, frame);
+      return;
+    case OpKind::TTDot: executeDot(*this, op, frame); return;
+    case OpKind::TTReduce: executeReduce(*this, op, frame); return;
+    case OpKind::TTScan: executeScan(*this, op, frame); return;
+    case OpKind::TTCall: executeCall(op, frame); return;
+    case OpKind::TTPrint: executePrint(op, frame); return;
+    case OpKind::TTAssert: executeAssert(op, frame); return;
+    case OpKind::SCFFor: executeFor(op, frame); return;
+    case OpKind::SCFIf: executeIf(op, frame); return;
+    case OpKind::SCFWhile: executeWhile(op, frame); return;
+    case OpKind::TTFunc:
+      trap(Report::Kind::Unsupported, op, "nested tt.func");
+    case OpKind::TTReduceReturn: case OpKind::TTScanReturn: case OpKind::TTReturn: case OpKind::SCFYield:
+    case OpKind::SCFCondition:
+      TILESIM_UNREACHABLE("terminators are handled by runBlock");
+  }
+  TILESIM_UNREACHABLE("bad OpKind");
+}
+
+void Executor::executeElementwise(const Operation& op, Frame& frame) {
+  std::vector<TileRef> operands;
+  operands.reserve(op.numOperands());
+  for (const Value* v : op.operands) operands.push_back(get(frame, v));
+  if (frame.vectorized) operands = uniformShapes(std::move(operands));
+  std::vector<const Tile*> raw;
+  for (const TileRef& t : operands) raw.push_back(t.get());
+  std::vector<UBEvent> ubEvents;
+  ElementwiseContext ctx;
+  ctx.profile = context_.options.profile;
+  if (context_.options.checkUB) ctx.ubEvents = &ubEvents;
+  std::string error;
+  MutableTileRef result = evalElementwise(op, raw, ctx, &error);
+  if (!result) trap(Report::Kind::Unsupported, op, error);
+  for (const UBEvent& event : ubEvents)
+    report(Report::Kind::UndefinedBehavior, op, result.get(), event.lane, ubKindName(event.kind));
+  // Undefined lanes: any undefined operand lane makes the result lane undefined, except that select only
+  // looks at the side it picks.
+  bool anyUndefined = std::any_of(operands.begin(), operands.end(), [](const TileRef& t) { return t->undefinedMask(); });
+  if (anyUndefined) {
+    uint8_t* out = result->mutableUndefinedMask();
+    const int64_t n = result->size();
+    if (op.kind == OpKind::ArithSelect) {
+      const Tile& c = *operands[0];
+      for (int64_t i = 0; i < n; ++i) {
+        bool pick = c.bitsAt(c.size() == 1 ? 0 : i) & 1;
+        const Tile& side = *operands[pick ? 1 : 2];
+        auto lane = [&](const Tile& t) { return t.undefinedMask() && t.undefinedMask()[t.size() == 1 ? 0 : i]; };
+        out[i] = lane(c) || lane(side);
+      }
+    } else {
+      for (const TileRef& t : operands) {
+        const uint8_t* in = t->undefinedMask();
+        if (!in) continue;
+        if (t->size() == n) for (int64_t i = 0; i < n; ++i) out[i] |= in[i];
+        else if (in[0]) std::fill(out, out + n, uint8_t{1});
+      }
+    }
+  }
+  set(frame, op.result(), result);
+}
+
+void Executor::executePrint(const Operation& op, Frame& frame) {
+  std::string prefix = op.keywordAttr("prefix");
+  bool hex = op.intAttr("hex", 0) != 0;
+  char head[96];
+  std::snprintf(head, sizeof head, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", programId_[0], programId_[1],
+                programId_[2]);
+  if (op.numOperands() == 0) {
+    printed_->push_back(std::string(head) + prefix);
+    return;
+  }
+  for (const Value* v : op.operands) {
+    const Tile& t = *get(frame, v);
+    Type element = t.elementType();
+    for (int64_t lane = 0; lane < t.size(); ++lane) {
+      std::string line = head;
+      if (t.type().isTensor()) {
+        line += " idx (";
+        auto index = ops::laneIndex(t.shape(), lane);
+        for (size_t d = 0; d < index.size(); ++d) line += (d ? ", " : "") + std::to_string(index[d]);
+        line += ")";
+      }
+      line += prefix;
+      char value[64];
+      if (hex || element.isPointer()) {
+        std::snprintf(value, sizeof value, "0x%" PRIx64, t.bitsAt(lane));
+      } else if (element.isFloat()) {
+        std::snprintf(value, sizeof value, "%f", doubleFromFloatBits(t.bitsAt(lane), element.scalarKind()));
+      } else {
+        std::snprintf(value, sizeof value, "%" PRId64, t.signedAt(lane));
+      }
+      line += value;
+      if (t.undefinedMask() && t.undefinedMask()[lane]) line += " (undefined)";
+      printed_->push_back(std::move(line));
+    }
+  }
+}
+
+}  // namespace tilesim

@@ -1,0 +1,80 @@
+// The launch's address space. Every buffer argument gets its own 1 TiB window: buffer i (0-based) starts at
+// (i + 1) << 40, so a pointer names its buffer by its top bits, pointer arithmetic with 32-bit offsets can never
+// wander into another buffer, and address 0 belongs to nobody. Loads and stores go through `translate`, which
+// says which buffer and offset an address hits, or that it hits none (an out-of-bounds access).
+//
+// Shadows kept per buffer element (allocated only when needed):
+//   race shadow: the last program that wrote the element and the program(s) that read it, updated with
+//                atomic exchanges so two programs running at once on different threads still see each other;
+//   error bounds: the triton-profile error bound of the value last stored (see Tile.h).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/Type.h"
+
+namespace tilesim {
+
+constexpr int kBufferWindowBits = 40;
+
+struct Buffer {
+  std::string name;
+  ScalarKind elementKind = ScalarKind::F32;
+  int elementBytes = 4;
+  uint8_t* data = nullptr;  // the LaunchArgument's bytes, updated in place
+  uint64_t sizeBytes = 0;
+  uint64_t base = 0;
+  // Race shadow, one entry per element: program linear id + 1 (0 = none); reader -1 = several programs.
+  std::unique_ptr<std::atomic<int32_t>[]> writer;
+  std::unique_ptr<std::atomic<int32_t>[]> reader;
+  std::vector<double> errorBound;  // empty unless the triton profile is on
+  uint64_t numElements() const { return sizeBytes / static_cast<uint64_t>(elementBytes); }
+};
+
+struct Access {
+  Buffer* buffer = nullptr;  // null: outside every buffer
+  uint64_t offset = 0;       // byte offset into buffer
+  Buffer* nearest = nullptr; // for messages when buffer is null: the window the address falls in, if any
+};
+
+// A conflict found by the race shadow: the other program involved and whether it wrote.
+struct RaceHit {
+  bool found = false;
+  int64_t otherProgram = -1;
+  bool otherWrote = false;
+};
+
+class Memory {
+ public:
+  Buffer& addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint64_t sizeBytes);
+  void enableRaceShadow();
+  void enableErrorBounds();
+  bool raceShadowEnabled() const { return raceShadow_; }
+  bool errorBoundsEnabled() const { return errorBounds_; }
+  std::vector<std::unique_ptr<Buffer>>& buffers() { return buffers_; }
+
+  // Where `size` bytes at `address` land. In bounds only if all of them are inside one buffer.
+  Access translate(uint64_t address, uint64_t size) const {
+    uint64_t window = address >> kBufferWindowBits;
+    if (window == 0 || window > buffers_.size()) return {};
+    Buffer* buffer = buffers_[window - 1].get();
+    uint64_t offset = address - buffer->base;
+    if (offset + size > buffer->sizeBytes) return {nullptr, offset, buffer};
+    return {buffer, offset, buffer};
+  }
+
+  // Race shadow updates for a plain (non-atomic) access by `program` of `size` bytes at `offset`.
+  RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
+  RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
+
+ private:
+  std::vector<std::unique_ptr<Buffer>> buffers_;
+  bool raceShadow_ = false;
+  bool errorBounds_ = false;
+};
+
+}  // namespace tilesim
