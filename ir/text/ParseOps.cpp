@@ -1,0 +1,496 @@
+// Op syntax: the table-driven forms (Binary, Unary, Cast, Arrow, Compare, Select, Constant; ir/OpKind.h), the
+// generic form every op accepts, and each Custom op's Triton assembly format. Each returns the op's result
+// types, derived where the text leaves them implicit (cmpi -> i1 of the operand shape, tt.load -> pointee).
+#include "ir/text/ParserImpl.h"
+
+namespace tilesim::text {
+
+namespace {
+
+const std::vector<PendingArgument> kNoArguments;
+
+}  // namespace
+
+std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
+  const OpInfo& info = opInfo(op.kind);
+  switch (info.syntax) {
+    case Syntax::Binary:
+    case Syntax::Unary:
+    case Syntax::Ternary: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the type");
+      Type type = parseType();
+      resolveAllSame(op, refs, type);
+      return {type};
+    }
+    case Syntax::Cast: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the source type");
+      Type from = parseType();
+      expectKeyword("to", "between the cast types");
+      Type to = parseType();
+      resolveAllSame(op, refs, from);
+      return {to};
+    }
+    case Syntax::Arrow: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the operand type");
+      Type from = parseType();
+      expect(TokenKind::Arrow, "between the operand and result types");
+      Type to = parseType();
+      for (size_t i = 0; i < refs.size(); ++i) op.operands.push_back(resolve(refs[i], i == 0 ? from : Type()));
+      return std::vector<Type>(static_cast<size_t>(std::max(info.numResults, 1)), to);
+    }
+    case Syntax::Compare: {
+      op.setAttr("predicate", Attribute::keyword(parseKeywordWord("a comparison predicate")));
+      expect(TokenKind::Comma, "after the predicate");
+      std::vector<OperandRef> refs = parseOperandRefList();
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the type");
+      size_t typeOffset = token_.offset;
+      Type type = parseType();
+      if (type.isFunction() || type.element().isTensor()) failAt(typeOffset, "comparison of " + type.str());
+      resolveAllSame(op, refs, type);
+      return {type.withElement(Type::i1())};
+    }
+    case Syntax::Select: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the type");
+      Type condition = parseType();
+      Type type = condition;
+      if (consumeIf(TokenKind::Comma)) {
+        type = parseType();
+      } else {
+        condition = Type::i1();
+      }
+      for (size_t i = 0; i < refs.size(); ++i) op.operands.push_back(resolve(refs[i], i == 0 ? condition : type));
+      return {type};
+    }
+    case Syntax::Constant: {
+      parseOptionalAttributeDict(op.attributes);
+      size_t valueOffset = token_.offset;
+      Attribute value = parseAttribute();
+      Type type;
+      switch (value.kind()) {
+        case Attribute::Kind::Bool: type = Type::i1(); break;
+        case Attribute::Kind::Integer:
+        case Attribute::Kind::Float:
+        case Attribute::Kind::Dense: type = value.type(); break;
+        default: break;
+      }
+      if (!type.isValid()) failAt(valueOffset, "constant value needs a type (`1 : i32`, `dense<0> : tensor<4xi32>`)");
+      op.attributes.insert(op.attributes.begin(), NamedAttribute{"value", std::move(value)});
+      return {type};
+    }
+    case Syntax::Generic: fail(std::string(info.mnemonic) + " must be written in generic form (\"" + std::string(info.mnemonic) + "\"(...))");
+    case Syntax::Custom: return parseCustomBody(op);
+  }
+  fail("unhandled op syntax");
+}
+
+std::vector<Type> ParserImpl::parseGenericBody(Operation& op, size_t nameOffset) {
+  expect(TokenKind::LParen, "to open the operand list");
+  std::vector<OperandRef> refs = parseOperandRefList();
+  expect(TokenKind::RParen, "to close the operand list");
+  if (at(TokenKind::LSquare)) fail("successor blocks are not supported");
+  if (consumeIf(TokenKind::Less)) {
+    if (!at(TokenKind::LBrace)) fail("expected '{' after '<' (properties)");
+    parseAttributeDict(op.attributes);
+    expect(TokenKind::Greater, "to close the properties");
+  }
+  if (consumeIf(TokenKind::LParen)) {
+    do parseRegion(op, op.addRegion(), nullptr);
+    while (consumeIf(TokenKind::Comma));
+    expect(TokenKind::RParen, "to close the region list");
+  }
+  parseOptionalAttributeDict(op.attributes);
+  expect(TokenKind::Colon, "before the op's function type");
+  size_t typeOffset = token_.offset;
+  Type type = parseFunctionType();
+  if (type.inputs().size() != refs.size())
+    failAt(typeOffset, "generic op has " + std::to_string(refs.size()) + " operands but its type lists " +
+                           std::to_string(type.inputs().size()));
+  (void)nameOffset;
+  resolveInto(op, refs, std::vector<Type>(type.inputs().begin(), type.inputs().end()));
+  return std::vector<Type>(type.results().begin(), type.results().end());
+}
+
+namespace {
+
+// tt.load's result: the pointee for a scalar or block pointer, the pointee element per lane for a pointer tensor.
+Type loadedType(Type pointer) {
+  if (pointer.isPointer()) return pointer.pointee();
+  if (pointer.isTensor() && pointer.element().isPointer() && !pointer.element().pointee().isTensor())
+    return pointer.withElement(pointer.element().pointee());
+  return Type();
+}
+
+}  // namespace
+
+std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
+  auto typeAfterColon = [&] {
+    parseOptionalAttributeDict(op.attributes);
+    expect(TokenKind::Colon, "before the type");
+    return parseType();
+  };
+  auto functionTypeAfterColon = [&] {
+    parseOptionalAttributeDict(op.attributes);
+    expect(TokenKind::Colon, "before the function type");
+    return parseFunctionType();
+  };
+  auto keywordAttr = [&](const char* name, const char* what) { op.setAttr(name, Attribute::keyword(parseKeywordWord(what))); };
+  auto memoryOptions = [&] {
+    for (;;) {
+      if (consumeKeywordIf("cacheModifier")) {
+        expect(TokenKind::Equal, "after 'cacheModifier'");
+        keywordAttr("cache", "a cache modifier");
+      } else if (consumeKeywordIf("evictionPolicy")) {
+        expect(TokenKind::Equal, "after 'evictionPolicy'");
+        keywordAttr("evict", "an eviction policy");
+      } else {
+        return;
+      }
+    }
+  };
+  auto operandsThenTypes = [&] {  // `%a, %b : T, U` or nothing (yield, return)
+    std::vector<OperandRef> refs = parseOperandRefList();
+    parseOptionalAttributeDict(op.attributes);
+    if (refs.empty()) return;
+    expect(TokenKind::Colon, "before the operand types");
+    resolveInto(op, refs, parseTypeList());
+  };
+  auto results = [](Type function) { return std::vector<Type>(function.results().begin(), function.results().end()); };
+  auto inputs = [](Type function) { return std::vector<Type>(function.inputs().begin(), function.inputs().end()); };
+
+  switch (op.kind) {
+    case OpKind::TTGetProgramId:
+    case OpKind::TTGetNumPrograms: keywordAttr("axis", "an axis (x, y or z)"); return {typeAfterColon()};
+    case OpKind::TTMakeRange: return {typeAfterColon()};
+    case OpKind::TTReshape: {
+      OperandRef ref = parseOperandRef();
+      if (consumeKeywordIf("allow_reorder")) op.setAttr("allow_reorder", Attribute::unit());
+      if (consumeKeywordIf("efficient_layout")) op.setAttr("efficient_layout", Attribute::unit());
+      Type from = typeAfterColon();
+      expect(TokenKind::Arrow, "between the reshape types");
+      Type to = parseType();
+      op.operands.push_back(resolve(ref, from));
+      return {to};
+    }
+    case OpKind::TTGather: {
+      OperandRef source = parseOperandRef();
+      expect(TokenKind::LSquare, "before the gather indices");
+      OperandRef indices = parseOperandRef();
+      expect(TokenKind::RSquare, "after the gather indices");
+      Type type = functionTypeAfterColon();
+      resolveInto(op, {source, indices}, inputs(type));
+      return results(type);
+    }
+    case OpKind::TTAddPtr: {
+      OperandRef pointer = parseOperandRef();
+      expect(TokenKind::Comma, "between pointer and offset");
+      OperandRef offset = parseOperandRef();
+      Type result = typeAfterColon();
+      expect(TokenKind::Comma, "between the pointer and offset types");
+      Type offsetType = parseType();
+      resolveInto(op, {pointer, offset}, {result, offsetType});
+      return {result};
+    }
+    case OpKind::TTLoad:
+    case OpKind::TTStore: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      if (refs.empty()) fail("expected a pointer operand");
+      memoryOptions();
+      size_t typeOffset = 0;
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the pointer type");
+      typeOffset = token_.offset;
+      Type pointer = parseType();
+      for (size_t i = 0; i < refs.size(); ++i) op.operands.push_back(resolve(refs[i], i == 0 ? pointer : Type()));
+      if (op.kind == OpKind::TTStore) return {};
+      Type loaded = loadedType(pointer);
+      if (!loaded.isValid()) failAt(typeOffset, "tt.load needs a pointer or a tensor of pointers, got " + pointer.str());
+      return {loaded};
+    }
+    case OpKind::TTMakeTensorPtr: {
+      OperandRef base = parseOperandRef();
+      std::vector<std::vector<OperandRef>> lists;
+      for (int list = 0; list < 3; ++list) {
+        expect(TokenKind::Comma, "before a bracketed operand list");
+        expect(TokenKind::LSquare, "to open an operand list");
+        lists.push_back(parseOperandRefList());
+        expect(TokenKind::RSquare, "to close the operand list");
+      }
+      if (lists[0].size() != lists[1].size() || lists[0].size() != lists[2].size())
+        fail("tt.make_tensor_ptr needs as many strides and offsets as shape dimensions");
+      Type result = typeAfterColon();
+      op.operands.push_back(resolve(base));
+      for (const auto& list : lists) resolveUntyped(op, list);
+      return {result};
+    }
+    case OpKind::TTAdvance: {
+      OperandRef pointer = parseOperandRef();
+      expect(TokenKind::Comma, "before the offsets");
+      expect(TokenKind::LSquare, "to open the offsets");
+      std::vector<OperandRef> offsets = parseOperandRefList();
+      expect(TokenKind::RSquare, "to close the offsets");
+      Type result = typeAfterColon();
+      op.operands.push_back(resolve(pointer, result));
+      resolveUntyped(op, offsets);
+      return {result};
+    }
+    case OpKind::TTAtomicRMW:
+    case OpKind::TTAtomicCAS: {
+      if (op.kind == OpKind::TTAtomicRMW) {
+        keywordAttr("atomic_rmw_op", "an atomic operation (add, fadd, max, ...)");
+        expect(TokenKind::Comma, "after the atomic operation");
+      }
+      keywordAttr("sem", "a memory semantic (relaxed, acquire, release, acq_rel)");
+      expect(TokenKind::Comma, "after the memory semantic");
+      keywordAttr("scope", "a memory scope (gpu, cta, sys)");
+      expect(TokenKind::Comma, "after the memory scope");
+      std::vector<OperandRef> refs = parseOperandRefList();
+      Type type = functionTypeAfterColon();
+      resolveInto(op, refs, inputs(type));
+      return results(type);
+    }
+    case OpKind::TTDot: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      while (consumeIf(TokenKind::Comma)) {
+        if (consumeKeywordIf("inputPrecision")) {
+          expect(TokenKind::Equal, "after 'inputPrecision'");
+          keywordAttr("inputPrecision", "an input precision (tf32, ieee, ...)");
+        } else if (consumeKeywordIf("maxNumImpreciseAcc")) {
+          expect(TokenKind::Equal, "after 'maxNumImpreciseAcc'");
+          Attribute value = parseAttribute();
+          if (value.kind() != Attribute::Kind::Integer) fail("maxNumImpreciseAcc must be an integer");
+          op.setAttr("maxNumImpreciseAcc", Attribute::integer(value.intValue(), Type::i32()));
+        } else {
+          fail("expected 'inputPrecision' or 'maxNumImpreciseAcc'");
+        }
+      }
+      Type a = typeAfterColon();
+      expect(TokenKind::Star, "between the dot operand types");
+      Type b = parseType();
+      expect(TokenKind::Arrow, "before the dot result type");
+      Type d = parseType();
+      resolveInto(op, refs, std::vector<Type>{a, b, d});
+      return {d};
+    }
+    case OpKind::TTFpToFp: {
+      OperandRef source = parseOperandRef();
+      parseOptionalAttributeDict(op.attributes);
+      if (consumeIf(TokenKind::Comma)) {
+        expectKeyword("rounding", "after ','");
+        expect(TokenKind::Equal, "after 'rounding'");
+        keywordAttr("rounding", "a rounding mode (rtz, rtne)");
+      }
+      Type from = typeAfterColon();
+      expect(TokenKind::Arrow, "between the conversion types");
+      Type to = parseType();
+      op.operands.push_back(resolve(source, from));
+      return {to};
+    }
+    case OpKind::TTClampF: {
+      std::vector<OperandRef> refs = parseOperandRefList();
+      expect(TokenKind::Comma, "before 'propagateNan'");
+      expectKeyword("propagateNan", "after the clamp operands");
+      expect(TokenKind::Equal, "after 'propagateNan'");
+      keywordAttr("propagateNan", "none or all");
+      Type type = typeAfterColon();
+      resolveAllSame(op, refs, type);
+      return {type};
+    }
+    case OpKind::TTExternElementwise:
+    case OpKind::TTCall: {
+      if (op.kind == OpKind::TTCall) {
+        op.setAttr("callee", Attribute::symbolRef(parseSymbolName()));
+        expect(TokenKind::LParen, "to open the call arguments");
+      }
+      std::vector<OperandRef> refs = parseOperandRefList();
+      if (op.kind == OpKind::TTCall) expect(TokenKind::RParen, "to close the call arguments");
+      Type type = functionTypeAfterColon();
+      resolveInto(op, refs, inputs(type));
+      return results(type);
+    }
+    case OpKind::TTElementwiseInlineAsm: {
+      op.setAttr("asm_string", Attribute::string(parseStringLiteral()));
+      parseOptionalAttributeDict(op.attributes);
+      std::vector<OperandRef> refs = parseOperandRefList();
+      if (!refs.empty()) {
+        expect(TokenKind::Colon, "before the argument types");
+        resolveInto(op, refs, parseTypeList());
+      }
+      expect(TokenKind::Arrow, "before the result types");
+      return parseTypeList();
+    }
+    case OpKind::TTPrint: {
+      op.setAttr("prefix", Attribute::string(parseStringLiteral()));
+      parseOptionalAttributeDict(op.attributes);
+      if (consumeIf(TokenKind::Colon)) {
+        std::vector<OperandRef> refs = parseOperandRefList();
+        expect(TokenKind::Colon, "before the printed types");
+        resolveInto(op, refs, parseTypeList());
+      }
+      return {};
+    }
+    case OpKind::TTAssert: {
+      OperandRef condition = parseOperandRef();
+      expect(TokenKind::Comma, "before the assert message");
+      op.setAttr("message", Attribute::string(parseStringLiteral()));
+      Type type = typeAfterColon();
+      op.operands.push_back(resolve(condition, type));
+      return {};
+    }
+    case OpKind::TTReturn:
+    case OpKind::TTReduceReturn:
+    case OpKind::TTScanReturn:
+    case OpKind::SCFYield:
+      parseOptionalAttributeDict(op.attributes);
+      operandsThenTypes();
+      return {};
+    case OpKind::SCFCondition: {
+      expect(TokenKind::LParen, "before the condition");
+      OperandRef condition = parseOperandRef();
+      expect(TokenKind::RParen, "after the condition");
+      op.operands.push_back(resolve(condition));
+      parseOptionalAttributeDict(op.attributes);
+      operandsThenTypes();
+      return {};
+    }
+    case OpKind::UBPoison: {
+      parseOptionalAttributeDict(op.attributes);
+      if (at(TokenKind::Less)) fail("ub.poison with a value is not supported");
+      expect(TokenKind::Colon, "before the type");
+      return {parseType()};
+    }
+    case OpKind::SCFFor: return parseForBody(op);
+    case OpKind::SCFIf: {
+      OperandRef condition = parseOperandRef();
+      op.operands.push_back(resolve(condition));
+      std::vector<Type> types;
+      if (consumeIf(TokenKind::Arrow)) types = parseResultTypeList();
+      if (!at(TokenKind::LBrace)) fail("expected '{' to open the then region");
+      size_t closeOffset = token_.offset;
+      Region& thenRegion = op.addRegion();
+      parseRegion(op, thenRegion, &kNoArguments);
+      addImplicitYield(thenRegion, closeOffset);
+      Region& elseRegion = op.addRegion();
+      if (consumeKeywordIf("else")) {
+        if (!at(TokenKind::LBrace)) fail("expected '{' to open the else region");
+        closeOffset = token_.offset;
+        parseRegion(op, elseRegion, &kNoArguments);
+        addImplicitYield(elseRegion, closeOffset);
+      }
+      parseOptionalAttributeDict(op.attributes);
+      return types;
+    }
+    case OpKind::SCFWhile: {
+      std::vector<PendingArgument> arguments;
+      std::vector<OperandRef> inits;
+      if (consumeIf(TokenKind::LParen)) {
+        if (!consumeIf(TokenKind::RParen)) {
+          do {
+            OperandRef name = parseOperandRef();
+            arguments.push_back(PendingArgument{name.name, name.offset, Type(), kNoLoc});
+            expect(TokenKind::Equal, "after the loop-carried value's name");
+            inits.push_back(parseOperandRef());
+          } while (consumeIf(TokenKind::Comma));
+          expect(TokenKind::RParen, "to close the while initializers");
+        }
+      }
+      expect(TokenKind::Colon, "before the while's function type");
+      size_t typeOffset = token_.offset;
+      Type type = parseFunctionType();
+      if (type.inputs().size() != inits.size())
+        failAt(typeOffset, "scf.while has " + std::to_string(inits.size()) + " initial values but its type lists " +
+                               std::to_string(type.inputs().size()));
+      resolveInto(op, inits, inputs(type));
+      for (size_t i = 0; i < arguments.size(); ++i) arguments[i].type = type.inputs()[i];
+      if (!at(TokenKind::LBrace)) fail("expected '{' to open the before region");
+      parseRegion(op, op.addRegion(), &arguments);
+      expectKeyword("do", "between the while regions");
+      if (!at(TokenKind::LBrace)) fail("expected '{' to open the after region");
+      parseRegion(op, op.addRegion(), nullptr);
+      if (consumeKeywordIf("attributes")) {
+        if (!at(TokenKind::LBrace)) fail("expected '{' after 'attributes'");
+        parseAttributeDict(op.attributes);
+      }
+      return results(type);
+    }
+    case OpKind::TTFunc: fail("tt.func is only allowed at module level");
+    // Ops with a table-driven syntax never get here (parseOpBody handles them).
+    case OpKind::ArithAddI: case OpKind::ArithSubI: case OpKind::ArithMulI: case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI: case OpKind::ArithAndI:
+    case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithShLI: case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI: case OpKind::ArithMaxSI: case OpKind::ArithMinSI: case OpKind::ArithMaxUI:
+    case OpKind::ArithMinUI: case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF:
+    case OpKind::ArithDivF: case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF:
+    case OpKind::ArithMinNumF: case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithCmpI:
+    case OpKind::ArithCmpF: case OpKind::ArithSelect: case OpKind::ArithConstant: case OpKind::ArithExtSI:
+    case OpKind::ArithExtUI: case OpKind::ArithTruncI: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP:
+    case OpKind::ArithFPToSI: case OpKind::ArithFPToUI: case OpKind::ArithExtF: case OpKind::ArithTruncF:
+    case OpKind::ArithBitcast: case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog:
+    case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathSqrt:
+    case OpKind::MathRsqrt: case OpKind::MathErf: case OpKind::MathFloor: case OpKind::MathCeil:
+    case OpKind::MathAbsF: case OpKind::MathAbsI: case OpKind::MathFma: case OpKind::TTSplat:
+    case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims: case OpKind::TTTrans:
+    case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat: case OpKind::TTHistogram:
+    case OpKind::TTIntToPtr: case OpKind::TTPtrToInt: case OpKind::TTBitcast: case OpKind::TTPreciseDivF:
+    case OpKind::TTPreciseSqrt: case OpKind::TTMulhiUI: case OpKind::TTReduce: case OpKind::TTScan:
+      break;
+  }
+  fail("internal: op " + std::string(mnemonic(op.kind)) + " has no custom syntax");
+}
+
+std::vector<Type> ParserImpl::parseForBody(Operation& op) {
+  if (consumeKeywordIf("unsigned")) op.setAttr("unsignedCmp", Attribute::unit());
+  OperandRef inductionName = parseOperandRef();
+  expect(TokenKind::Equal, "after the induction variable");
+  OperandRef lower = parseOperandRef();
+  expectKeyword("to", "after the lower bound");
+  OperandRef upper = parseOperandRef();
+  expectKeyword("step", "after the upper bound");
+  OperandRef step = parseOperandRef();
+  std::vector<PendingArgument> arguments;
+  arguments.push_back(PendingArgument{inductionName.name, inductionName.offset, Type(), kNoLoc});
+  std::vector<OperandRef> inits;
+  std::vector<Type> types;
+  if (consumeKeywordIf("iter_args")) {
+    expect(TokenKind::LParen, "after 'iter_args'");
+    do {
+      OperandRef name = parseOperandRef();
+      arguments.push_back(PendingArgument{name.name, name.offset, Type(), kNoLoc});
+      expect(TokenKind::Equal, "after the iter_arg name");
+      inits.push_back(parseOperandRef());
+    } while (consumeIf(TokenKind::Comma));
+    expect(TokenKind::RParen, "to close iter_args");
+    expect(TokenKind::Arrow, "before the loop result types");
+    size_t typeOffset = token_.offset;
+    types = parseResultTypeList();
+    if (types.size() != inits.size())
+      failAt(typeOffset, "scf.for has " + std::to_string(inits.size()) + " iter_args but " + std::to_string(types.size()) +
+                             " result types");
+  }
+  Type inductionType;
+  if (consumeIf(TokenKind::Colon)) inductionType = parseType();
+  op.operands.push_back(resolve(lower, inductionType));
+  if (!inductionType.isValid()) inductionType = op.operands[0]->type;
+  op.operands.push_back(resolve(upper, inductionType));
+  op.operands.push_back(resolve(step, inductionType));
+  resolveInto(op, inits, types);
+  arguments[0].type = inductionType;
+  for (size_t i = 0; i < types.size(); ++i) arguments[i + 1].type = types[i];
+  if (!at(TokenKind::LBrace)) fail("expected '{' to open the loop body");
+  size_t closeOffset = token_.offset;
+  Region& body = op.addRegion();
+  parseRegion(op, body, &arguments);
+  addImplicitYield(body, closeOffset);
+  parseOptionalAttributeDict(op.attributes);
+  return types;
+}
+
+}  // namespace tilesim::text
