@@ -1,0 +1,238 @@
+// Inputs and references of the interpreter benchmark (see BenchCases.h). References are written the obvious
+// way in double precision (for tf32 matmuls: on tf32-truncated inputs, which is what the kernel asks for), so a
+// wrong interpreter shows up as an error far above the tolerance.
+#include "bench/interpreter/BenchCases.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <random>
+
+#include "ir/FloatBits.h"
+
+namespace tilesim::bench {
+namespace {
+
+constexpr uint64_t kSeed = 20250601;
+
+template <typename T>
+std::vector<uint8_t> bytesOf(const std::vector<T>& values) {
+  std::vector<uint8_t> bytes(values.size() * sizeof(T));
+  std::memcpy(bytes.data(), values.data(), bytes.size());
+  return bytes;
+}
+
+template <typename T>
+std::vector<T> valuesOf(const LaunchArgument& argument) {
+  std::vector<T> values(argument.bytes.size() / sizeof(T));
+  std::memcpy(values.data(), argument.bytes.data(), values.size() * sizeof(T));
+  return values;
+}
+
+std::vector<float> randomFloats(size_t count, std::mt19937_64& random, float low = -1.0f, float high = 1.0f) {
+  std::uniform_real_distribution<float> dist(low, high);
+  std::vector<float> values(count);
+  for (float& value : values) value = dist(random);
+  return values;
+}
+
+LaunchArgument floatBuffer(const std::string& name, const std::vector<float>& values) {
+  return LaunchArgument::buffer(name, ScalarKind::F32, bytesOf(values));
+}
+
+BenchCase describe(std::string name, std::string file, std::string shape, std::array<int64_t, 3> grid) {
+  BenchCase c;
+  c.name = std::move(name);
+  c.file = std::move(file);
+  c.shape = std::move(shape);
+  c.grid = grid;
+  return c;
+}
+
+double maxAbsDifference(const std::vector<float>& actual, const std::vector<double>& expected) {
+  double worst = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    double difference = std::fabs(actual[i] - expected[i]);
+    if (std::isnan(difference)) return INFINITY;
+    worst = std::max(worst, difference);
+  }
+  return worst;
+}
+
+BenchCase vaddCase() {
+  constexpr int64_t kElements = int64_t{1} << 20;
+  std::mt19937_64 random(kSeed);
+  BenchCase c = describe("vadd", "vadd.ttir", "1M f32, BLOCK 1024", {kElements / 1024, 1, 1});
+  c.arguments = {floatBuffer("x_ptr", randomFloats(kElements, random)), floatBuffer("y_ptr", randomFloats(kElements, random)),
+                 floatBuffer("out_ptr", std::vector<float>(kElements)), LaunchArgument::integer("n", kElements)};
+  c.check = [](const std::vector<LaunchArgument>& args) {
+    auto x = valuesOf<float>(findArgument(args, "x_ptr")), y = valuesOf<float>(findArgument(args, "y_ptr"));
+    std::vector<double> expected(x.size());
+    for (size_t i = 0; i < x.size(); ++i) expected[i] = x[i] + y[i];  // f32 + f32 rounds exactly like this
+    for (double& value : expected) value = static_cast<float>(value);
+    return CheckResult{maxAbsDifference(valuesOf<float>(findArgument(args, "out_ptr")), expected), 0.0, "out vs x+y"};
+  };
+  c.work = kElements;
+  c.tritonSeconds = 0.85;
+  c.tritonSource = "SEMANTICS.md 5.3 (0.81-0.85 s)";
+  return c;
+}
+
+BenchCase softmaxCase() {
+  constexpr int64_t kRows = 256, kColumns = 1024;
+  std::mt19937_64 random(kSeed + 1);
+  BenchCase c = describe("softmax", "softmax.ttir", "256x1024 f32, row/program", {kRows, 1, 1});
+  c.arguments = {floatBuffer("out_ptr", std::vector<float>(kRows * kColumns)),
+                 floatBuffer("in_ptr", randomFloats(kRows * kColumns, random, -4.0f, 4.0f)),
+                 LaunchArgument::integer("in_stride", kColumns), LaunchArgument::integer("out_stride", kColumns),
+                 LaunchArgument::integer("ncols", kColumns)};
+  c.check = [](const std::vector<LaunchArgument>& args) {
+    auto in = valuesOf<float>(findArgument(args, "in_ptr"));
+    std::vector<double> expected(in.size());
+    for (int64_t row = 0; row < kRows; ++row) {
+      const float* x = in.data() + row * kColumns;
+      double largest = -INFINITY, sum = 0;
+      for (int64_t j = 0; j < kColumns; ++j) largest = std::max(largest, double{x[j]});
+      for (int64_t j = 0; j < kColumns; ++j) sum += std::exp(x[j] - largest);
+      for (int64_t j = 0; j < kColumns; ++j) expected[row * kColumns + j] = std::exp(x[j] - largest) / sum;
+    }
+    return CheckResult{maxAbsDifference(valuesOf<float>(findArgument(args, "out_ptr")), expected), 1e-6, "out vs fp64 softmax"};
+  };
+  c.work = kRows * kColumns;
+  return c;
+}
+
+float truncatedTf32(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7F800000u) != 0x7F800000u) bits &= 0xFFFFE000u;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+BenchCase matmulCase(int64_t size, double tritonSeconds) {
+  std::mt19937_64 random(kSeed + 2 + size);
+  int64_t tiles = (size / 64) * (size / 64);
+  BenchCase c = describe("matmul" + std::to_string(size), "matmul_f32.ttir", std::to_string(size) + "^3 f32 tf32, 64x64x32", {tiles, 1, 1});
+  c.arguments = {floatBuffer("a_ptr", randomFloats(size * size, random)), floatBuffer("b_ptr", randomFloats(size * size, random)),
+                 floatBuffer("c_ptr", std::vector<float>(size * size)), LaunchArgument::integer("M", size),
+                 LaunchArgument::integer("N", size), LaunchArgument::integer("K", size), LaunchArgument::integer("sam", size),
+                 LaunchArgument::integer("sbk", size), LaunchArgument::integer("scm", size)};
+  c.check = [size](const std::vector<LaunchArgument>& args) {
+    auto a = valuesOf<float>(findArgument(args, "a_ptr")), b = valuesOf<float>(findArgument(args, "b_ptr"));
+    for (float& value : a) value = truncatedTf32(value);
+    for (float& value : b) value = truncatedTf32(value);
+    std::vector<double> expected(size * size, 0.0);
+    for (int64_t m = 0; m < size; ++m)
+      for (int64_t k = 0; k < size; ++k)
+        for (int64_t n = 0; n < size; ++n) expected[m * size + n] += double{a[m * size + k]} * b[k * size + n];
+    // f32 accumulation of `size` products of magnitude <= 1: |error| <= size * size * 2^-24 (loose).
+    return CheckResult{maxAbsDifference(valuesOf<float>(findArgument(args, "c_ptr")), expected),
+                       static_cast<double>(size) * size * 0x1p-24, "c vs fp64 on tf32 inputs"};
+  };
+  c.work = 2.0 * size * size * size;
+  c.workIsFlops = true;
+  c.tritonSeconds = tritonSeconds;
+  c.tritonSource = "project brief (16-core machine)";
+  return c;
+}
+
+BenchCase layernormCase() {
+  constexpr int64_t kRows = 4096, kColumns = 1024;
+  std::mt19937_64 random(kSeed + 3);
+  BenchCase c = describe("layernorm", "layernorm.ttir", "4096x1024 f32, row/program", {kRows, 1, 1});
+  c.arguments = {floatBuffer("X", randomFloats(kRows * kColumns, random, -2.0f, 3.0f)),
+                 floatBuffer("Y", std::vector<float>(kRows * kColumns)), floatBuffer("W", randomFloats(kColumns, random, 0.5f, 1.5f)),
+                 floatBuffer("B", randomFloats(kColumns, random)), floatBuffer("Mean", std::vector<float>(kRows)),
+                 floatBuffer("Rstd", std::vector<float>(kRows)), LaunchArgument::integer("stride", kColumns),
+                 LaunchArgument::integer("N", kColumns), LaunchArgument::floating("eps", 1e-5)};
+  c.check = [](const std::vector<LaunchArgument>& args) {
+    auto x = valuesOf<float>(findArgument(args, "X")), w = valuesOf<float>(findArgument(args, "W"));
+    auto b = valuesOf<float>(findArgument(args, "B"));
+    std::vector<double> y(x.size()), mean(kRows), rstd(kRows);
+    for (int64_t row = 0; row < kRows; ++row) {
+      const float* xr = x.data() + row * kColumns;
+      double sum = 0, squares = 0;
+      for (int64_t j = 0; j < kColumns; ++j) sum += xr[j];
+      mean[row] = sum / kColumns;
+      for (int64_t j = 0; j < kColumns; ++j) squares += (xr[j] - mean[row]) * (xr[j] - mean[row]);
+      rstd[row] = 1.0 / std::sqrt(squares / kColumns + static_cast<double>(1e-5f));
+      for (int64_t j = 0; j < kColumns; ++j) y[row * kColumns + j] = (xr[j] - mean[row]) * rstd[row] * w[j] + b[j];
+    }
+    double error = std::max({maxAbsDifference(valuesOf<float>(findArgument(args, "Y")), y),
+                             maxAbsDifference(valuesOf<float>(findArgument(args, "Mean")), mean),
+                             maxAbsDifference(valuesOf<float>(findArgument(args, "Rstd")), rstd)});
+    return CheckResult{error, 1e-4, "Y, Mean, Rstd vs fp64"};
+  };
+  c.work = kRows * kColumns;
+  return c;
+}
+
+BenchCase attentionCase() {
+  constexpr int64_t kHeads = 4, kContext = 512, kDim = 64;
+  std::mt19937_64 random(kSeed + 4);
+  auto halfBuffer = [&](const std::string& name) {
+    std::vector<uint16_t> values(kHeads * kContext * kDim);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    for (uint16_t& value : values) value = static_cast<uint16_t>(floatBitsFromDouble(dist(random), ScalarKind::F16));
+    return LaunchArgument::buffer(name, ScalarKind::F16, bytesOf(values));
+  };
+  BenchCase c = describe("attention", "attention.ttir", "4x512x64 f16 in, f32 acc", {kContext / 64, kHeads, 1});
+  c.arguments = {halfBuffer("Q"), halfBuffer("K"), halfBuffer("V"),
+                 floatBuffer("Out", std::vector<float>(kHeads * kContext * kDim)), LaunchArgument::floating("sm_scale", 0.125),
+                 LaunchArgument::integer("N_CTX", kContext)};
+  c.check = [](const std::vector<LaunchArgument>& args) {
+    auto toDoubles = [](const LaunchArgument& argument) {
+      auto bits = valuesOf<uint16_t>(argument);
+      std::vector<double> values(bits.size());
+      for (size_t i = 0; i < bits.size(); ++i) values[i] = doubleFromFloatBits(bits[i], ScalarKind::F16);
+      return values;
+    };
+    auto q = toDoubles(findArgument(args, "Q")), k = toDoubles(findArgument(args, "K")), v = toDoubles(findArgument(args, "V"));
+    std::vector<double> out(q.size()), scores(kContext);
+    for (int64_t head = 0; head < kHeads; ++head)
+      for (int64_t i = 0; i < kContext; ++i) {
+        const double* qi = q.data() + (head * kContext + i) * kDim;
+        double largest = -INFINITY, sum = 0;
+        for (int64_t j = 0; j < kContext; ++j) {
+          const double* kj = k.data() + (head * kContext + j) * kDim;
+          double dot = 0;
+          for (int64_t d = 0; d < kDim; ++d) dot += qi[d] * kj[d];
+          scores[j] = dot * 0.125;
+          largest = std::max(largest, scores[j]);
+        }
+        for (int64_t j = 0; j < kContext; ++j) sum += scores[j] = std::exp(scores[j] - largest);
+        double* oi = out.data() + (head * kContext + i) * kDim;
+        for (int64_t j = 0; j < kContext; ++j)
+          for (int64_t d = 0; d < kDim; ++d) oi[d] += scores[j] / sum * v[(head * kContext + j) * kDim + d];
+      }
+    // p is rounded to f16 before the second dot (relative 2^-11 per weight).
+    return CheckResult{maxAbsDifference(valuesOf<float>(findArgument(args, "Out")), out), 2e-3, "Out vs fp64 attention"};
+  };
+  c.work = kHeads * 4.0 * kContext * kContext * kDim;  // two dots of 2*512*512*64 flops per head
+  c.workIsFlops = true;
+  return c;
+}
+
+}  // namespace
+
+const LaunchArgument& findArgument(const std::vector<LaunchArgument>& arguments, const std::string& name) {
+  for (const LaunchArgument& argument : arguments)
+    if (argument.name == name) return argument;
+  std::cerr << "bench_interpreter: internal error: no argument " << name << "\n";
+  std::abort();
+}
+
+std::vector<BenchCase> makeBenchCases() {
+  std::vector<BenchCase> cases;
+  cases.push_back(vaddCase());
+  cases.push_back(softmaxCase());
+  cases.push_back(matmulCase(256, 0.5));
+  cases.push_back(matmulCase(512, 4.1));
+  cases.push_back(layernormCase());
+  cases.push_back(attentionCase());
+  return cases;
+}
+
+}  // namespace tilesim::bench
