@@ -209,6 +209,7 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
   const std::vector<int64_t> order = programOrder(programs, options);
   std::vector<std::vector<std::string>> printed(static_cast<size_t>(programs));
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  memory.setConcurrent(threads > 1 && !options.traceProgram);
   std::vector<ReportSink> sinks(static_cast<size_t>(threads));
   for (ReportSink& sink : sinks) sink.maxPerKind = options.maxReportsPerKind;
   auto runOne = [&](Executor& executor, int64_t linear) {

@@ -1,5 +1,7 @@
 #include "interpreter/Memory.h"
 
+#include "ir/Assert.h"
+
 namespace tilesim {
 
 Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint64_t sizeBytes) {
@@ -17,13 +19,9 @@ Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint
 void Memory::enableRaceShadow() {
   raceShadow_ = true;
   for (auto& buffer : buffers_) {
-    size_t n = buffer->numElements() + 1;
-    buffer->writer = std::make_unique<std::atomic<int32_t>[]>(n);
-    buffer->reader = std::make_unique<std::atomic<int32_t>[]>(n);
-    for (size_t i = 0; i < n; ++i) {
-      buffer->writer[i].store(0, std::memory_order_relaxed);
-      buffer->reader[i].store(0, std::memory_order_relaxed);
-    }
+    void* words = std::calloc(buffer->numElements() + 1, sizeof(uint64_t));
+    TILESIM_ASSERT(words, "out of memory for the race shadow of " + buffer->name);
+    buffer->shadow.reset(static_cast<uint64_t*>(words));
   }
 }
 
@@ -32,34 +30,57 @@ void Memory::enableErrorBounds() {
   for (auto& buffer : buffers_) buffer->errorBound.assign(buffer->numElements(), 0.0);
 }
 
+namespace {
+
+constexpr uint32_t kSeveralReaders = 0xFFFFFFFFu;
+
+// Applies `update` to the element's shadow word atomically and reports the conflict it saw, if any.
+template <typename Update>
+void updateShadow(uint64_t& word, Update update, RaceHit& hit, bool concurrent) {
+  if (!concurrent) {  // one thread runs every program: no other thread can see the word
+    word = update(word, hit);
+    return;
+  }
+  std::atomic_ref<uint64_t> ref(word);
+  uint64_t old = ref.load(std::memory_order_relaxed);
+  for (;;) {
+    uint64_t desired = update(old, hit);
+    if (desired == old || ref.compare_exchange_weak(old, desired)) return;
+  }
+}
+
+}  // namespace
+
 RaceHit Memory::noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
   RaceHit hit;
-  const int32_t me = static_cast<int32_t>(program + 1);
+  const uint32_t me = static_cast<uint32_t>(program + 1);
   uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
   for (uint64_t e = first; e <= last; ++e) {
-    int32_t previousWriter = buffer.writer[e].exchange(me);
-    if (previousWriter != 0 && previousWriter != me && !hit.found) hit = {true, previousWriter - 1, true};
-    int32_t readers = buffer.reader[e].load();
-    if (readers != 0 && readers != me && !hit.found) hit = {true, readers > 0 ? readers - 1 : -1, false};
+    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
+      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+      seen = {};
+      if (writer != 0 && writer != me) seen = {true, static_cast<int64_t>(writer) - 1, true};
+      else if (reader != 0 && reader != me) seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false};
+      return (uint64_t{me} << 32) | reader;
+    }, hit, concurrent_);
+    if (hit.found) return hit;
   }
   return hit;
 }
 
 RaceHit Memory::noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
   RaceHit hit;
-  const int32_t me = static_cast<int32_t>(program + 1);
+  const uint32_t me = static_cast<uint32_t>(program + 1);
   uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
   for (uint64_t e = first; e <= last; ++e) {
-    int32_t readers = buffer.reader[e].load(std::memory_order_relaxed);
-    if (readers == 0) {
-      if (!buffer.reader[e].compare_exchange_strong(readers, me)) {
-        if (readers != me) buffer.reader[e].store(-1);
-      }
-    } else if (readers != me && readers != -1) {
-      buffer.reader[e].store(-1);
-    }
-    int32_t writer = buffer.writer[e].load();
-    if (writer != 0 && writer != me && !hit.found) hit = {true, writer - 1, true};
+    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
+      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+      seen = {};
+      if (writer != 0 && writer != me) seen = {true, static_cast<int64_t>(writer) - 1, true};
+      uint32_t readers = reader == 0 || reader == me ? me : kSeveralReaders;
+      return (word & 0xFFFFFFFF00000000ull) | readers;
+    }, hit, concurrent_);
+    if (hit.found) return hit;
   }
   return hit;
 }

@@ -4,12 +4,14 @@
 // says which buffer and offset an address hits, or that it hits none (an out-of-bounds access).
 //
 // Shadows kept per buffer element (allocated only when needed):
-//   race shadow: the last program that wrote the element and the program(s) that read it, updated with
-//                atomic exchanges so two programs running at once on different threads still see each other;
+//   race shadow: one 64-bit word per element holding the last program that wrote it (high half) and the
+//                program that read it (low half; all ones = several), updated by compare-and-swap, so two
+//                programs running at once on different threads are totally ordered on every element;
 //   error bounds: the triton-profile error bound of the value last stored (see Tile.h).
 #pragma once
 
 #include <atomic>
+#include <cstdlib>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -28,9 +30,9 @@ struct Buffer {
   uint8_t* data = nullptr;  // the LaunchArgument's bytes, updated in place
   uint64_t sizeBytes = 0;
   uint64_t base = 0;
-  // Race shadow, one entry per element: program linear id + 1 (0 = none); reader -1 = several programs.
-  std::unique_ptr<std::atomic<int32_t>[]> writer;
-  std::unique_ptr<std::atomic<int32_t>[]> reader;
+  // Race shadow, one word per element: (writer << 32) | reader, each a program linear id + 1 (0 = none;
+  // reader 0xFFFFFFFF = several programs). calloc'd (the OS zero-fills lazily); accessed via std::atomic_ref.
+  std::unique_ptr<uint64_t[], void (*)(void*)> shadow{nullptr, [](void* p) { std::free(p); }};
   std::vector<double> errorBound;  // empty unless the triton profile is on
   uint64_t numElements() const { return sizeBytes / static_cast<uint64_t>(elementBytes); }
 };
@@ -52,6 +54,8 @@ class Memory {
  public:
   Buffer& addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint64_t sizeBytes);
   void enableRaceShadow();
+  // Whether programs run on several threads at once (the shadow then needs atomic updates).
+  void setConcurrent(bool concurrent) { concurrent_ = concurrent; }
   void enableErrorBounds();
   bool raceShadowEnabled() const { return raceShadow_; }
   bool errorBoundsEnabled() const { return errorBounds_; }
@@ -74,6 +78,7 @@ class Memory {
  private:
   std::vector<std::unique_ptr<Buffer>> buffers_;
   bool raceShadow_ = false;
+  bool concurrent_ = true;
   bool errorBounds_ = false;
 };
 

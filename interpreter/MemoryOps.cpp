@@ -128,6 +128,41 @@ BlockAddresses blockAddresses(const BlockPointer& bp, std::span<const int64_t> b
   return result;
 }
 
+// Everything a load or store loop needs, resolved once per op so the per-lane loop is plain array reads.
+struct LaneSource {
+  const uint64_t* addresses = nullptr;  // one per lane (pointer tile or block-pointer addresses)
+  std::vector<uint64_t> blockAddresses;
+  std::vector<uint8_t> blockInBounds;   // block pointers: inside the boundary-checked dims
+  const uint8_t* mask = nullptr;        // null: all lanes active
+  bool maskIsScalar = false;
+  const uint8_t* undefinedAddress = nullptr;
+  const uint8_t* undefinedMask = nullptr;
+  bool isBlock = false;
+
+  bool active(int64_t lane) const { return !mask || (mask[maskIsScalar ? 0 : lane] & 1); }
+};
+
+LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const int64_t> shape, int bytes,
+                      const Attribute* boundaryCheck) {
+  LaneSource source;
+  source.isBlock = pointers.elementType().isBlockPointer();
+  if (source.isBlock) {
+    BlockAddresses block = blockAddresses(*pointers.as<BlockPointer>(), shape, bytes, boundaryCheck);
+    source.blockAddresses = std::move(block.address);
+    source.blockInBounds = std::move(block.inBounds);
+    source.addresses = source.blockAddresses.data();
+  } else {
+    source.addresses = pointers.as<uint64_t>();
+    source.undefinedAddress = pointers.undefinedMask();
+  }
+  if (mask) {
+    source.mask = mask->as<uint8_t>();
+    source.maskIsScalar = mask->size() == 1;
+    source.undefinedMask = mask->undefinedMask();
+  }
+  return source;
+}
+
 void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
   MemoryAccessor memory(executor, op);
   const Tile& pointers = *executor.get(frame, op.operand(0));
@@ -137,51 +172,57 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   MutableTileRef result = makeTile(resultType);
   const int bytes = result->elementBytes();
   const int64_t n = result->size();
-  std::vector<uint64_t> blockAddress;
-  std::vector<uint8_t> blockInBounds;
-  const bool isBlock = pointers.elementType().isBlockPointer();
-  int padding = 0;
-  if (isBlock) {
-    BlockAddresses addresses = blockAddresses(*pointers.as<BlockPointer>(), resultType.shape(), bytes, op.attr("boundaryCheck"));
-    blockAddress = std::move(addresses.address);
-    blockInBounds = std::move(addresses.inBounds);
-    padding = static_cast<int>(op.intAttr("padding", 1));
-  }
-  const bool tracksBounds = executor.context().memory->errorBoundsEnabled();
+  const LaneSource source = laneSource(pointers, mask, resultType.shape(), bytes, op.attr("boundaryCheck"));
+  const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 1)) : 0;
+  const Memory& addressSpace = *executor.context().memory;
+  const bool tracksBounds = addressSpace.errorBoundsEnabled();
+  const bool fastPath = !executor.checks() || !addressSpace.raceShadowEnabled();
   double* bounds = nullptr;
   uint8_t* undefined = nullptr;
+  auto markUndefined = [&](int64_t lane) { (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1; };
   char* out = static_cast<char*>(result->raw());
+  const bool pointerIsScalar = !source.isBlock && pointers.size() == 1;
   for (int64_t lane = 0; lane < n; ++lane) {
-    bool active = true;
-    if (mask) {
-      if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides a load");
-      active = mask->bitsAt(mask->size() == 1 ? 0 : lane) & 1;
-    }
-    if (isBlock && !blockInBounds[lane]) {
+    if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
+      memory.undefinedUse(mask, lane, "an undefined mask lane decides a load");
+    if (source.isBlock && !source.blockInBounds[lane]) {
       if (padding == 2 && resultType.isFloat()) result->setBits(lane, quietNaNBits(resultType.scalarKind()));
       continue;
     }
-    if (!active) {
+    if (!source.active(lane)) {
       if (other) {
         int64_t from = other->size() == 1 ? 0 : lane;
         std::memcpy(out + lane * bytes, static_cast<const char*>(other->raw()) + from * bytes, bytes);
-        if (laneUndefined(*other, lane)) (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1;
+        if (laneUndefined(*other, lane)) markUndefined(lane);
         if (other->errorBounds()) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = other->errorBounds()[from];
       } else {
-        (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1;
+        markUndefined(lane);
       }
       continue;
     }
-    uint64_t address = isBlock ? blockAddress[lane] : pointers.bitsAt(pointers.size() == 1 ? 0 : lane);
-    if (!isBlock && laneUndefined(pointers, lane)) {
+    const int64_t pointerLane = pointerIsScalar ? 0 : lane;
+    if (source.undefinedAddress && source.undefinedAddress[pointerLane]) {
       memory.undefinedUse(&pointers, lane, "an undefined address is loaded from");
-      (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1;
+      markUndefined(lane);
       continue;
     }
+    const uint64_t address = source.addresses[pointerLane];
+    Buffer* buffer;
     uint64_t offset = 0;
-    Buffer* buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), false, &offset);
-    if (!buffer) continue;  // reads as 0
-    std::memcpy(out + lane * bytes, buffer->data + offset, bytes);
+    Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
+    if (fastPath && access.buffer) {
+      buffer = access.buffer;
+      offset = access.offset;
+    } else {
+      buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), false, &offset);
+      if (!buffer) continue;  // reads as 0
+    }
+    switch (bytes) {
+      case 1: out[lane] = static_cast<char>(buffer->data[offset]); break;
+      case 2: std::memcpy(out + 2 * lane, buffer->data + offset, 2); break;
+      case 4: std::memcpy(out + 4 * lane, buffer->data + offset, 4); break;
+      default: std::memcpy(out + 8 * lane, buffer->data + offset, 8); break;
+    }
     if (tracksBounds) {
       double b = buffer->errorBound[offset / buffer->elementBytes];
       if (b != 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = b;
@@ -199,29 +240,44 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   const Tile* mask = op.numOperands() > 2 ? executor.get(frame, op.operand(2)).get() : nullptr;
   const int bytes = values.elementBytes();
   const int64_t n = values.size();
-  const bool isBlock = pointers.elementType().isBlockPointer();
-  BlockAddresses block;
-  if (isBlock) block = blockAddresses(*pointers.as<BlockPointer>(), values.shape(), bytes, op.attr("boundaryCheck"));
-  const bool tracksBounds = executor.context().memory->errorBoundsEnabled();
+  const LaneSource source = laneSource(pointers, mask, values.shape(), bytes, op.attr("boundaryCheck"));
+  const Memory& addressSpace = *executor.context().memory;
+  const bool tracksBounds = addressSpace.errorBoundsEnabled();
+  const bool fastPath = !executor.checks() || !addressSpace.raceShadowEnabled();
+  const uint8_t* undefinedValue = values.undefinedMask();
+  const double* valueBounds = values.errorBounds();
   const char* in = static_cast<const char*>(values.raw());
+  const bool pointerIsScalar = !source.isBlock && pointers.size() == 1;
   for (int64_t lane = 0; lane < n; ++lane) {
-    if (mask) {
-      if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides a store");
-      if (!(mask->bitsAt(mask->size() == 1 ? 0 : lane) & 1)) continue;
-    }
-    if (isBlock && !block.inBounds[lane]) continue;
-    if (!isBlock && laneUndefined(pointers, lane)) {
+    if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
+      memory.undefinedUse(mask, lane, "an undefined mask lane decides a store");
+    if (!source.active(lane)) continue;
+    if (source.isBlock && !source.blockInBounds[lane]) continue;
+    const int64_t pointerLane = pointerIsScalar ? 0 : lane;
+    if (source.undefinedAddress && source.undefinedAddress[pointerLane]) {
       memory.undefinedUse(&pointers, lane, "an undefined address is stored to");
       continue;
     }
-    if (laneUndefined(values, lane))
+    if (undefinedValue && undefinedValue[lane])
       memory.undefinedUse(&values, lane, "an undefined value (masked load without `other`) is stored");
-    uint64_t address = isBlock ? block.address[lane] : pointers.bitsAt(pointers.size() == 1 ? 0 : lane);
+    const uint64_t address = source.addresses[pointerLane];
+    Buffer* buffer;
     uint64_t offset = 0;
-    Buffer* buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset);
-    if (!buffer) continue;
-    std::memcpy(buffer->data + offset, in + lane * bytes, bytes);
-    if (tracksBounds) buffer->errorBound[offset / buffer->elementBytes] = values.errorBounds() ? values.errorBounds()[lane] : 0.0;
+    Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
+    if (fastPath && access.buffer) {
+      buffer = access.buffer;
+      offset = access.offset;
+    } else {
+      buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset);
+      if (!buffer) continue;
+    }
+    switch (bytes) {
+      case 1: buffer->data[offset] = static_cast<uint8_t>(in[lane]); break;
+      case 2: std::memcpy(buffer->data + offset, in + 2 * lane, 2); break;
+      case 4: std::memcpy(buffer->data + offset, in + 4 * lane, 4); break;
+      default: std::memcpy(buffer->data + offset, in + 8 * lane, 8); break;
+    }
+    if (tracksBounds) buffer->errorBound[offset / buffer->elementBytes] = valueBounds ? valueBounds[lane] : 0.0;
   }
 }
 
@@ -331,18 +387,34 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
   executor.set(frame, op.result(), result);
 }
 
+template <typename Offset>
+void addOffsets(const Tile& pointers, const Offset* offsets, bool offsetIsScalar, int64_t scale, uint64_t* out,
+                int64_t n) {
+  const uint64_t* base = pointers.as<uint64_t>();
+  const bool baseIsScalar = pointers.size() == 1;
+  for (int64_t lane = 0; lane < n; ++lane)
+    out[lane] = base[baseIsScalar ? 0 : lane] +
+                static_cast<uint64_t>(static_cast<int64_t>(offsets[offsetIsScalar ? 0 : lane]) * scale);
+}
+
 TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile& offsets) {
   MutableTileRef result = makeTile(op.result()->type);
   const int64_t scale = pointeeBytes(pointers.type());
-  uint64_t* out = result->as<uint64_t>();
-  for (int64_t lane = 0; lane < result->size(); ++lane) {
-    uint64_t base = pointers.bitsAt(pointers.size() == 1 ? 0 : lane);
-    int64_t offset = offsets.signedAt(offsets.size() == 1 ? 0 : lane);
-    out[lane] = base + static_cast<uint64_t>(offset * scale);
+  const int64_t n = result->size();
+  const bool offsetIsScalar = offsets.size() == 1;
+  switch (offsets.elementBytes()) {
+    case 1: addOffsets(pointers, offsets.as<int8_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
+    case 2: addOffsets(pointers, offsets.as<int16_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
+    case 4: addOffsets(pointers, offsets.as<int32_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
+    default: addOffsets(pointers, offsets.as<int64_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
   }
+  if (offsets.elementType().scalarKind() == ScalarKind::I1)  // i1 offsets are 0 or 1, never -1
+    for (int64_t lane = 0; lane < n; ++lane)
+      result->as<uint64_t>()[lane] = pointers.bitsAt(pointers.size() == 1 ? 0 : lane) +
+                                     static_cast<uint64_t>((offsets.bitsAt(offsetIsScalar ? 0 : lane) & 1) * scale);
   if (pointers.undefinedMask() || offsets.undefinedMask()) {
     uint8_t* undefined = result->mutableUndefinedMask();
-    for (int64_t lane = 0; lane < result->size(); ++lane)
+    for (int64_t lane = 0; lane < n; ++lane)
       undefined[lane] = laneUndefined(pointers, lane) || laneUndefined(offsets, lane);
   }
   return result;

@@ -12,31 +12,10 @@ int tileElementBytes(Type type) {
 }
 
 Tile::Tile(Type type) : type_(type), size_(type.numElements()), elementBytes_(tileElementBytes(type)) {
+  Type element = type.element();
+  isBool_ = element.isScalar() && element.scalarKind() == ScalarKind::I1;
   size_t words = (static_cast<size_t>(size_) * elementBytes_ + 7) / 8;
-  data_ = std::make_unique<uint64_t[]>(std::max<size_t>(words, 1));  // value-initialised: zero
-}
-
-uint64_t Tile::bitsAt(int64_t lane) const {
-  const char* p = static_cast<const char*>(raw()) + lane * elementBytes_;
-  switch (elementBytes_) {
-    case 1: { uint8_t v; std::memcpy(&v, p, 1); return v; }
-    case 2: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case 8: { uint64_t v; std::memcpy(&v, p, 8); return v; }
-    default: TILESIM_UNREACHABLE("bitsAt on a block-pointer tile");
-  }
-}
-
-int64_t Tile::signedAt(int64_t lane) const {
-  const char* p = static_cast<const char*>(raw()) + lane * elementBytes_;
-  if (elementType().isScalar() && elementType().scalarKind() == ScalarKind::I1) return p[0] & 1;
-  switch (elementBytes_) {
-    case 1: { int8_t v; std::memcpy(&v, p, 1); return v; }
-    case 2: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case 4: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case 8: { int64_t v; std::memcpy(&v, p, 8); return v; }
-    default: TILESIM_UNREACHABLE("signedAt on a block-pointer tile");
-  }
+  data_.reset(new uint64_t[std::max<size_t>(words, 1)]());  // zero-filled
 }
 
 void Tile::setBits(int64_t lane, uint64_t bits) {

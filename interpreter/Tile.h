@@ -55,9 +55,29 @@ class Tile {
   template <typename T>
   T at(int64_t lane) const { T v; std::memcpy(&v, static_cast<const char*>(raw()) + lane * sizeof(T), sizeof(T)); return v; }
 
-  // Lane value widened to 64 bits: integers sign-extended (i1 zero-extended), floats as raw bits, pointers.
-  uint64_t bitsAt(int64_t lane) const;
-  int64_t signedAt(int64_t lane) const;
+  // Lane value widened to 64 bits: raw bits zero-extended (bitsAt), or sign-extended for integers with i1
+  // zero-extended (signedAt). Inline: these sit on hot paths.
+  uint64_t bitsAt(int64_t lane) const {
+    const char* p = static_cast<const char*>(raw()) + lane * elementBytes_;
+    switch (elementBytes_) {
+      case 1: return *reinterpret_cast<const uint8_t*>(p);
+      case 2: return *reinterpret_cast<const uint16_t*>(p);
+      case 4: return *reinterpret_cast<const uint32_t*>(p);
+      case 8: return *reinterpret_cast<const uint64_t*>(p);
+      default: return 0;  // block pointers have no bits
+    }
+  }
+  int64_t signedAt(int64_t lane) const {
+    const char* p = static_cast<const char*>(raw()) + lane * elementBytes_;
+    if (isBool_) return p[0] & 1;
+    switch (elementBytes_) {
+      case 1: return *reinterpret_cast<const int8_t*>(p);
+      case 2: return *reinterpret_cast<const int16_t*>(p);
+      case 4: return *reinterpret_cast<const int32_t*>(p);
+      case 8: return *reinterpret_cast<const int64_t*>(p);
+      default: return 0;
+    }
+  }
   void setBits(int64_t lane, uint64_t bits);  // low elementBytes*8 bits
 
   // Shadows. `undefinedMask()` is null when every lane is defined.
@@ -73,7 +93,8 @@ class Tile {
   Type type_;
   int64_t size_ = 0;
   int elementBytes_ = 0;
-  std::unique_ptr<uint64_t[]> data_;  // 8-byte aligned storage
+  bool isBool_ = false;
+  std::unique_ptr<uint64_t[]> data_;  // 8-byte aligned, so typed access through as<T>() is aligned
   std::unique_ptr<uint8_t[]> undefined_;
   std::unique_ptr<double[]> errorBound_;
 };

@@ -1,5 +1,9 @@
 // Operators of triton.language as Triton 3.6's semantic.py builds them: + - * / // % & | ^ << >>,
 // comparisons, where, maximum/minimum, unary minus/invert and the fp32/fp64-only math functions.
+#include <algorithm>
+#include <iterator>
+#include <tuple>
+
 #include "ir/builder/Promotion.h"
 #include "ir/builder/Semantic.h"
 
@@ -247,6 +251,50 @@ Tensor abs(Emitter& emitter, const Tensor& x) {
   if (isUnsignedInt(x.dtype)) return x;
   Value* result = emitter.createValue(isFloating(x.dtype) ? OpKind::MathAbsF : OpKind::MathAbsI, {x.value}, x.value->type);
   return Emitter::tensorOf(result, x.dtype, false, x.shape);
+}
+
+Tensor clamp(Emitter& emitter, const Operand& x, const Operand& lo, const Operand& hi, PropagateNan nan) {
+  // core.clamp: to_tensor and bf16 -> fp32 on all three, then semantic.clamp's three pairwise legalizations
+  // in Triton's order (min with max, x with min, x with max).
+  Tensor value = toTensor(emitter, x), low = toTensor(emitter, lo), high = toTensor(emitter, hi);
+  for (Tensor* t : {&value, &low, &high})
+    if (t->dtype == DType::BF16) *t = emitter.cast(*t, DType::Fp32);
+  std::tie(low, high) = typeCheck(emitter, low, high, false, false, true, false);
+  std::tie(value, low) = typeCheck(emitter, value, low, false, false, true, false);
+  std::tie(value, high) = typeCheck(emitter, value, high, false, false, true, false);
+  if (!isFloating(value.dtype))
+    throwFrontendError(FrontendError::Kind::ValueError,
+                       "Unexpected dtype " + std::string(dtypeName(value.dtype)) + ". Only floating point clamp is supported");
+  Value* result = emitter.createValue(OpKind::TTClampF, {value.value, low.value, high.value}, value.value->type,
+                                      {{"propagateNan", Attribute::keyword(nan == PropagateNan::All ? "all" : "none")}});
+  return Emitter::tensorOf(result, value.dtype, false, value.shape);
+}
+
+Tensor fma(Emitter& emitter, const Operand& x, const Operand& y, const Operand& z) {
+  // math.fma: to_tensor on all three, then legalize (x, y), (z, x), (z, y) as Triton does.
+  Tensor a = toTensor(emitter, x), b = toTensor(emitter, y), c = toTensor(emitter, z);
+  std::tie(a, b) = typeCheck(emitter, a, b, false, false, true, false);
+  std::tie(c, a) = typeCheck(emitter, c, a, false, false, true, false);
+  std::tie(c, b) = typeCheck(emitter, c, b, false, false, true, false);
+  // Triton has no dtype check here; an integer fma fails MLIR's verifier later. We stop at the front end.
+  if (!isFloating(a.dtype))
+    throwFrontendError(FrontendError::Kind::TypeError, "fma needs floating-point operands, got " + std::string(dtypeName(a.dtype)));
+  Value* result = emitter.createValue(OpKind::MathFma, {a.value, b.value, c.value}, a.value->type);
+  return Emitter::tensorOf(result, a.dtype, false, a.shape);
+}
+
+Tensor umulhi(Emitter& emitter, const Operand& x, const Operand& y) {
+  // math.umulhi's _check_dtype looks at the tensor arguments only (before to_tensor).
+  static const DType kAllowed[] = {DType::Int32, DType::Int64, DType::UInt32, DType::UInt64};
+  for (const Operand* operand : {&x, &y}) {
+    if (operand->isLiteral()) continue;
+    const Tensor& t = operand->tensor();
+    if (t.pointer || std::find(std::begin(kAllowed), std::end(kAllowed), t.dtype) == std::end(kAllowed))
+      throwFrontendError(FrontendError::Kind::ValueError, "Expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got " +
+                                                              std::string(t.pointer ? "pointer" : dtypeName(t.dtype)));
+  }
+  auto [lhs, rhs] = typeCheck(emitter, toTensor(emitter, x), toTensor(emitter, y), false, false, true, false);
+  return emitSameType(emitter, OpKind::TTMulhiUI, lhs, rhs);
 }
 
 }  // namespace tilesim::builder::semantic

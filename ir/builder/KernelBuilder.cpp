@@ -216,6 +216,15 @@ TILESIM_MATH(ceil, Ceil)
 #undef TILESIM_MATH
 
 Tensor KernelBuilder::abs(const Tensor& x) { return guarded([&] { return semantic::abs(*emitter_, x); }); }
+Tensor KernelBuilder::clamp(const Operand& x, const Operand& lo, const Operand& hi, PropagateNan nan) {
+  return guarded([&] { return semantic::clamp(*emitter_, x, lo, hi, nan); });
+}
+Tensor KernelBuilder::fma(const Operand& x, const Operand& y, const Operand& z) {
+  return guarded([&] { return semantic::fma(*emitter_, x, y, z); });
+}
+Tensor KernelBuilder::umulhi(const Operand& x, const Operand& y) {
+  return guarded([&] { return semantic::umulhi(*emitter_, x, y); });
+}
 Tensor KernelBuilder::neg(const Tensor& x) { return guarded([&] { return semantic::minus(*emitter_, x); }); }
 Tensor KernelBuilder::invert(const Tensor& x) { return guarded([&] { return semantic::invert(*emitter_, x); }); }
 Tensor KernelBuilder::not_(const Tensor& x) {

@@ -106,12 +106,20 @@ class KernelBuilder {
   Tensor floor(const Tensor& x);
   Tensor ceil(const Tensor& x);
   Tensor abs(const Tensor& x);
+  // Strong literals (to_tensor first). clamp: floats only, min(max(x, lo), hi); umulhi: int32/int64/uint32/uint64,
+  // the high half of the unsigned product.
+  Tensor clamp(const Operand& x, const Operand& lo, const Operand& hi, PropagateNan nan = PropagateNan::None);
+  Tensor fma(const Operand& x, const Operand& y, const Operand& z);
+  Tensor umulhi(const Operand& x, const Operand& y);
 
   // ---- shapes ----
   Tensor expandDims(const Tensor& x, int axis);
   Tensor broadcastTo(const Tensor& x, std::vector<int64_t> shape);
   Tensor reshape(const Tensor& x, std::vector<int64_t> shape, bool canReorder = false);
   Tensor trans(const Tensor& x, std::vector<int32_t> order = {});
+  Tensor permute(const Tensor& x, std::vector<int32_t> dims) { return trans(x, std::move(dims)); }
+  // tl.cat: 1-D operands of one type; Triton requires canReorder = true (the element order is unspecified).
+  Tensor cat(const Tensor& a, const Tensor& b, bool canReorder = false);
   Tensor join(const Operand& a, const Operand& b);
   std::pair<Tensor, Tensor> split(const Tensor& x);
 

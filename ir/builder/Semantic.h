@@ -28,5 +28,9 @@ Tensor minus(Emitter& emitter, const Tensor& x);
 Tensor invert(Emitter& emitter, const Tensor& x);
 Tensor math(Emitter& emitter, MathOp op, const Tensor& x);
 Tensor abs(Emitter& emitter, const Tensor& x);
+// tl.clamp (floats only, tt.clampf), tl.fma (math.fma), tl.umulhi (tt.mulhiui): strong literals (to_tensor).
+Tensor clamp(Emitter& emitter, const Operand& x, const Operand& lo, const Operand& hi, PropagateNan nan);
+Tensor fma(Emitter& emitter, const Operand& x, const Operand& y, const Operand& z);
+Tensor umulhi(Emitter& emitter, const Operand& x, const Operand& y);
 
 }  // namespace tilesim::builder::semantic

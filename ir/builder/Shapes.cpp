@@ -59,6 +59,21 @@ Tensor KernelBuilder::trans(const Tensor& x, std::vector<int32_t> order) {
   });
 }
 
+Tensor KernelBuilder::cat(const Tensor& a, const Tensor& b, bool canReorder) {
+  return guarded([&] {
+    // semantic.cat: two bare asserts, then a 1-D result of both lengths. tt.cat also needs one operand type.
+    if (!canReorder)
+      throwFrontendError(FrontendError::Kind::AssertionError, "current implementation of `cat` always may reorder elements");
+    if (a.rank() != 1) throwFrontendError(FrontendError::Kind::AssertionError, "");
+    if (a.value->type != b.value->type)
+      throwFrontendError(FrontendError::Kind::TypeError, "tt.cat needs operands of one type, got " + a.value->type.str() +
+                                                             " and " + b.value->type.str());
+    Value* result = emitter_->createValue(OpKind::TTCat, {a.value, b.value},
+                                          Emitter::typeOf(a.dtype, a.pointer, {a.shape[0] + b.shape[0]}));
+    return Emitter::tensorOf(result, a.dtype, a.pointer, {a.shape[0] + b.shape[0]});
+  });
+}
+
 Tensor KernelBuilder::join(const Operand& a, const Operand& b) {
   return guarded([&] {
     Tensor lhs = semantic::toTensor(*emitter_, a), rhs = semantic::toTensor(*emitter_, b);

@@ -1,12 +1,11 @@
 // Reproduces every outcome of conformance/probes/probes.json (1,560 kernels compiled by Triton 3.6.0) with the
 // builder: for each probe the ops that compute `r` (mnemonic, predicate, types, operand casts and literal
 // constants) must equal the probe's TTIR, or the builder must fail with the same error kind and message.
-// The probe TTIR is read line by line (the `%r... = op ... : types` lines); the builder's module is described
-// in the same form by describeOp.
+// The probe TTIR is read by the real parser (and verified), and both modules are described by describeModule.
+// Every module the builder produces must also be well formed (tests/WellFormed.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
@@ -15,6 +14,7 @@
 
 #include "ir/FloatBits.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/tests/WellFormed.h"
 
 namespace tilesim::builder {
 namespace {
@@ -23,6 +23,7 @@ struct Outcome {
   std::vector<std::string> ops;        // "arith.extsi : tensor<16xi8> to tensor<16xi16>"
   std::vector<std::string> constants;  // "tensor<16xi8> = 2"
   std::string error;                   // "TypeError: ..." when the build failed
+  std::string wellFormed;              // checkWellFormed's complaints about the built module
 };
 
 bool isResultName(const std::string& name) {
@@ -75,7 +76,9 @@ std::string describeConstant(const Operation& op) {
   return type.str() + " = " + numberText(number);
 }
 
-Outcome describeBuilt(const Module& module, bool castProbe) {
+// The ops computing `r` (binary probes: values named r, r_N) or everything after the load (cast probes), from a
+// module built by the builder or parsed from Triton's TTIR alike.
+Outcome describeModule(const Module& module, bool castProbe) {
   Outcome outcome;
   const Block& body = module.functions[0]->region(0).front();
   bool afterLoad = false;
@@ -93,42 +96,18 @@ Outcome describeBuilt(const Module& module, bool castProbe) {
   return outcome;
 }
 
-// The same description read from Triton's TTIR text.
+// Triton's TTIR through the real parser (and verifier, when built): a failure is reported in `error`.
 Outcome describeProbe(const std::string& ttir, bool castProbe) {
+  ParseResult parsed = parseModule(ttir, "probe.ttir");
   Outcome outcome;
-  static const std::regex line(R"(^\s+%([A-Za-z0-9_]+) = ([a-z_.]+) (.*?) : (.*?)( loc\(.*\))?$)");
-  std::istringstream in(ttir);
-  std::string text;
-  bool afterLoad = false;
-  while (std::getline(in, text)) {
-    std::smatch match;
-    if (!std::regex_match(text, match, line)) continue;
-    std::string name = match[1], mnemonic = match[2], operands = match[3], types = match[4];
-    if (mnemonic == "tt.load") { afterLoad = true; continue; }
-    bool selected = castProbe ? afterLoad && mnemonic != "tt.splat" && mnemonic != "tt.addptr" : isResultName(name);
-    if (!selected) continue;
-    if (mnemonic == "arith.constant") {
-      std::string value = operands;
-      if (value.rfind("dense<", 0) == 0) value = value.substr(6, value.size() - 7);
-      double number = value == "true" ? 1 : value == "false" ? 0 : std::strtod(value.c_str(), nullptr);
-      // MLIR prints floats with 9 significant digits, or as hex bits when that would not round-trip.
-      std::string element = types.substr(types.find_last_of('x') + 1);
-      element = element.substr(0, element.find('>'));
-      static const std::pair<const char*, ScalarKind> kFloats[] = {
-          {"f16", ScalarKind::F16}, {"bf16", ScalarKind::BF16}, {"f32", ScalarKind::F32}, {"f64", ScalarKind::F64}};
-      for (const auto& [spelling, kind] : kFloats) {
-        if (element != spelling) continue;
-        uint64_t bits = value.rfind("0x", 0) == 0 ? std::strtoull(value.c_str(), nullptr, 16) : floatBitsFromDouble(number, kind);
-        number = doubleFromFloatBits(bits, kind);
-      }
-      outcome.constants.push_back(types + " = " + numberText(number));
-      continue;
-    }
-    std::string description = mnemonic;
-    if (mnemonic == "arith.cmpi" || mnemonic == "arith.cmpf") description += " " + operands.substr(0, operands.find(','));
-    outcome.ops.push_back(description + " : " + types);
-  }
-  std::sort(outcome.constants.begin(), outcome.constants.end());
+  for (const Diagnostic& diagnostic : parsed.diagnostics) outcome.error += "parse: " + diagnostic.str() + "\n";
+  if (!parsed.module) return outcome;
+#ifdef TILESIM_HAS_VERIFIER
+  for (const Diagnostic& diagnostic : verifyModule(*parsed.module)) outcome.error += "verify: " + diagnostic.str() + "\n";
+#endif
+  std::string error = outcome.error;
+  outcome = describeModule(*parsed.module, castProbe);
+  outcome.error = error;
   return outcome;
 }
 
@@ -188,8 +167,10 @@ Outcome buildProbe(const nlohmann::json& job) {
     kb.store(kb.add(oiPtr, offs), kb.cast(r, DType::Int64));
   }
   BuildResult result = kb.finish();
-  if (result.error) return Outcome{{}, {}, result.error->str()};
-  return describeBuilt(*result.module, castProbe);
+  if (result.error) return Outcome{{}, {}, result.error->str(), {}};
+  Outcome outcome = describeModule(*result.module, castProbe);
+  outcome.wellFormed = checkWellFormed(*result.module);
+  return outcome;
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -205,8 +186,8 @@ TEST(BuilderProbes, ReproducesEveryTriton36Outcome) {
   std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   text = std::regex_replace(text, std::regex(R"(([\[ ,])-?(NaN|Infinity)(?=[,\]]))"), "$1null");
   nlohmann::json probes = nlohmann::json::parse(text);
-  int matched = 0;
-  std::string mismatches;
+  int matched = 0, illFormed = 0;
+  std::string mismatches, illFormedReport;
   for (const nlohmann::json& probe : probes) {
     const nlohmann::json& job = probe["job"];
     bool castProbe = job[0] == "cast";
@@ -222,8 +203,12 @@ TEST(BuilderProbes, ReproducesEveryTriton36Outcome) {
       expected = last;
     } else {
       Outcome want = describeProbe(probe["ttir"].get<std::string>(), castProbe);
-      ok = built.error.empty() && built.ops == want.ops && built.constants == want.constants;
-      expected = join(want.ops) + join(want.constants);
+      ok = want.error.empty() && built.error.empty() && built.ops == want.ops && built.constants == want.constants;
+      expected = join(want.ops) + join(want.constants) + (want.error.empty() ? "" : "\n      probe TTIR: " + want.error);
+    }
+    if (!built.wellFormed.empty()) {
+      ++illFormed;
+      if (illFormedReport.size() < 20000) illFormedReport += "\n  " + job.dump() + built.wellFormed;
     }
     if (ok) {
       ++matched;
@@ -233,7 +218,9 @@ TEST(BuilderProbes, ReproducesEveryTriton36Outcome) {
     }
   }
   std::printf("builder probes: %d/%zu match Triton 3.6\n", matched, probes.size());
+  std::printf("builder probes: %d built modules not well formed (verifier, print/parse round trip)\n", illFormed);
   EXPECT_EQ(matched, static_cast<int>(probes.size())) << mismatches.substr(0, 20000);
+  EXPECT_EQ(illFormed, 0) << illFormedReport;
 }
 
 }  // namespace

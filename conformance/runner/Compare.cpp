@@ -1,0 +1,123 @@
+// Element-by-element comparison of an output buffer with its expectation (rules in Compare.h).
+#include "conformance/runner/Compare.h"
+
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "conformance/runner/Format.h"
+#include "ir/FloatBits.h"
+
+namespace tilesim {
+namespace {
+
+uint64_t loadBits(std::span<const uint8_t> buffer, int64_t index, int bytes) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, buffer.data() + index * bytes, static_cast<size_t>(bytes));  // little-endian host
+  return bits;
+}
+
+std::vector<int64_t> multiIndex(int64_t flat, std::span<const int64_t> shape) {
+  std::vector<int64_t> where(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t extent = shape[d] > 0 ? shape[d] : 1;
+    where[d] = flat % extent;
+    flat /= extent;
+  }
+  return where;
+}
+
+std::string indexText(const std::vector<int64_t>& where) {
+  return fmt::format("[{}]", fmt::join(where, ", "));
+}
+
+}  // namespace
+
+OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                               std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                               std::span<const double> errorBound, const CompareOptions& options) {
+  OutputComparison result;
+  result.name = name;
+  result.kind = kind;
+  int bytes = storageBytes(kind);
+  if (got.size() != expected.size() || got.size() % static_cast<size_t>(bytes) != 0) {
+    result.error = fmt::format("{} bytes produced but {} expected", got.size(), expected.size());
+    return result;
+  }
+  result.total = static_cast<int64_t>(got.size()) / bytes;
+  if (!errorBound.empty() && static_cast<int64_t>(errorBound.size()) != result.total) {
+    result.error = fmt::format("{} error bounds for {} elements", errorBound.size(), result.total);
+    return result;
+  }
+  bool isFloat = isFloatKind(kind);
+  for (int64_t i = 0; i < result.total; ++i) {
+    uint64_t gotBits = loadBits(got, i, bytes), expectedBits = loadBits(expected, i, bytes);
+    if (gotBits == expectedBits) {
+      ++result.exact;
+      continue;
+    }
+    double bound = errorBound.empty() ? 0.0 : errorBound[static_cast<size_t>(i)];
+    bool ok = false;
+    double absError = 0;
+    if (isFloat) {
+      double gotValue = floatValueOf(gotBits, kind), expectedValue = floatValueOf(expectedBits, kind);
+      bool bothNaN = std::isnan(gotValue) && std::isnan(expectedValue);
+      absError = bothNaN ? 0.0 : std::fabs(gotValue - expectedValue);
+      if (std::isnan(absError)) absError = INFINITY;  // inf - inf, or NaN against a number
+      ok = bothNaN || (bound > 0 && absError <= bound);
+      result.maxUlp = std::max(result.maxUlp, ulpDistance(gotBits, expectedBits, kind));
+      result.maxAbsError = std::max(result.maxAbsError, absError);
+    } else {
+      absError = std::fabs(static_cast<double>(static_cast<int64_t>(gotBits - expectedBits)));
+    }
+    if (ok) {
+      ++result.withinBound;
+      continue;
+    }
+    ++result.failing;
+    if (static_cast<int>(result.firstFailures.size()) < options.maxFailuresShown) {
+      ElementMismatch mismatch;
+      mismatch.index = i;
+      mismatch.where = multiIndex(i, shape);
+      mismatch.got = formatElement(gotBits, kind, options.isUnsigned);
+      mismatch.expected = formatElement(expectedBits, kind, options.isUnsigned);
+      mismatch.absError = absError;
+      mismatch.bound = bound;
+      result.firstFailures.push_back(std::move(mismatch));
+    }
+  }
+  return result;
+}
+
+std::string OutputComparison::summary() const {
+  if (!error.empty()) return fmt::format("{}: error, {}", name, error);
+  std::string text = fmt::format("{}: {}, ", name, passed() ? "pass" : "FAIL");
+  if (bitExact()) return text + fmt::format("bit-exact ({} elements)", total);
+  if (failing > 0) text += fmt::format("{} of {} failing, ", failing, total);
+  text += fmt::format("{} bit-exact, {} within bound", exact, withinBound);
+  if (isFloatKind(kind)) {
+    std::string ulps = maxUlp == INT64_MAX ? std::string("inf") : std::to_string(maxUlp);
+    text += fmt::format(", max {} ulp ({}), max abs error {:.3g}", ulps, scalarKindName(kind), maxAbsError);
+  }
+  return text;
+}
+
+std::vector<std::string> OutputComparison::failureLines() const {
+  std::vector<std::string> lines;
+  for (const ElementMismatch& mismatch : firstFailures) {
+    std::string line = fmt::format("{}{}: got {}, expected {}", name, indexText(mismatch.where), mismatch.got, mismatch.expected);
+    if (isFloatKind(kind)) line += fmt::format(" (abs error {:.3g}, bound {:.3g})", mismatch.absError, mismatch.bound);
+    lines.push_back(std::move(line));
+  }
+  if (failing > static_cast<int64_t>(firstFailures.size()))
+    lines.push_back(fmt::format("... and {} more", failing - static_cast<int64_t>(firstFailures.size())));
+  return lines;
+}
+
+std::string OutputComparison::details() const {
+  std::string text = summary();
+  for (const std::string& line : failureLines()) text += "\n    " + line;
+  return text;
+}
+
+}  // namespace tilesim

@@ -1,0 +1,60 @@
+// Comparing an output buffer with the buffer real hardware produced. The rule, element by element:
+//   - the same bits: exact;
+//   - both NaN (any payloads): within bound;
+//   - a float whose error bound is positive and |got - expected| <= bound: within bound;
+//   - anything else fails. Integer and bool buffers must match bit for bit; a bound of 0 means bit for bit.
+// The bounds come from LaunchArgument::errorBound after a launch under FloatProfile::Triton: 0 where the value
+// came from exact data flow, the accumulated approximation error where an approximate op touched it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "ir/Type.h"
+
+namespace tilesim {
+
+struct ElementMismatch {
+  int64_t index = 0;           // flat, row-major
+  std::vector<int64_t> where;  // multi-index in the buffer's shape
+  std::string got, expected;   // formatted in the buffer's dtype
+  double absError = 0;
+  double bound = 0;
+};
+
+struct OutputComparison {
+  std::string name;
+  ScalarKind kind = ScalarKind::F32;
+  int64_t total = 0;
+  int64_t exact = 0;        // bit for bit
+  int64_t withinBound = 0;  // not bit for bit, but both NaN or within the element's error bound
+  int64_t failing = 0;
+  // Over the elements that are not bit for bit (floats only): ulps in the buffer's dtype, absolute error.
+  int64_t maxUlp = 0;
+  double maxAbsError = 0;
+  std::vector<ElementMismatch> firstFailures;
+  std::string error;  // the buffers could not be compared at all (size mismatch)
+
+  bool bitExact() const { return error.empty() && exact == total; }
+  bool passed() const { return error.empty() && failing == 0; }
+  // "y_ptr: pass, bit-exact (5000 elements)" or "... fail, 3 of 5000 failing, max 4 ulp, max abs error 1.2e-07".
+  std::string summary() const;
+  // One line per shown failing element ("y[1, 0]: got 2, expected 2.5 (...)"), and a count of the rest.
+  std::vector<std::string> failureLines() const;
+  // summary() followed by failureLines(), indented.
+  std::string details() const;
+};
+
+struct CompareOptions {
+  int maxFailuresShown = 5;
+  bool isUnsigned = false;  // for printing integer values
+};
+
+// `got` and `expected` are row-major buffers of `kind` with `shape`; `errorBound` is empty (all 0) or per element.
+OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                               std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                               std::span<const double> errorBound, const CompareOptions& options = {});
+
+}  // namespace tilesim

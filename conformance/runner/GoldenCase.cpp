@@ -1,0 +1,196 @@
+// Loading a golden case directory: case.json through nlohmann_json, then each input .npy checked against the
+// dtype and shape the case declares (so a bf16 argument in a `<i2` file is taken as bf16 bits, and a float32
+// argument in an `<i4` file is an error rather than a silent reinterpretation).
+#include "conformance/runner/GoldenCase.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace tilesim {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+struct DtypeName {
+  std::string_view name;
+  CaseDtype dtype;
+};
+
+constexpr DtypeName kDtypes[] = {
+    {"bool", {ScalarKind::I1, true}},          {"int1", {ScalarKind::I1, true}},
+    {"int8", {ScalarKind::I8, false}},         {"uint8", {ScalarKind::I8, true}},
+    {"int16", {ScalarKind::I16, false}},       {"uint16", {ScalarKind::I16, true}},
+    {"int32", {ScalarKind::I32, false}},       {"uint32", {ScalarKind::I32, true}},
+    {"int64", {ScalarKind::I64, false}},       {"uint64", {ScalarKind::I64, true}},
+    {"float16", {ScalarKind::F16, false}},     {"bfloat16", {ScalarKind::BF16, false}},
+    {"float32", {ScalarKind::F32, false}},     {"float64", {ScalarKind::F64, false}},
+    {"float8_e4m3fn", {ScalarKind::F8E4M3FN, false}}, {"float8e4nv", {ScalarKind::F8E4M3FN, false}},
+    {"float8_e5m2", {ScalarKind::F8E5M2, false}},     {"float8e5", {ScalarKind::F8E5M2, false}},
+};
+
+// Errors inside the loader are thrown as this and turned into CaseLoad::error at the API boundary.
+struct CaseError {
+  std::string message;
+};
+
+const Json& field(const Json& object, const char* key, const std::string& where) {
+  auto it = object.find(key);
+  if (it == object.end()) throw CaseError{where + ": missing \"" + key + "\""};
+  return *it;
+}
+
+std::string stringField(const Json& object, const char* key, const std::string& where) {
+  const Json& value = field(object, key, where);
+  if (!value.is_string()) throw CaseError{where + ": \"" + key + "\" is not a string"};
+  return value.get<std::string>();
+}
+
+int64_t integerOf(const Json& value, const std::string& what) {
+  if (!value.is_number_integer()) throw CaseError{what + " is not an integer"};
+  return value.is_number_unsigned() ? static_cast<int64_t>(value.get<uint64_t>()) : value.get<int64_t>();
+}
+
+CaseArgument parseArgument(const Json& json, const std::string& directory, size_t index) {
+  std::string where = directory + "/case.json: args[" + std::to_string(index) + "]";
+  if (!json.is_object()) throw CaseError{where + " is not an object"};
+  CaseArgument argument;
+  argument.name = stringField(json, "name", where);
+  where += " (" + argument.name + ")";
+  std::string kind = json.contains("kind") ? stringField(json, "kind", where) : (json.contains("dtype") ? "tensor" : "scalar");
+  if (kind == "tensor") {
+    argument.isTensor = true;
+    argument.dtypeName = stringField(json, "dtype", where);
+    std::optional<CaseDtype> dtype = caseDtypeFromName(argument.dtypeName);
+    if (!dtype) throw CaseError{where + ": unknown dtype \"" + argument.dtypeName + "\""};
+    argument.dtype = *dtype;
+    const Json& shape = field(json, "shape", where);
+    if (!shape.is_array()) throw CaseError{where + ": \"shape\" is not a list"};
+    for (const Json& extent : shape) {
+      argument.shape.push_back(integerOf(extent, where + ": shape entry"));
+      if (argument.shape.back() < 0) throw CaseError{where + ": negative extent in \"shape\""};
+    }
+    argument.inputPath = (fs::path(directory) / stringField(json, "input", where)).string();
+    if (json.contains("expected") && !json["expected"].is_null())
+      argument.expectedPath = (fs::path(directory) / stringField(json, "expected", where)).string();
+  } else if (kind == "scalar") {
+    argument.pytype = stringField(json, "pytype", where);
+    const Json& value = field(json, "value", where);
+    if (argument.pytype == "float") {
+      if (!value.is_number()) throw CaseError{where + ": \"value\" is not a number"};
+      argument.scalarIsFloat = true;
+      argument.floatValue = value.get<double>();
+    } else if (argument.pytype == "int") {
+      argument.intValue = integerOf(value, where + ": \"value\"");
+    } else if (argument.pytype == "bool") {
+      if (!value.is_boolean()) throw CaseError{where + ": \"value\" is not true or false"};
+      argument.intValue = value.get<bool>() ? 1 : 0;
+    } else {
+      throw CaseError{where + ": unsupported pytype \"" + argument.pytype + "\" (int, float or bool)"};
+    }
+  } else {
+    throw CaseError{where + ": unknown kind \"" + kind + "\" (tensor or scalar)"};
+  }
+  return argument;
+}
+
+GoldenCase parseCase(const std::string& directory) {
+  std::string jsonPath = (fs::path(directory) / "case.json").string();
+  std::ifstream file(jsonPath);
+  if (!file) throw CaseError{jsonPath + ": cannot open file"};
+  Json json = Json::parse(file, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) throw CaseError{jsonPath + ": not valid JSON"};
+  if (!json.is_object()) throw CaseError{jsonPath + ": not a JSON object"};
+
+  GoldenCase goldenCase;
+  goldenCase.directory = directory;
+  goldenCase.kernelPath = (fs::path(directory) / "kernel.ttir").string();
+  std::string base = fs::path(directory).lexically_normal().filename().string();
+  if (base.empty()) base = fs::path(directory).lexically_normal().parent_path().filename().string();
+  goldenCase.name = json.contains("name") && json["name"].is_string() ? json["name"].get<std::string>() : base;
+  goldenCase.entry = json.contains("entry") ? stringField(json, "entry", jsonPath) : "";
+  if (json.contains("grid")) {
+    const Json& grid = json["grid"];
+    if (!grid.is_array() || grid.empty() || grid.size() > 3) throw CaseError{jsonPath + ": \"grid\" is not a list of 1 to 3 integers"};
+    for (size_t i = 0; i < grid.size(); ++i) {
+      goldenCase.grid[i] = integerOf(grid[i], jsonPath + ": grid entry");
+      if (goldenCase.grid[i] < 1) throw CaseError{jsonPath + ": grid entries must be at least 1"};
+    }
+  }
+  if (json.contains("num_warps")) goldenCase.numWarps = static_cast<int>(integerOf(json["num_warps"], jsonPath + ": num_warps"));
+  const Json& args = field(json, "args", jsonPath);
+  if (!args.is_array()) throw CaseError{jsonPath + ": \"args\" is not a list"};
+  for (size_t i = 0; i < args.size(); ++i) goldenCase.arguments.push_back(parseArgument(args[i], directory, i));
+  return goldenCase;
+}
+
+// Reads a tensor's .npy and checks it holds `argument`'s dtype and shape.
+NpyLoad readTensorFile(const CaseArgument& argument, const std::string& path) {
+  NpyLoad load = readNpyFile(path);
+  if (!load.ok()) return load;
+  if (!npyTypeFits(load.array.type, argument.dtype.kind)) {
+    load.error = path + ": argument " + argument.name + " is " + argument.dtypeName + " but the file holds " +
+                 npyDescr(load.array.type);
+  } else {
+    int64_t declared = 1;
+    for (int64_t extent : argument.shape) declared *= extent;
+    if (load.array.numElements() != declared)
+      load.error = path + ": argument " + argument.name + " declares " + std::to_string(declared) + " elements (shape " +
+                   shapeString(argument.shape) + ") but the file holds " + std::to_string(load.array.numElements());
+  }
+  return load;
+}
+
+}  // namespace
+
+std::optional<CaseDtype> caseDtypeFromName(std::string_view name) {
+  if (name.starts_with("torch.")) name.remove_prefix(6);
+  for (const DtypeName& entry : kDtypes)
+    if (entry.name == name) return entry.dtype;
+  return std::nullopt;
+}
+
+bool isCaseDirectory(const std::string& directory) {
+  std::error_code error;
+  return fs::is_regular_file(fs::path(directory) / "case.json", error);
+}
+
+CaseLoad loadGoldenCase(const std::string& directory) {
+  CaseLoad load;
+  try {
+    load.goldenCase = parseCase(directory);
+  } catch (const CaseError& error) {
+    load.error = error.message;
+  } catch (const nlohmann::json::exception& error) {
+    load.error = directory + "/case.json: " + error.what();
+  }
+  return load;
+}
+
+CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
+  CaseArguments built;
+  for (const CaseArgument& argument : goldenCase.arguments) {
+    if (argument.isTensor) {
+      NpyLoad input = readTensorFile(argument, argument.inputPath);
+      if (!input.ok()) {
+        built.error = input.error;
+        return built;
+      }
+      built.arguments.push_back(LaunchArgument::buffer(argument.name, argument.dtype.kind, std::move(input.array.bytes)));
+      built.fileTypes.push_back(input.array.type);
+    } else {
+      built.arguments.push_back(argument.scalarIsFloat ? LaunchArgument::floating(argument.name, argument.floatValue)
+                                                       : LaunchArgument::integer(argument.name, argument.intValue));
+      built.fileTypes.push_back(NpyType::U8);
+    }
+    built.sources.push_back(&argument);
+  }
+  return built;
+}
+
+NpyLoad readExpected(const GoldenCase&, const CaseArgument& argument) {
+  return readTensorFile(argument, argument.expectedPath);
+}
+
+}  // namespace tilesim

@@ -1,0 +1,76 @@
+// A golden case: one kernel launch recorded from real Triton, as a directory holding `kernel.ttir`, `case.json`
+// and .npy files (see docs/conformance.md and shared/triton-3.6/README.md). This file loads case.json, maps its
+// dtype names to tilesim's element kinds and turns the arguments into LaunchArguments. Arguments keep their
+// Python names; the interpreter binds them to tt.func parameters by name, so arguments Triton specialised away
+// are simply not used. Every error names the case directory and the argument or file at fault.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "conformance/runner/Npy.h"
+#include "interpreter/Interpreter.h"
+
+namespace tilesim {
+
+// A dtype name as torch/Triton spell it ("float32", "bfloat16", "uint8", "bool", "float8_e4m3fn").
+struct CaseDtype {
+  ScalarKind kind;
+  bool isUnsigned;  // for printing and ordering integers; memory is signless
+};
+std::optional<CaseDtype> caseDtypeFromName(std::string_view name);
+
+struct CaseArgument {
+  std::string name;
+  bool isTensor = false;
+  // Tensors.
+  std::string dtypeName;
+  CaseDtype dtype{ScalarKind::F32, false};
+  std::vector<int64_t> shape;
+  std::string inputPath;     // absolute or relative to the working directory (already joined with the case dir)
+  std::string expectedPath;  // empty when the kernel does not write the buffer
+  // Scalars.
+  std::string pytype;  // "int", "float" or "bool"
+  bool scalarIsFloat = false;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+};
+
+struct GoldenCase {
+  std::string directory;
+  std::string name;  // "name" from case.json, or the directory's last component
+  std::string entry;
+  std::string kernelPath;  // directory/kernel.ttir
+  std::array<int64_t, 3> grid{1, 1, 1};
+  int numWarps = 4;
+  std::vector<CaseArgument> arguments;  // in Python call order
+};
+
+struct CaseLoad {
+  GoldenCase goldenCase;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+// Whether `directory` looks like a case (it has a case.json).
+bool isCaseDirectory(const std::string& directory);
+CaseLoad loadGoldenCase(const std::string& directory);
+
+// The buffers and scalars of a launch, read from the case's input files; `inputs[i]` is the .npy each buffer
+// came from (for writing outputs with the same NumPy dtype). Empty `error` on success.
+struct CaseArguments {
+  std::vector<LaunchArgument> arguments;
+  std::vector<const CaseArgument*> sources;  // the CaseArgument of each LaunchArgument
+  std::vector<NpyType> fileTypes;            // NumPy dtype of each buffer's input file (unused for scalars)
+  std::string error;
+};
+CaseArguments buildCaseArguments(const GoldenCase& goldenCase);
+
+// Reads a tensor argument's expected output and checks it against the declared dtype and shape.
+NpyLoad readExpected(const GoldenCase& goldenCase, const CaseArgument& argument);
+
+}  // namespace tilesim

@@ -1,0 +1,96 @@
+// Golden-case loading: every recorded case loads and builds its launch arguments (bf16 from `<i2` files by the
+// case's dtype), and malformed cases give one error naming the file and argument.
+#include "conformance/runner/GoldenCase.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "conformance/runner/Conformance.h"
+
+namespace tilesim {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kGolden = std::string(TILESIM_SOURCE_DIR) + "/conformance/golden";
+
+// A scratch case directory holding `json` as case.json and, optionally, the golden vadd inputs.
+std::string scratchCase(const std::string& name, const std::string& json) {
+  fs::path directory = fs::temp_directory_path() / ("tilesim_case_test_" + name);
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  std::ofstream(directory / "case.json") << json;
+  fs::copy_file(kGolden + "/vadd_f32/x_ptr.npy", directory / "x_ptr.npy");
+  return directory.string();
+}
+
+TEST(GoldenCase, DtypeNames) {
+  EXPECT_EQ(caseDtypeFromName("bfloat16")->kind, ScalarKind::BF16);
+  EXPECT_EQ(caseDtypeFromName("torch.float16")->kind, ScalarKind::F16);
+  EXPECT_TRUE(caseDtypeFromName("uint8")->isUnsigned);
+  EXPECT_EQ(caseDtypeFromName("float8_e4m3fn")->kind, ScalarKind::F8E4M3FN);
+  EXPECT_EQ(caseDtypeFromName("bool")->kind, ScalarKind::I1);
+  EXPECT_FALSE(caseDtypeFromName("complex64"));
+}
+
+TEST(GoldenCase, EveryRecordedCaseLoads) {
+  std::vector<std::string> missing;
+  std::vector<std::string> cases = findCaseDirectories({kGolden}, missing);
+  EXPECT_TRUE(missing.empty());
+  EXPECT_EQ(cases.size(), 15u);
+  for (const std::string& directory : cases) {
+    CaseLoad load = loadGoldenCase(directory);
+    ASSERT_TRUE(load.ok()) << load.error;
+    CaseArguments built = buildCaseArguments(load.goldenCase);
+    ASSERT_TRUE(built.error.empty()) << built.error;
+    EXPECT_EQ(built.arguments.size(), load.goldenCase.arguments.size());
+  }
+}
+
+TEST(GoldenCase, Bf16ArgumentsComeFromInt16Files) {
+  CaseLoad load = loadGoldenCase(kGolden + "/rmsnorm_bf16");
+  ASSERT_TRUE(load.ok()) << load.error;
+  EXPECT_EQ(load.goldenCase.grid, (std::array<int64_t, 3>{11, 1, 1}));
+  CaseArguments built = buildCaseArguments(load.goldenCase);
+  ASSERT_TRUE(built.error.empty()) << built.error;
+  const LaunchArgument& x = built.arguments.at(0);
+  EXPECT_EQ(x.name, "x_ptr");
+  EXPECT_EQ(x.elementKind, ScalarKind::BF16);
+  EXPECT_EQ(x.bytes.size(), 11u * 333u * 2u);
+  const LaunchArgument& eps = built.arguments.at(4);
+  EXPECT_TRUE(eps.scalarIsFloat);
+  EXPECT_DOUBLE_EQ(eps.floatValue, 1e-6);
+}
+
+TEST(GoldenCase, ErrorsNameTheFileAndArgument) {
+  std::string tensor = R"({"name": "x_ptr", "kind": "tensor", "dtype": "DTYPE", "shape": [SHAPE], "input": "x_ptr.npy"})";
+  auto caseWith = [&](const std::string& dtype, const std::string& shape) {
+    std::string argument = tensor;
+    argument.replace(argument.find("DTYPE"), 5, dtype);
+    argument.replace(argument.find("SHAPE"), 5, shape);
+    return R"({"entry": "k", "grid": [1, 1, 1], "args": [)" + argument + "]}";
+  };
+  auto buildError = [](const std::string& directory) {
+    CaseLoad load = loadGoldenCase(directory);
+    if (!load.ok()) return load.error;
+    return buildCaseArguments(load.goldenCase).error;
+  };
+  EXPECT_EQ(buildError(scratchCase("ok", caseWith("float32", "10007"))), "");
+  std::string wrongType = buildError(scratchCase("type", caseWith("int32", "10007")));
+  EXPECT_NE(wrongType.find("x_ptr.npy: argument x_ptr is int32 but the file holds <f4"), std::string::npos) << wrongType;
+  std::string wrongShape = buildError(scratchCase("shape", caseWith("float32", "10, 10")));
+  EXPECT_NE(wrongShape.find("declares 100 elements"), std::string::npos) << wrongShape;
+  std::string badDtype = buildError(scratchCase("dtype", caseWith("complex64", "1")));
+  EXPECT_NE(badDtype.find("args[0] (x_ptr): unknown dtype \"complex64\""), std::string::npos) << badDtype;
+  std::string badJson = buildError(scratchCase("json", "{\"args\": ["));
+  EXPECT_NE(badJson.find("case.json: not valid JSON"), std::string::npos) << badJson;
+  std::string badScalar = buildError(scratchCase("scalar", R"({"args": [{"name": "n", "kind": "scalar", "pytype": "int", "value": 1.5}]})"));
+  EXPECT_NE(badScalar.find("(n): \"value\" is not an integer"), std::string::npos) << badScalar;
+  std::string noDirectory = buildError("/nonexistent/case");
+  EXPECT_NE(noDirectory.find("/nonexistent/case/case.json: cannot open"), std::string::npos) << noDirectory;
+}
+
+}  // namespace
+}  // namespace tilesim

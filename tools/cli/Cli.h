@@ -1,0 +1,76 @@
+// Shared pieces of the `tilesim` command line: exit codes, the command registration functions (one per file),
+// loading and verifying TTIR, and preparing a launch from either a kernel plus `--arg`s or a golden-case directory.
+//
+// Exit codes (the same for every command, documented in `tilesim --help` and docs/cli.md):
+//   0  success: the file is valid, every output matched, no check reported anything
+//   1  the command ran and the answer is "no": TTIR diagnostics (parse/check), an output that does not match,
+//      a report from the checks (out-of-bounds, undefined lane, race, assert, UB), a conformance case failing
+//   2  the command could not run: usage errors, unreadable or malformed files (TTIR that does not parse when it is
+//      to be run, case.json, .npy), arguments that do not bind to the kernel
+//   3  internal error (a tilesim bug)
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "conformance/runner/GoldenCase.h"
+#include "conformance/runner/Npy.h"
+#include "interpreter/Interpreter.h"
+#include "ir/IR.h"
+
+namespace tilesim::cli {
+
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
+
+// Each registers its subcommands; the callback stores the command's exit code in `exitCode`.
+void addParseCommands(CLI::App& app, int& exitCode);  // parse, check
+void addRunCommand(CLI::App& app, int& exitCode);
+void addTraceCommand(CLI::App& app, int& exitCode);
+void addConformanceCommand(CLI::App& app, int& exitCode);
+void addOpsCommand(CLI::App& app, int& exitCode);
+
+// One line on stderr: "tilesim: error: MESSAGE".
+void printError(const std::string& message);
+void printDiagnostics(const Diagnostics& diagnostics);  // one per line on stderr
+// Prints the stored reports (one per line, stdout) and a count of those not stored; returns the total.
+int64_t printReports(const LaunchResult& result);
+
+// Parses (and verifies) a TTIR file, printing diagnostics. Returns null and sets `exitCode` on failure.
+std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode);
+
+// Options shared by `run` and `trace`.
+struct LaunchFlags {
+  std::string target;  // KERNEL.ttir or CASE_DIR
+  std::string grid;    // "X[,Y,Z]"
+  std::vector<std::string> arguments;  // NAME=FILE.npy | NAME=VALUE
+  std::string entry;
+  bool noCheck = false;
+  std::string check;    // "ub"
+  std::string profile;  // "exact" | "triton"; empty: exact for kernels, triton for cases
+  int threads = 0;
+  void addTo(CLI::App& command);
+};
+
+// A launch ready to run: the module, the Launch itself, and where each buffer came from.
+struct PreparedLaunch {
+  std::unique_ptr<Module> module;
+  Launch launch;
+  LaunchOptions options;
+  std::vector<std::string> inputPaths;        // per launch argument; empty for scalars
+  std::vector<NpyType> fileTypes;             // per launch argument, NumPy dtype of the input file
+  std::vector<std::vector<int64_t>> shapes;   // per launch argument, shape of the input file
+  std::optional<GoldenCase> goldenCase;       // set when the target was a case directory
+};
+
+// Builds the launch from the flags; prints errors and returns the exit code (kExitOk on success).
+int prepareLaunch(const LaunchFlags& flags, PreparedLaunch& prepared);
+
+// "10" / "4,2" / "4,2,1" -> {X, Y, Z}; nullopt on bad syntax or a value below `minimum`.
+std::optional<std::array<int64_t, 3>> parseTriple(const std::string& text, int64_t minimum);
+
+}  // namespace tilesim::cli

@@ -1,0 +1,67 @@
+// `tilesim conformance DIR... [--determinism]`: run every golden case found under the directories, one line
+// per case as it finishes (`[3/15] PASS vadd_f32  out_ptr: pass, bit-exact ...`), details of failures, and a
+// summary. Exit 0 when every case passed, 1 when one failed or could not run, 2 when no case was found.
+#include <cstdio>
+
+#include "conformance/runner/Conformance.h"
+#include "tools/cli/Cli.h"
+
+namespace tilesim::cli {
+namespace {
+
+struct ConformanceFlags {
+  std::vector<std::string> directories;
+  bool determinism = false;
+  std::string profile = "triton";
+  bool noCheck = false;
+  std::string check;
+  int threads = 0;
+  bool verbose = false;
+};
+
+int runConformanceCommand(const ConformanceFlags& flags) {
+  std::vector<std::string> missing;
+  std::vector<std::string> cases = findCaseDirectories(flags.directories, missing);
+  for (const std::string& directory : missing) printError(directory + ": no such directory");
+  if (!missing.empty()) return kExitBadInput;
+  if (cases.empty()) {
+    printError("no case directories (with case.json) found");
+    return kExitBadInput;
+  }
+  CaseOptions options;
+  options.profile = flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
+  options.checks = !flags.noCheck;
+  options.checkUB = flags.check == "ub";
+  options.threads = flags.threads;
+  options.determinism = flags.determinism;
+  std::printf("running %zu case%s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
+              flags.profile.c_str(), flags.determinism ? ", determinism across threads and program orders" : "");
+  std::fflush(stdout);
+  int width = static_cast<int>(std::to_string(cases.size()).size());
+  ConformanceSummary summary = runConformance(cases, options, [&](const CaseOutcome& outcome, size_t index, size_t total) {
+    std::string text = flags.verbose || !outcome.passed() ? outcome.details() : outcome.line();
+    std::printf("[%*zu/%zu] %s\n", width, index + 1, total, text.c_str());
+    std::fflush(stdout);
+  });
+  std::printf("%s\n", summary.str().c_str());
+  return summary.allPassed() ? kExitOk : kExitFailed;
+}
+
+}  // namespace
+
+void addConformanceCommand(CLI::App& app, int& exitCode) {
+  auto flags = std::make_shared<ConformanceFlags>();
+  CLI::App* command = app.add_subcommand("conformance", "run every golden case (a directory with case.json) under DIR...");
+  command->add_option("directories", flags->directories, "case directories or directories holding cases")->required();
+  command->add_flag("--determinism", flags->determinism,
+                    "also require identical outputs with 1 thread and all threads, programs forward/reverse/shuffled");
+  command->add_option("--profile", flags->profile, "float profile: triton (default) or exact")
+      ->check(CLI::IsMember({"exact", "triton"}));
+  command->add_flag("--no-check", flags->noCheck, "skip out-of-bounds, undefined-lane and race checks");
+  command->add_option("--check", flags->check, "extra checks: 'ub'")->check(CLI::IsMember({"ub"}));
+  command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
+  command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });
+}
+
+}  // namespace tilesim::cli

@@ -1,0 +1,48 @@
+// The `tilesim` command line: one subcommand per task (parse, check, run, trace, conformance, ops), each in
+// its own file. main() turns every outcome into an exit code (see Cli.h) and never lets an exception escape.
+#include <cstdio>
+#include <exception>
+
+#include "tools/cli/Cli.h"
+
+namespace {
+
+constexpr const char* kExitCodeHelp =
+    "Exit codes:\n"
+    "  0  success: valid input, every output matched, no check reported anything\n"
+    "  1  ran, and the answer is no: TTIR diagnostics, an output mismatch, a check report, a failing case\n"
+    "  2  could not run: usage error, unreadable or malformed file, arguments that do not bind\n"
+    "  3  internal error (a tilesim bug; please report it)\n";
+
+int runMain(int argc, char** argv) {
+  using namespace tilesim::cli;
+  CLI::App app{"tilesim: run, trace and check Triton TTIR kernels on the CPU"};
+  app.footer(kExitCodeHelp);
+  app.require_subcommand(1);
+  int exitCode = kExitOk;
+  addParseCommands(app, exitCode);
+  addRunCommand(app, exitCode);
+  addTraceCommand(app, exitCode);
+  addConformanceCommand(app, exitCode);
+  addOpsCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int code = app.exit(error);  // prints help, or the usage error and a hint
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  return exitCode;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return runMain(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "tilesim: internal error: %s\n", error.what());
+  } catch (...) {
+    std::fprintf(stderr, "tilesim: internal error\n");
+  }
+  return tilesim::cli::kExitInternal;
+}

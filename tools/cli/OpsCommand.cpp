@@ -1,0 +1,89 @@
+// `tilesim ops [--markdown]`: the op table (ir/Ops.def through opInfo) for people: mnemonic, textual syntax,
+// operand and result counts, traits and the one-line semantics both engines implement. `--markdown` writes the
+// page committed as docs/ops.md (regenerate it with `tilesim ops --markdown > docs/ops.md`).
+#include <cstdio>
+#include <fmt/format.h>
+
+#include "ir/OpKind.h"
+#include "tools/cli/Cli.h"
+
+namespace tilesim::cli {
+namespace {
+
+std::string countText(int minimum, int maximum) {
+  if (maximum < 0) return fmt::format("{}+", minimum);
+  if (minimum == maximum) return std::to_string(minimum);
+  return fmt::format("{}..{}", minimum, maximum);
+}
+
+std::string traitsText(uint32_t traits) {
+  static constexpr std::pair<OpTrait, const char*> kNames[] = {
+      {kElementwise, "elementwise"}, {kCommutative, "commutative"}, {kSameType, "same-type"},
+      {kTerminator, "terminator"},   {kHasRegions, "regions"},      {kReadsMemory, "reads-memory"},
+      {kWritesMemory, "writes-memory"}, {kSideEffect, "side-effect"},
+  };
+  std::string text;
+  for (const auto& [trait, name] : kNames)
+    if (traits & trait) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text;
+}
+
+std::string dialectOf(std::string_view mnemonic) { return std::string(mnemonic.substr(0, mnemonic.find('.'))); }
+
+std::string escapeMarkdown(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+void printText() {
+  for (int i = 0; i < numOpKinds(); ++i) {
+    const OpInfo& info = opInfo(static_cast<OpKind>(i));
+    std::printf("%-22s %-8s operands %-4s results %-3s %s\n    %s\n", std::string(info.mnemonic).c_str(),
+                syntaxName(info.syntax), countText(info.minOperands, info.maxOperands).c_str(),
+                info.numResults < 0 ? "n" : std::to_string(info.numResults).c_str(), traitsText(info.traits).c_str(),
+                std::string(info.semantics).c_str());
+  }
+  std::printf("%d ops\n", numOpKinds());
+}
+
+void printMarkdown() {
+  std::printf(
+      "# TTIR ops\n\n"
+      "Generated from `ir/Ops.def` by `tilesim ops --markdown > docs/ops.md`; do not edit by hand.\n"
+      "Every op tilesim parses, verifies and runs (%d in all), with its textual syntax (see `ir/OpKind.h`),\n"
+      "operand and result counts (`n+`: variadic), traits and the one-line semantics both engines implement.\n"
+      "The long form of the semantics is `docs/semantics.md`.\n",
+      numOpKinds());
+  std::string dialect;
+  for (int i = 0; i < numOpKinds(); ++i) {
+    const OpInfo& info = opInfo(static_cast<OpKind>(i));
+    if (dialectOf(info.mnemonic) != dialect) {
+      dialect = dialectOf(info.mnemonic);
+      std::printf("\n## %s\n\n| Op | Syntax | Operands | Results | Traits | Semantics |\n|---|---|---|---|---|---|\n",
+                  dialect.c_str());
+    }
+    std::printf("| `%s` | %s | %s | %s | %s | %s |\n", std::string(info.mnemonic).c_str(), syntaxName(info.syntax),
+                countText(info.minOperands, info.maxOperands).c_str(),
+                info.numResults < 0 ? "n" : std::to_string(info.numResults).c_str(), traitsText(info.traits).c_str(),
+                escapeMarkdown(info.semantics).c_str());
+  }
+}
+
+}  // namespace
+
+void addOpsCommand(CLI::App& app, int& exitCode) {
+  auto markdown = std::make_shared<bool>(false);
+  CLI::App* ops = app.add_subcommand("ops", "list every op: mnemonic, syntax, operands, traits, semantics");
+  ops->add_flag("--markdown", *markdown, "write the table as markdown (docs/ops.md)");
+  ops->callback([markdown, &exitCode] {
+    if (*markdown) printMarkdown();
+    else printText();
+    exitCode = kExitOk;
+  });
+}
+
+}  // namespace tilesim::cli

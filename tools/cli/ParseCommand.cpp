@@ -1,0 +1,73 @@
+// `tilesim parse FILE` (print the module back, as Triton would print it) and `tilesim check FILE` (parse and
+// verify; `FILE: ok` or one diagnostic per line).
+#include <cstdio>
+#include <filesystem>
+
+#include "ir/text/Parser.h"
+#include "ir/text/Printer.h"
+#include "ir/verify/Verifier.h"
+#include "tools/cli/Cli.h"
+
+namespace tilesim::cli {
+namespace {
+
+struct ParseFlags {
+  std::string file;
+  bool noLocations = false;
+  bool verify = false;
+};
+
+// Parses without verifying; prints diagnostics. Null on failure, with `exitCode` set.
+std::unique_ptr<Module> parseOnly(const std::string& path, int& exitCode) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) {
+    printError(path + (std::filesystem::exists(path, error) ? ": not a regular file" : ": no such file"));
+    exitCode = kExitBadInput;
+    return nullptr;
+  }
+  ParseResult parsed = parseModuleFile(path);
+  if (!parsed.diagnostics.empty() || !parsed.module) {
+    printDiagnostics(parsed.diagnostics);
+    exitCode = kExitFailed;
+    return nullptr;
+  }
+  return std::move(parsed.module);
+}
+
+int runParse(const ParseFlags& flags) {
+  int exitCode = kExitOk;
+  std::unique_ptr<Module> module = flags.verify ? loadModule(flags.file, exitCode) : parseOnly(flags.file, exitCode);
+  if (!module) return exitCode;
+  PrintOptions options;
+  options.locations = !flags.noLocations;
+  std::fputs(printModule(*module, options).c_str(), stdout);
+  return kExitOk;
+}
+
+int runCheck(const std::vector<std::string>& files) {
+  int worst = kExitOk;
+  for (const std::string& file : files) {
+    int exitCode = kExitOk;
+    if (loadModule(file, exitCode)) std::printf("%s: ok\n", file.c_str());
+    worst = std::max(worst, exitCode);
+  }
+  return worst;
+}
+
+}  // namespace
+
+void addParseCommands(CLI::App& app, int& exitCode) {
+  auto parseFlags = std::make_shared<ParseFlags>();
+  CLI::App* parse = app.add_subcommand("parse", "parse a TTIR file and print it back (or its diagnostics)");
+  parse->add_option("file", parseFlags->file, "TTIR file")->required();
+  parse->add_flag("--no-locations", parseFlags->noLocations, "leave out loc(...) annotations and the #loc table");
+  parse->add_flag("--verify", parseFlags->verify, "also run the verifier before printing");
+  parse->callback([parseFlags, &exitCode] { exitCode = runParse(*parseFlags); });
+
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* check = app.add_subcommand("check", "parse and verify TTIR files: 'FILE: ok' or diagnostics on stderr");
+  check->add_option("files", *files, "TTIR files")->required();
+  check->callback([files, &exitCode] { exitCode = runCheck(*files); });
+}
+
+}  // namespace tilesim::cli
