@@ -1,0 +1,385 @@
+// The verifier: checks that a Module is well-formed TTIR before any engine touches it. Every failure is one
+// Diagnostic at the op's text position with a one-line message `<op>: <what is wrong>`. All failures are
+// reported, but one root cause gives one diagnostic: an op that fails a structural check (operand count,
+// visibility of an operand) is not checked further, and type problems are reported where a value is
+// defined, not at every use.
+//
+// Invariants (structure and scoping, this file):
+//   S1  the module holds at least one and only tt.func ops, with distinct names and a function_type attribute
+//   S2  operand and result counts are within ir/Ops.def's min/max; no operand is null or untyped
+//   S3  ops with regions have the right number (tt.func/scf.for/tt.reduce/tt.scan 1, scf.if 1-2, scf.while 2),
+//       every region holds exactly one block (an absent scf.if else may be empty); other ops have none
+//   S4  every block ends in its terminator: tt.return (tt.func), scf.yield (scf.for, scf.if, scf.while after),
+//       scf.condition (scf.while before), tt.reduce.return / tt.scan.return (combine regions); a terminator
+//       never appears anywhere else
+//   S5  dominance: an operand is defined earlier in the same block or in an enclosing block (block
+//       arguments included); values from sibling regions, later ops, the op itself or other functions are not
+//       visible
+//   S6  every tensor type of a result or block argument (block-pointer pointees included) has rank >= 1,
+//       power-of-two dimensions and at most 2^20 elements (SEMANTICS.md section 2); elements are scalars or
+//       pointers to scalars; a bad shape is reported once per function (at its first definition), not at
+//       every value derived from it
+// Invariants (per op family, Verify*.cpp):
+//   A1  same-type ops (arith binary/unary, math, precise ops, mulhiui, fma): all operands and the result have
+//       one type; integer ops on integers, float ops on floats
+//   A2  cmpi/cmpf: operands of one type (integer or pointer / float), result i1 of their shape, known predicate
+//   A3  select: condition i1 scalar or of the result's shape; both choices have the result type
+//   A4  constant: a `value` attribute whose type is the result type
+//   A5  casts: same shape; extsi/extui/extf widen, trunci/truncf narrow, int<->float direction, bitcast keeps width
+//   T1  get_program_id / get_num_programs: i32 scalar, axis x|y|z
+//   T2  make_range: end > start >= 0, end - start a power of two, result tensor<(end-start)xi32>
+//   T3  splat/unsplat/broadcast/expand_dims/reshape/trans/join/split/cat/gather/histogram shape rules
+//   T4  addptr: pointer (tensor) + integer offsets of the same shape, result the pointer type
+//   T5  load/store/atomics: pointer/mask/other/value shapes and element types, mask i1; block pointers take
+//       neither mask nor other; make_tensor_ptr / advance operand counts and types
+//   T6  dot: [M,K] x [K,N] + [M,N] (or batched rank 3), result = accumulator type, inputs both int or both float
+//   T7  reduce/scan: axis in range, inputs of one shape, region signature (2n scalars of the input element
+//       types), terminator types, result shapes
+//   C1  tt.func: entry block arguments match the function type; tt.return operands match its results
+//   C2  tt.call: callee exists, operand and result types match its function type
+//   C3  scf.for: bounds and step one scalar integer type, iv of that type, iter_args = inits = results = yield
+//   C4  scf.if: scalar i1 condition, each yield matches the results, an else region when there are results
+//   C5  scf.while: before args = inits, scf.condition(i1, values = results), after args = results, yield = inits
+#include "ir/verify/Verifier.h"
+
+#include <set>
+#include <unordered_set>
+
+#include "ir/verify/VerifyContext.h"
+
+namespace tilesim {
+namespace verify {
+namespace {
+
+constexpr int64_t kMaxElements = int64_t{1} << 20;
+
+// S6: what is wrong with a type a value is declared with, or empty. `shape` gets the offending tensor shape,
+// so one bad shape (which every value derived from it repeats) is reported once.
+std::string typeProblem(Type type, std::vector<int64_t>* shape) {
+  if (!type.isValid()) return "has no type";
+  if (type.isPointer()) {
+    Type pointee = type.pointee();
+    if (pointee.isTensor()) return typeProblem(pointee, shape);
+    if (!pointee.isScalar()) return typeName(type) + " points to something that is not a scalar or a tensor";
+    return "";
+  }
+  if (!type.isTensor()) return "";
+  shape->assign(type.shape().begin(), type.shape().end());
+  if (type.rank() == 0) return typeName(type) + " is a 0-d tensor (use a scalar)";
+  Type element = type.element();
+  if (!(element.isScalar() || (element.isPointer() && element.pointee().isScalar())))
+    return typeName(type) + " has an element type that is not a scalar or a pointer to a scalar";
+  int64_t elements = 1;
+  for (int64_t dim : type.shape()) {
+    if (!isPowerOfTwo(dim)) return typeName(type) + " has a dimension that is not a power of two";
+    elements = elements > kMaxElements ? elements : elements * dim;  // saturates: dims are at most 2^62 here
+  }
+  if (elements > kMaxElements) return typeName(type) + " has more than 2^20 (1048576) elements";
+  return "";
+}
+
+// S3: how many regions an op kind has (min, max).
+std::pair<size_t, size_t> expectedRegions(OpKind kind) {
+  if (!hasTrait(kind, kHasRegions)) return {0, 0};
+  if (kind == OpKind::SCFIf) return {1, 2};
+  if (kind == OpKind::SCFWhile) return {2, 2};
+  return {1, 1};  // tt.func, scf.for, tt.reduce, tt.scan
+}
+
+// S4: the terminator region `regionIndex` of `owner` must end with.
+OpKind expectedTerminator(OpKind owner, size_t regionIndex) {
+  if (owner == OpKind::TTFunc) return OpKind::TTReturn;
+  if (owner == OpKind::TTReduce) return OpKind::TTReduceReturn;
+  if (owner == OpKind::TTScan) return OpKind::TTScanReturn;
+  if (owner == OpKind::SCFWhile && regionIndex == 0) return OpKind::SCFCondition;
+  return OpKind::SCFYield;  // scf.for, scf.if, scf.while's after region
+}
+
+bool isTerminator(OpKind kind) { return hasTrait(kind, kTerminator); }
+
+// Per-op semantic checks, one case per row of ir/Ops.def (no default: a new op must be handled here).
+bool verifySemantics(VerifyContext& ctx, const Operation& op) {
+  switch (op.kind) {
+    case OpKind::ArithAddI:
+    case OpKind::ArithSubI:
+    case OpKind::ArithMulI:
+    case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI:
+    case OpKind::ArithRemSI:
+    case OpKind::ArithRemUI:
+    case OpKind::ArithAndI:
+    case OpKind::ArithOrI:
+    case OpKind::ArithXOrI:
+    case OpKind::ArithShLI:
+    case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI:
+    case OpKind::ArithMaxSI:
+    case OpKind::ArithMinSI:
+    case OpKind::ArithMaxUI:
+    case OpKind::ArithMinUI:
+    case OpKind::MathAbsI:
+    case OpKind::TTMulhiUI: return verifySameTypeOp(ctx, op, ElementClass::Integer);
+    case OpKind::ArithAddF:
+    case OpKind::ArithSubF:
+    case OpKind::ArithMulF:
+    case OpKind::ArithDivF:
+    case OpKind::ArithRemF:
+    case OpKind::ArithNegF:
+    case OpKind::ArithMaxNumF:
+    case OpKind::ArithMinNumF:
+    case OpKind::ArithMaximumF:
+    case OpKind::ArithMinimumF:
+    case OpKind::MathExp:
+    case OpKind::MathExp2:
+    case OpKind::MathLog:
+    case OpKind::MathLog2:
+    case OpKind::MathSin:
+    case OpKind::MathCos:
+    case OpKind::MathSqrt:
+    case OpKind::MathRsqrt:
+    case OpKind::MathErf:
+    case OpKind::MathFloor:
+    case OpKind::MathCeil:
+    case OpKind::MathAbsF:
+    case OpKind::MathFma:
+    case OpKind::TTPreciseDivF:
+    case OpKind::TTPreciseSqrt: return verifySameTypeOp(ctx, op, ElementClass::Float);
+    case OpKind::ArithCmpI:
+    case OpKind::ArithCmpF: return verifyCompareOp(ctx, op);
+    case OpKind::ArithSelect: return verifySelectOp(ctx, op);
+    case OpKind::ArithConstant: return verifyConstantOp(ctx, op);
+    case OpKind::ArithExtSI:
+    case OpKind::ArithExtUI:
+    case OpKind::ArithTruncI:
+    case OpKind::ArithSIToFP:
+    case OpKind::ArithUIToFP:
+    case OpKind::ArithFPToSI:
+    case OpKind::ArithFPToUI:
+    case OpKind::ArithExtF:
+    case OpKind::ArithTruncF:
+    case OpKind::ArithBitcast: return verifyCastOp(ctx, op);
+    case OpKind::TTGetProgramId:
+    case OpKind::TTGetNumPrograms: return verifyProgramInfoOp(ctx, op);
+    case OpKind::TTMakeRange: return verifyMakeRangeOp(ctx, op);
+    case OpKind::TTSplat:
+    case OpKind::TTUnsplat:
+    case OpKind::TTBroadcast:
+    case OpKind::TTExpandDims:
+    case OpKind::TTReshape:
+    case OpKind::TTTrans:
+    case OpKind::TTJoin:
+    case OpKind::TTSplit:
+    case OpKind::TTCat:
+    case OpKind::TTGather:
+    case OpKind::TTHistogram: return verifyShapeOp(ctx, op);
+    case OpKind::TTAddPtr:
+    case OpKind::TTLoad:
+    case OpKind::TTStore:
+    case OpKind::TTMakeTensorPtr:
+    case OpKind::TTAdvance:
+    case OpKind::TTAtomicRMW:
+    case OpKind::TTAtomicCAS:
+    case OpKind::TTIntToPtr:
+    case OpKind::TTPtrToInt: return verifyMemoryOp(ctx, op);
+    case OpKind::TTDot:
+    case OpKind::TTFpToFp:
+    case OpKind::TTBitcast:
+    case OpKind::TTClampF:
+    case OpKind::TTExternElementwise:
+    case OpKind::TTElementwiseInlineAsm: return verifyNumericOp(ctx, op);
+    case OpKind::TTReduce:
+    case OpKind::TTScan: return verifyReduceOrScanOp(ctx, op);
+    case OpKind::TTFunc: return verifyFuncOp(ctx, op);
+    case OpKind::TTCall: return verifyCallOp(ctx, op);
+    case OpKind::TTAssert:
+      if (!isI1(op.operand(0)->type))
+        return ctx.fail(op, "condition has type " + typeName(op.operand(0)->type) + ", expected i1 or a tensor of i1");
+      return true;
+    case OpKind::SCFFor: return verifyForOp(ctx, op);
+    case OpKind::SCFIf: return verifyIfOp(ctx, op);
+    case OpKind::SCFWhile: return verifyWhileOp(ctx, op);
+    // Terminators are checked by the op that owns their region; print and poison take anything.
+    case OpKind::TTReduceReturn:
+    case OpKind::TTScanReturn:
+    case OpKind::TTReturn:
+    case OpKind::SCFYield:
+    case OpKind::SCFCondition:
+    case OpKind::TTPrint:
+    case OpKind::UBPoison: return true;
+  }
+  return true;
+}
+
+class StructureVerifier {
+ public:
+  StructureVerifier(VerifyContext& ctx, const Operation& function) : ctx_(ctx) { collect(function); }
+
+  void verifyFunction(const Operation& function) {
+    if (!verifyCounts(function) || !verifyRegions(function)) return;
+    verifySemantics(ctx_, function);
+    verifyNested(function);
+  }
+
+ private:
+  void collect(const Operation& op) {
+    for (const auto& result : op.results) inFunction_.insert(result.get());
+    for (const auto& region : op.regions)
+      for (const auto& block : region->blocks) {
+        for (const auto& argument : block->arguments) inFunction_.insert(argument.get());
+        for (const auto& nested : block->operations) collect(*nested);
+      }
+  }
+
+  // S2.
+  bool verifyCounts(const Operation& op) {
+    const OpInfo& info = opInfo(op.kind);
+    int operands = static_cast<int>(op.numOperands());
+    if (operands < info.minOperands || (info.maxOperands >= 0 && operands > info.maxOperands)) {
+      std::string expected = info.maxOperands == info.minOperands ? std::to_string(info.minOperands)
+                             : info.maxOperands < 0 ? "at least " + std::to_string(info.minOperands)
+                                                    : std::to_string(info.minOperands) + " to " + std::to_string(info.maxOperands);
+      return ctx_.fail(op, "has " + std::to_string(operands) + " operands, expected " + expected);
+    }
+    if (info.numResults >= 0 && static_cast<int>(op.numResults()) != info.numResults)
+      return ctx_.fail(op, "has " + std::to_string(op.numResults()) + " results, expected " + std::to_string(info.numResults));
+    for (size_t i = 0; i < op.numOperands(); ++i) {
+      if (op.operand(i) == nullptr) return ctx_.fail(op, "operand #" + std::to_string(i) + " is missing");
+      if (!op.operand(i)->type.isValid()) return ctx_.fail(op, "operand #" + std::to_string(i) + " has no type");
+    }
+    for (size_t i = 0; i < op.numResults(); ++i) {
+      std::string problem = newTypeProblem(op.result(i)->type);
+      if (!problem.empty()) return ctx_.fail(op, (op.numResults() == 1 ? "result " : "result #" + std::to_string(i) + " ") + problem);
+    }
+    return true;
+  }
+
+  // S3 and the S6 check of block arguments.
+  bool verifyRegions(const Operation& op) {
+    auto [minRegions, maxRegions] = expectedRegions(op.kind);
+    if (op.regions.size() < minRegions || op.regions.size() > maxRegions)
+      return ctx_.fail(op, "has " + std::to_string(op.regions.size()) + " regions, expected " +
+                               (minRegions == maxRegions ? std::to_string(minRegions)
+                                                         : std::to_string(minRegions) + " or " + std::to_string(maxRegions)));
+    for (size_t r = 0; r < op.regions.size(); ++r) {
+      const Region& region = op.region(r);
+      bool optionalElse = op.kind == OpKind::SCFIf && r == 1;
+      if (region.blocks.size() != 1 && !(optionalElse && region.blocks.empty()))
+        return ctx_.fail(op, "region #" + std::to_string(r) + " has " + std::to_string(region.blocks.size()) +
+                                 " blocks, expected 1");
+      for (const auto& block : region.blocks)
+        for (const auto& argument : block->arguments) {
+          std::string problem = newTypeProblem(argument->type);
+          if (!problem.empty())
+            return ctx_.fail(op, "block argument #" + std::to_string(argument->index) + " " + problem);
+        }
+    }
+    return true;
+  }
+
+  // A type problem not reported before in this function ("" when the type is fine or its shape was reported).
+  std::string newTypeProblem(Type type) {
+    std::vector<int64_t> shape;
+    std::string problem = typeProblem(type, &shape);
+    if (problem.empty() || !type.isValid()) return problem;
+    return reportedShapes_.insert(shape).second ? problem : "";
+  }
+
+  // S5: the first operand of `op` that is not visible, reported; false if one was found.
+  bool verifyDominance(const Operation& op) {
+    for (size_t i = 0; i < op.numOperands(); ++i) {
+      const Value* value = op.operand(i);
+      if (visible_.count(value)) continue;
+      std::string what = "operand #" + std::to_string(i) + (value->name.empty() ? "" : " (%" + value->name + ")");
+      const Block* home = value->isBlockArgument() ? value->ownerBlock
+                                                   : value->definingOp ? value->definingOp->parentBlock : nullptr;
+      bool inOpenBlock = false;
+      for (const Block* open : openBlocks_) inOpenBlock = inOpenBlock || open == home;
+      if (!inFunction_.count(value)) return ctx_.fail(op, what + " is defined outside this function");
+      if (value->definingOp == &op) return ctx_.fail(op, what + " is the op's own result");
+      if (inOpenBlock) return ctx_.fail(op, what + " is used before it is defined");
+      return ctx_.fail(op, what + " is defined in a region that does not enclose this use");
+    }
+    return true;
+  }
+
+  void verifyNested(const Operation& op) {
+    for (size_t r = 0; r < op.regions.size(); ++r)
+      for (const auto& block : op.region(r).blocks) verifyBlock(op, r, *block);
+  }
+
+  void verifyBlock(const Operation& owner, size_t regionIndex, const Block& block) {
+    openBlocks_.push_back(&block);
+    for (const auto& argument : block.arguments) visible_.insert(argument.get());
+    OpKind terminator = expectedTerminator(owner.kind, regionIndex);
+    for (size_t i = 0; i < block.operations.size(); ++i) {
+      const Operation& op = *block.operations[i];
+      bool last = i + 1 == block.operations.size();
+      bool ok = op.kind == OpKind::TTFunc ? ctx_.fail(op, "is nested inside " + std::string(owner.name()))
+                                          : verifyCounts(op) && verifyDominance(op) && verifyRegions(op);
+      if (ok && isTerminator(op.kind) && !last)
+        ok = ctx_.fail(op, "is a terminator but is not the last op of its block");
+      if (ok && isTerminator(op.kind) && op.kind != terminator)
+        ok = ctx_.fail(op, "cannot end a region of " + std::string(owner.name()) + " (expected " +
+                               std::string(mnemonic(terminator)) + ")");
+      if (ok) verifySemantics(ctx_, op);
+      if (ok) verifyNested(op);
+      for (const auto& result : op.results) visible_.insert(result.get());
+    }
+    const Operation* last = block.terminator();
+    if (last == nullptr || !isTerminator(last->kind))
+      ctx_.fail(owner, "region #" + std::to_string(regionIndex) + " does not end with " +
+                           std::string(mnemonic(terminator)));
+    for (const auto& op : block.operations)
+      for (const auto& result : op->results) visible_.erase(result.get());
+    for (const auto& argument : block.arguments) visible_.erase(argument.get());
+    openBlocks_.pop_back();
+  }
+
+  VerifyContext& ctx_;
+  std::unordered_set<const Value*> inFunction_;
+  std::unordered_set<const Value*> visible_;
+  std::vector<const Block*> openBlocks_;
+  std::set<std::vector<int64_t>> reportedShapes_;
+};
+
+}  // namespace
+
+bool VerifyContext::fail(const Operation& op, const std::string& what) {
+  if (op.textPos.known()) return failAt(op.textPos, std::string(op.name()) + ": " + what);
+  SourcePos pos;
+  pos.file = module_.sourceName.empty() ? "<built in code>" : module_.sourceName;
+  return failAt(pos, std::string(op.name()) + " (no source position): " + what);
+}
+
+bool VerifyContext::failAt(const SourcePos& pos, const std::string& message) {
+  diagnostics_.push_back({pos, message});
+  return false;
+}
+
+}  // namespace verify
+
+Diagnostics verifyModule(const Module& module) {
+  Diagnostics diagnostics;
+  verify::VerifyContext ctx(module, diagnostics);
+  std::set<std::string> names;
+  if (module.functions.empty()) {
+    SourcePos start{module.sourceName.empty() ? "<built in code>" : module.sourceName, module.sourceName.empty() ? 0 : 1, 1};
+    ctx.failAt(start, "module: contains no tt.func");
+  }
+  for (const auto& function : module.functions) {
+    if (!function) continue;
+    if (function->kind != OpKind::TTFunc) {
+      ctx.fail(*function, "only tt.func may appear at module level");
+      continue;
+    }
+    std::string name = Function(function.get()).name();
+    if (!names.insert(name).second) {
+      ctx.fail(*function, "function @" + name + " is defined more than once");
+      continue;
+    }
+    verify::StructureVerifier(ctx, *function).verifyFunction(*function);
+  }
+  return diagnostics;
+}
+
+}  // namespace tilesim
