@@ -51,7 +51,7 @@ void updateShadow(uint64_t& word, Update update, RaceHit& hit, bool concurrent) 
 
 }  // namespace
 
-RaceHit Memory::noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
+RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
   RaceHit hit;
   const uint32_t me = static_cast<uint32_t>(program + 1);
   uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
@@ -68,7 +68,7 @@ RaceHit Memory::noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_
   return hit;
 }
 
-RaceHit Memory::noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
+RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
   RaceHit hit;
   const uint32_t me = static_cast<uint32_t>(program + 1);
   uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;

@@ -72,8 +72,29 @@ class Memory {
   }
 
   // Race shadow updates for a plain (non-atomic) access by `program` of `size` bytes at `offset`.
-  RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
-  RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
+  // The common case (one aligned element, programs on one thread) is inline; the rest goes to *Slow.
+  RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
+    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0)
+      return noteWriteSlow(buffer, offset, size, program);
+    const uint64_t me = static_cast<uint64_t>(program + 1);
+    uint64_t& word = buffer.shadow[offset / size];
+    const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
+    if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteWriteSlow(buffer, offset, size, program);
+    word = (me << 32) | reader;
+    return {};
+  }
+  RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
+    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0)
+      return noteReadSlow(buffer, offset, size, program);
+    const uint64_t me = static_cast<uint64_t>(program + 1);
+    uint64_t& word = buffer.shadow[offset / size];
+    const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
+    if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteReadSlow(buffer, offset, size, program);
+    word = (writer << 32) | me;
+    return {};
+  }
+  RaceHit noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
+  RaceHit noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
 
  private:
   std::vector<std::unique_ptr<Buffer>> buffers_;

@@ -47,37 +47,42 @@ class MemoryAccessor {
   Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset) {
     Access access = memory_.translate(address, size);
     if (!access.buffer) {
-      if (executor_.checks()) {
-        std::string what = std::string(write ? "write" : "read") + " of " + std::to_string(size) + " bytes ";
-        Report r = executor_.makeReport(Report::Kind::OutOfBounds, op_, laneTile, lane, "");
-        if (access.nearest) {
-          r.buffer = access.nearest->name;
-          r.byteOffset = static_cast<int64_t>(access.offset);
-          r.message = what + "at byte offset " + std::to_string(access.offset) + " of " + access.nearest->name + " (" +
-                      std::to_string(access.nearest->sizeBytes) + " bytes)";
-        } else {
-          r.message = what + "at address " + hexAddress(address) + ", outside every buffer of the launch";
-        }
-        executor_.addReport(std::move(r));
-      }
+      if (executor_.checks()) reportOutOfBounds(laneTile, lane, address, size, write, access);
       return nullptr;
     }
     *offset = access.offset;
     if (executor_.checks() && memory_.raceShadowEnabled()) {
       RaceHit hit = write ? memory_.noteWrite(*access.buffer, access.offset, size, executor_.programLinearId())
                           : memory_.noteRead(*access.buffer, access.offset, size, executor_.programLinearId());
-      if (hit.found) {
-        Report r = executor_.makeReport(Report::Kind::Race, op_, laneTile, lane, "");
-        r.buffer = access.buffer->name;
-        r.byteOffset = static_cast<int64_t>(access.offset);
-        std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
-        r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
-                    std::to_string(access.offset / access.buffer->elementBytes) + "] races with a " +
-                    (hit.otherWrote ? "write" : "read") + " by " + other;
-        executor_.addReport(std::move(r));
-      }
+      if (hit.found) reportRace(laneTile, lane, write, access, hit);
     }
     return access.buffer;
+  }
+
+  [[gnu::cold]] void reportOutOfBounds(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write,
+                                       const Access& access) {
+    std::string what = std::string(write ? "write" : "read") + " of " + std::to_string(size) + " bytes ";
+    Report r = executor_.makeReport(Report::Kind::OutOfBounds, op_, laneTile, lane, "");
+    if (access.nearest) {
+      r.buffer = access.nearest->name;
+      r.byteOffset = static_cast<int64_t>(access.offset);
+      r.message = what + "at byte offset " + std::to_string(access.offset) + " of " + access.nearest->name + " (" +
+                  std::to_string(access.nearest->sizeBytes) + " bytes)";
+    } else {
+      r.message = what + "at address " + hexAddress(address) + ", outside every buffer of the launch";
+    }
+    executor_.addReport(std::move(r));
+  }
+
+  [[gnu::cold]] void reportRace(const Tile* laneTile, int64_t lane, bool write, const Access& access, const RaceHit& hit) {
+    Report r = executor_.makeReport(Report::Kind::Race, op_, laneTile, lane, "");
+    r.buffer = access.buffer->name;
+    r.byteOffset = static_cast<int64_t>(access.offset);
+    std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
+    r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
+                std::to_string(access.offset / access.buffer->elementBytes) + "] races with a " +
+                (hit.otherWrote ? "write" : "read") + " by " + other;
+    executor_.addReport(std::move(r));
   }
 
   std::string programName(int64_t linear) const {

@@ -41,12 +41,20 @@ const TypeStorage* intern(TypeStorage proto) {
   for (Type child : proto.children) children.push_back(child.opaque());
   Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), proto.addressSpace, proto.shape,
           children, proto.numInputs};
+  // Engines build the same few types over and over on every thread: look in this thread's cache first so
+  // the global lock is taken once per distinct type per thread.
+  thread_local std::map<Key, const TypeStorage*> cache;
+  if (auto hit = cache.find(key); hit != cache.end()) return hit->second;
   Uniquer& u = uniquer();
   std::lock_guard<std::mutex> lock(u.mutex);
   auto it = u.types.find(key);
-  if (it != u.types.end()) return it->second.get();
+  if (it != u.types.end()) {
+    cache.emplace(key, it->second.get());
+    return it->second.get();
+  }
   auto storage = std::make_unique<TypeStorage>(std::move(proto));
   const TypeStorage* result = storage.get();
+  cache.emplace(key, result);
   u.types.emplace(std::move(key), std::move(storage));
   return result;
 }

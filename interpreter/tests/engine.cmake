@@ -1,0 +1,6 @@
+# Engine semantics tests: small hand-written TTIR kernels (block pointers, atomics, reduce/scan, control flow,
+# shape ops, casts, checks, determinism) run through parseModule, verifyModule and runLaunch, with expected
+# values computed from the ops' definitions.
+tilesim_add_test(engine_test unit
+  SOURCES EngineMemoryTest.cpp
+  LIBS tilesim_interpreter tilesim_ir_text tilesim_ir_verify)
