@@ -35,7 +35,7 @@ bool isF32Subnormal(double value, ScalarKind kind) {
 enum class OpError : uint8_t { Exact, Approximate };
 
 // Bound for one lane. x, y, z: operand values; ex, ey, ez: their bounds; r: our result.
-double laneBound(const Operation& op, ScalarKind kind, double x, double y, double /*z*/, double ex, double ey, double ez,
+double laneBound(const Operation& op, ScalarKind kind, double x, double y, double z, double ex, double ey, double ez,
                  double r) {
   double ulp = ulpOf(r, kind);
   bool f32 = kind == ScalarKind::F32;
@@ -98,7 +98,12 @@ double laneBound(const Operation& op, ScalarKind kind, double x, double y, doubl
     case OpKind::MathCeil:
       if (isF32Subnormal(x, kind)) return 1.0;  // cvt.rmi.ftz: floor(-1e-40) = -0 (we give -1)
       return ex > 0 ? 1 + ex : 0.0;
-    case OpKind::TTExternElementwise: return ex + ey + ez > 0 ? kInf : 2 * ulp;
+    case OpKind::TTExternElementwise:
+      // libdevice is built with flush-to-zero: a subnormal f32 input is read as zero, which can change the
+      // result arbitrarily (floor(-1e-40) is -0.0 on the GPU, not -1); a subnormal result may be flushed.
+      if (isF32Subnormal(x, kind) || isF32Subnormal(y, kind) || isF32Subnormal(z, kind)) return kInf;
+      if (ex + ey + ez > 0) return kInf;
+      return isF32Subnormal(r, kind) ? std::fabs(r) + 2 * ulp : 2 * ulp;
     case OpKind::ArithTruncF:
     case OpKind::TTFpToFp: return rounded(ex);
     case OpKind::ArithFPToSI:
@@ -114,6 +119,19 @@ double laneBound(const Operation& op, ScalarKind kind, double x, double y, doubl
     }
     case OpKind::ArithAddI:
     case OpKind::ArithSubI: return ex + ey;
+    // LLVM treats these lanes as undefined behaviour and rewrites around them (a % b becomes a - (a / b) * b
+    // when the kernel also divides; i64 division takes a 32-bit path when the operands fit), so real Triton
+    // output for them varies with the surrounding code: any value is accepted (docs/semantics.md).
+    case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI:
+    case OpKind::ArithRemSI:
+    case OpKind::ArithRemUI: return y == 0 || ex + ey > 0 ? kInf : 0.0;
+    case OpKind::ArithShLI:
+    case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI: {
+      const double width = bitWidth(kind);
+      return y < 0 || y >= width || ex + ey > 0 ? kInf : 0.0;
+    }
     case OpKind::ArithExtSI:
     case OpKind::ArithExtUI: return ex;
     default: return ex + ey + ez > 0 ? kInf : 0.0;  // other integer ops and bitcasts: no useful bound
@@ -138,6 +156,13 @@ bool isApproximate(const Operation& op, ScalarKind kind) {
     case OpKind::TTExternElementwise: return true;
     case OpKind::MathFloor:
     case OpKind::MathCeil: return kind == ScalarKind::F32;  // only subnormal inputs differ; checked per lane
+    case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI:
+    case OpKind::ArithRemSI:
+    case OpKind::ArithRemUI:
+    case OpKind::ArithShLI:
+    case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI: return true;  // only lanes with undefined behaviour get a bound; checked per lane
     default: return false;
   }
 }

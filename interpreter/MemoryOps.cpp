@@ -219,7 +219,9 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
       buffer = access.buffer;
       offset = access.offset;
     } else {
-      buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), false, &offset);
+      // A block pointer is one scalar tile: name the lane by the loaded tile's shape.
+      buffer = memory.resolve(source.isBlock ? result.get() : &pointers, lane, address, static_cast<uint64_t>(bytes),
+                              false, &offset);
       if (!buffer) continue;  // reads as 0
     }
     switch (bytes) {
@@ -273,7 +275,8 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
       buffer = access.buffer;
       offset = access.offset;
     } else {
-      buffer = memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset);
+      buffer = memory.resolve(source.isBlock ? &values : &pointers, lane, address, static_cast<uint64_t>(bytes), true,
+                              &offset);
       if (!buffer) continue;
     }
     switch (bytes) {

@@ -1,7 +1,7 @@
 // Runs every case in conformance/diagnostics/ (one planted bug each, see diagnostics.py) and checks that the
 // interpreter reports it where it happens: kind, program, lane, op, TTIR line, Python source line, buffer and
-// offset, as case.json's `expect_reports` says. Also checks the converse: the 15 correct golden kernels from
-// real Triton produce no report at all, and UB cases are silent unless --check=ub is asked for.
+// offset, as case.json's `expect_reports` says. Also checks the converse: the correct kernels recorded from
+// real Triton (conformance/golden and golden-extra) produce no report at all, and UB cases are silent unless --check=ub is asked for.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -121,6 +121,9 @@ TEST(Diagnostics, EveryPlantedBugIsReportedWhereItHappens) {
 TEST(Diagnostics, CorrectGoldenKernelsReportNothing) {
   std::vector<std::string> cases = caseDirectories(kGolden);
   ASSERT_EQ(cases.size(), 15u);
+  std::vector<std::string> extra = caseDirectories(std::string(TILESIM_SOURCE_DIR) + "/conformance/golden-extra");
+  ASSERT_GE(extra.size(), 50u);
+  cases.insert(cases.end(), extra.begin(), extra.end());
   for (const std::string& directory : cases) {
     SCOPED_TRACE(directory);
     CaseRun run = runCaseDirectory(directory, false);

@@ -7,27 +7,9 @@
 namespace tilesim::enginetest {
 namespace {
 
-// Row and column offsets of a 4x8 tile: offs[r][c] = r * 8 + c. Used to address a 4x8 output tile.
-constexpr const char* kTileOffsets = R"(
-    %cst_rows = arith.constant dense<8> : tensor<4x1xi32>
-    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %rows_1 = arith.muli %rows_0, %cst_rows : tensor<4x1xi32>
-    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
-    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
-    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
-)";
-
-std::string kernel(const std::string& signature, const std::string& body) {
-  return "module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + kTileOffsets + body +
-         "    tt.return\n  }\n}\n";
-}
-
 TEST(EngineBlockPointer, LoadPadsZeroAndNaNAndAdvances) {
   // a is a 3x5 row-major matrix; a 4x8 block at (0,0) and, after tt.advance by (2,3), at (2,3).
-  KernelRun run(kernel("bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", R"(
+  KernelRun run(tileKernel("bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", R"(
     %c0_i32 = arith.constant 0 : i32
     %c2_i32 = arith.constant 2 : i32
     %c3_i32 = arith.constant 3 : i32
@@ -65,7 +47,7 @@ TEST(EngineBlockPointer, CheckedStoreSkipsOutOfRangeLanes) {
   // A 4x8 block at (1,2) of a 3x5 matrix: only rows 1..2 and columns 2..4 are written. The lanes past the end
   // of a row would land inside the buffer (the next row) and the lanes past the last row outside it: neither
   // may be written or reported.
-  KernelRun run(kernel("bp_store(%out_ptr: !tt.ptr<f32>)", R"(
+  KernelRun run(tileKernel("bp_store(%out_ptr: !tt.ptr<f32>)", R"(
     %c1_i32 = arith.constant 1 : i32
     %c2_i32 = arith.constant 2 : i32
     %c1_i64 = arith.constant 1 : i64
@@ -87,7 +69,7 @@ TEST(EngineBlockPointer, CheckedStoreSkipsOutOfRangeLanes) {
 
 TEST(EngineBlockPointer, UncheckedDimOutsideBufferIsReported) {
   // a is 3x8; the 4x8 block checks only dim 1, so row 3 is read although it lies past the end of a_ptr.
-  KernelRun run(kernel("bp_oob(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", R"(
+  KernelRun run(tileKernel("bp_oob(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", R"(
     %c0_i32 = arith.constant 0 : i32
     %c1_i64 = arith.constant 1 : i64
     %c3_i64 = arith.constant 3 : i64

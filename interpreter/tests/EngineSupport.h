@@ -104,6 +104,25 @@ class KernelRun {
   std::map<std::string, std::vector<uint8_t>> outputs_;
 };
 
+// TTIR that defines %offs : tensor<4x8xi32> = r * 8 + c, the row-major offsets of a 4x8 tile, and a kernel
+// `signature` whose body starts with it.
+inline constexpr const char* kTileOffsets = R"(
+    %cst_rows = arith.constant dense<8> : tensor<4x1xi32>
+    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %rows_1 = arith.muli %rows_0, %cst_rows : tensor<4x1xi32>
+    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
+    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
+    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
+)";
+
+inline std::string tileKernel(const std::string& signature, const std::string& body) {
+  return "module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + kTileOffsets + body +
+         "    tt.return\n  }\n}\n";
+}
+
 inline int64_t countOf(const LaunchResult& result, Report::Kind kind) {
   return result.totalByKind[static_cast<size_t>(kind)];
 }

@@ -2,5 +2,5 @@
 # shape ops, casts, checks, determinism) run through parseModule, verifyModule and runLaunch, with expected
 # values computed from the ops' definitions.
 tilesim_add_test(engine_test unit
-  SOURCES EngineMemoryTest.cpp
+  SOURCES EngineAtomicTest.cpp EngineMemoryTest.cpp EngineReduceScanTest.cpp
   LIBS tilesim_interpreter tilesim_ir_text tilesim_ir_verify)
