@@ -178,7 +178,9 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   const int bytes = result->elementBytes();
   const int64_t n = result->size();
   const LaneSource source = laneSource(pointers, mask, resultType.shape(), bytes, op.attr("boundaryCheck"));
-  const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 1)) : 0;
+  // Block pointers: padding 1 = zero, 2 = NaN; no padding option means the lanes are undefined (SEMANTICS
+  // §3.2), which tilesim gives as 0 with the undefined mark, like a masked load without `other`.
+  const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 0)) : 0;
   const Memory& addressSpace = *executor.context().memory;
   const bool tracksBounds = addressSpace.errorBoundsEnabled();
   const bool fastPath = !executor.checks() || !addressSpace.raceShadowEnabled();
@@ -192,6 +194,7 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
       memory.undefinedUse(mask, lane, "an undefined mask lane decides a load");
     if (source.isBlock && !source.blockInBounds[lane]) {
       if (padding == 2 && resultType.isFloat()) result->setBits(lane, quietNaNBits(resultType.scalarKind()));
+      if (padding == 0) markUndefined(lane);
       continue;
     }
     if (!source.active(lane)) {

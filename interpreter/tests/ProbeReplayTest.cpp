@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "conformance/probes/ProbeRecords.h"
 #include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
 #include "ir/text/Parser.h"
@@ -25,44 +26,6 @@
 
 namespace tilesim {
 namespace {
-
-// Python's json writes NaN / Infinity / -Infinity, which JSON (and nlohmann) reject: quote them.
-std::string quoteNonFinite(const std::string& text) {
-  std::string out;
-  out.reserve(text.size() + 4096);
-  bool inString = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (inString) {
-      out += c;
-      if (c == '\\') out += text[++i];
-      else if (c == '"') inString = false;
-      continue;
-    }
-    if (c == '"') inString = true;
-    for (const char* word : {"-Infinity", "Infinity", "NaN"}) {
-      size_t len = std::strlen(word);
-      if (text.compare(i, len, word) == 0) {
-        out += '"';
-        out += word;
-        out += '"';
-        i += len;
-        break;
-      }
-    }
-    if (i < text.size()) out += text[i];
-  }
-  return out;
-}
-
-double jsonDouble(const nlohmann::json& value) {
-  if (value.is_string()) {
-    std::string s = value.get<std::string>();
-    if (s == "NaN") return std::nan("");
-    return s[0] == '-' ? -INFINITY : INFINITY;
-  }
-  return value.get<double>();
-}
 
 // One probe input (a double from the JSON) as the probe's host tensor of dtype `dtype` held it, in the bits
 // of `kind` (saturating at the int64/uint64 limits, which the JSON's doubles round up to 2^63 / 2^64).
@@ -101,7 +64,7 @@ bool sameDouble(double a, double b) {
 
 std::vector<double> doubles(const nlohmann::json& array) {
   std::vector<double> values;
-  for (const auto& x : array) values.push_back(jsonDouble(x));
+  for (const auto& x : array) values.push_back(probes::probeNumber(x));
   return values;
 }
 
@@ -172,7 +135,7 @@ TEST(ProbeReplay, EveryProbeMatchesTheGpu) {
   ASSERT_TRUE(file) << "probes.json not found";
   std::stringstream buffer;
   buffer << file.rdbuf();
-  nlohmann::json probes = nlohmann::json::parse(quoteNonFinite(buffer.str()));
+  nlohmann::json probes = nlohmann::json::parse(probes::quoteNonFiniteNumbers(buffer.str()));
 
   struct Count {
     int exact = 0, withinBound = 0, total = 0;
@@ -222,7 +185,7 @@ TEST(ProbeReplay, EveryProbeMatchesTheGpu) {
           ours = static_cast<double>(signExtend(bits, 64));
           gpu = static_cast<double>(expected);
         } else {
-          gpu = jsonDouble(probe[key][i]);
+          gpu = probes::probeNumber(probe[key][i]);
           if (isFloatKind(kind)) ours = doubleFromFloatBits(bits, kind);
           else if (kind == ScalarKind::I1) ours = static_cast<double>(bits & 1);
           else if (unsignedTarget) ours = static_cast<double>(bits);

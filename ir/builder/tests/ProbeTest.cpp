@@ -9,9 +9,9 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
+#include "conformance/probes/ProbeRecords.h"
 #include "ir/FloatBits.h"
 #include "ir/builder/KernelBuilder.h"
 #include "ir/builder/tests/WellFormed.h"
@@ -180,12 +180,8 @@ std::string join(const std::vector<std::string>& items) {
 }
 
 TEST(BuilderProbes, ReproducesEveryTriton36Outcome) {
-  std::ifstream file(std::string(TILESIM_SOURCE_DIR) + "/conformance/probes/probes.json");
-  ASSERT_TRUE(file) << "probes.json not found";
-  // Python's json writes NaN and Infinity as bare words; the values are not needed here.
-  std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  text = std::regex_replace(text, std::regex(R"(([\[ ,])-?(NaN|Infinity)(?=[,\]]))"), "$1null");
-  nlohmann::json probes = nlohmann::json::parse(text);
+  nlohmann::json probes = probes::loadProbeRecords(TILESIM_SOURCE_DIR);
+  ASSERT_EQ(probes.size(), 1560u);
   int matched = 0, illFormed = 0;
   std::string mismatches, illFormedReport;
   for (const nlohmann::json& probe : probes) {

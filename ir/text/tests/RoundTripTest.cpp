@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "conformance/probes/ProbeRecords.h"
 #include "ir/text/Equality.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
@@ -55,40 +56,8 @@ TEST(RoundTrip, GoldenKernels) {
   std::cout << "[ RoundTrip ] golden kernels round-tripped: " << count << "\n";
 }
 
-// probes.json holds bare NaN / Infinity numbers (Python's json); JSON has no such literals, so they become null
-// (the tests only read the `ttir` strings).
-std::string withoutNonFiniteNumbers(const std::string& json) {
-  std::string out;
-  out.reserve(json.size());
-  bool inString = false;
-  for (size_t i = 0; i < json.size(); ++i) {
-    char c = json[i];
-    if (inString) {
-      out += c;
-      if (c == '\\' && i + 1 < json.size()) out += json[++i];
-      else if (c == '"') inString = false;
-      continue;
-    }
-    if (c == '"') inString = true;
-    if (json.compare(i, 3, "NaN") == 0) {
-      out += "null";
-      i += 2;
-    } else if (json.compare(i, 9, "-Infinity") == 0) {
-      out += "null";
-      i += 8;
-    } else if (json.compare(i, 8, "Infinity") == 0) {
-      out += "null";
-      i += 7;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 TEST(RoundTrip, Probes) {
-  std::string json = readFile(std::filesystem::path(TILESIM_SOURCE_DIR) / "conformance" / "probes" / "probes.json");
-  nlohmann::json records = nlohmann::json::parse(withoutNonFiniteNumbers(json));
+  nlohmann::json records = probes::loadProbeRecords(TILESIM_SOURCE_DIR);
   int count = 0, failures = 0;
   for (size_t i = 0; i < records.size(); ++i) {
     if (!records[i].contains("ttir") || !records[i]["ttir"].is_string()) continue;
