@@ -108,4 +108,8 @@ struct LaunchOutcome {
 };
 LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options);
 
+// A pointer value of this launch in words: `&x_ptr[3]` (element 3 of buffer argument x_ptr), `x_ptr+13B` for a
+// misaligned address, `x_ptr[end+2]` past the end, or hex when it is in no buffer's window.
+std::string describeAddress(const Launch& launch, uint64_t address);
+
 }  // namespace tilesim

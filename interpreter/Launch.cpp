@@ -69,6 +69,24 @@ std::string Report::str() const {
   return s + "]";
 }
 
+std::string describeAddress(const Launch& launch, uint64_t address) {
+  uint64_t window = address >> kBufferWindowBits;
+  uint64_t index = 0;
+  for (const LaunchArgument& argument : launch.arguments) {
+    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
+    if (++index != window) continue;
+    const uint64_t offset = address - (window << kBufferWindowBits);
+    const uint64_t bytes = static_cast<uint64_t>(storageBytes(argument.elementKind));
+    if (offset % bytes != 0) return argument.name + "+" + std::to_string(offset) + "B";
+    const uint64_t element = offset / bytes, count = argument.bytes.size() / bytes;
+    if (element >= count) return argument.name + "[end+" + std::to_string(element - count) + "]";
+    return "&" + argument.name + "[" + std::to_string(element) + "]";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, address);
+  return text;
+}
+
 void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame) {
   std::string error;
   MutableTileRef result = evalDot(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1)),

@@ -31,14 +31,14 @@ std::string blockPointerText(const BlockPointer& pointer) {
                      list(pointer.strides), list(pointer.offsets), list(pointer.order));
 }
 
-std::string tileText(const Tile& tile, int64_t threshold) {
+std::string tileText(const Tile& tile, int64_t threshold, const Launch& launch) {
   Type element = tile.elementType();
   const uint8_t* undefined = tile.undefinedMask();
   std::function<std::string(int64_t)> format;
   if (element.isPointer() && element.pointee().isTensor()) {
     format = [&](int64_t lane) { return blockPointerText(tile.as<BlockPointer>()[lane]); };
   } else if (element.isPointer()) {
-    format = [&](int64_t lane) { return fmt::format("0x{:x}", tile.bitsAt(lane)); };
+    format = [&](int64_t lane) { return describeAddress(launch, tile.bitsAt(lane)); };
   } else {
     ScalarKind kind = element.scalarKind();
     format = [&, kind](int64_t lane) { return formatElement(tile.bitsAt(lane), kind); };
@@ -75,7 +75,7 @@ int runTrace(const TraceFlags& flags) {
     for (size_t i = 0; i < op.numResults(); ++i) {
       text += fmt::format("{}  {} : {} = ", i ? "\n      " + std::string(op.name().size(), ' ') : "",
                           printValueName(*op.result(i)), op.result(i)->type.str());
-      text += i < results.size() && results[i] ? tileText(*results[i], flags.threshold) : "(no value)";
+      text += i < results.size() && results[i] ? tileText(*results[i], flags.threshold, prepared.launch) : "(no value)";
     }
     if (!source.empty()) text += "    # " + source;
     std::printf("%s\n", text.c_str());
