@@ -1,5 +1,9 @@
 #include "interpreter/Memory.h"
 
+#include <sys/mman.h>
+
+#include <string>
+
 #include "ir/Assert.h"
 
 namespace tilesim {
@@ -16,12 +20,23 @@ Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint
   return *buffers_.back();
 }
 
+// One mmap with MAP_POPULATE: the kernel hands over zeroed pages in one call instead of one page fault per
+// 4 KiB touched later from many threads at once (which serialises on the address-space lock).
+void Buffer::ShadowWords::allocate(size_t count) {
+  bytes = count * sizeof(uint64_t);
+  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  TILESIM_ASSERT(memory != MAP_FAILED, "out of memory for a race shadow of " + std::to_string(bytes) + " bytes");
+  words = static_cast<uint64_t*>(memory);
+}
+
+Buffer::ShadowWords::~ShadowWords() {
+  if (words) munmap(words, bytes);
+}
+
 void Memory::enableRaceShadow() {
   raceShadow_ = true;
   for (auto& buffer : buffers_) {
-    void* words = std::calloc(buffer->numElements() + 1, sizeof(uint64_t));
-    TILESIM_ASSERT(words, "out of memory for the race shadow of " + buffer->name);
-    buffer->shadow.reset(static_cast<uint64_t*>(words));
+    buffer->shadow.allocate(buffer->numElements() + 1);
   }
 }
 

@@ -31,8 +31,18 @@ struct Buffer {
   uint64_t sizeBytes = 0;
   uint64_t base = 0;
   // Race shadow, one word per element: (writer << 32) | reader, each a program linear id + 1 (0 = none;
-  // reader 0xFFFFFFFF = several programs). calloc'd (the OS zero-fills lazily); accessed via std::atomic_ref.
-  std::unique_ptr<uint64_t[], void (*)(void*)> shadow{nullptr, [](void* p) { std::free(p); }};
+  // reader 0xFFFFFFFF = several programs). Zeroed pages mapped up front (ShadowWords); read through
+  // std::atomic_ref when programs run concurrently.
+  struct ShadowWords {
+    uint64_t* words = nullptr;
+    size_t bytes = 0;
+    ShadowWords() = default;
+    ShadowWords(const ShadowWords&) = delete;
+    ShadowWords& operator=(const ShadowWords&) = delete;
+    ~ShadowWords();
+    void allocate(size_t count);
+    uint64_t& operator[](size_t index) { return words[index]; }
+  } shadow;
   std::vector<double> errorBound;  // empty unless the triton profile is on
   uint64_t numElements() const { return sizeBytes / static_cast<uint64_t>(elementBytes); }
 };

@@ -192,8 +192,9 @@ int main(int argc, char** argv) {
     runDotCase(64, 64, 32, settings);
     runDotCase(512, 512, 512, settings);
   }
-  std::printf("triton-int: Triton 3.6 interpreter (TRITON_INTERPRET=1, single-threaded NumPy) on the same problem "
-              "(vadd: SEMANTICS.md 5.3; matmul: project brief, 16-core machine)\n");
+  std::printf("triton-int: Triton 3.6 interpreter (TRITON_INTERPRET=1, NumPy) on the same problem, measured by "
+              "bench/triton/triton_interpreter_bench.py on the H200 host (16-vCPU Xeon); compare with runs on "
+              "that machine\n");
   if (!ok) {
     std::fprintf(stderr, "bench_interpreter: FAILED\n");
     return 1;
