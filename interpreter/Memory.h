@@ -99,8 +99,8 @@ class Memory {
     const uint64_t me = static_cast<uint64_t>(program + 1);
     uint64_t& word = buffer.shadow[offset / size];
     const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
-    if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteReadSlow(buffer, offset, size, program);
-    word = (writer << 32) | me;
+    if (writer != 0 && writer != me) return noteReadSlow(buffer, offset, size, program);
+    word = (writer << 32) | (reader == 0 || reader == me ? me : 0xFFFFFFFFu);  // several readers
     return {};
   }
   RaceHit noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);

@@ -95,30 +95,67 @@ TileRef constant(const Operation& op) {
   return result;
 }
 
-TileRef splat(const Tile& scalar, Type resultType) {
-  std::vector<int64_t> zeros(static_cast<size_t>(resultType.numElements()), 0);
-  return gatherLanes(scalar, zeros, resultType);
+namespace {
+
+// Copies element `from` of `input` into elements [begin, begin + count) of `result` (data and shadows).
+void fillFrom(const Tile& input, int64_t from, Tile& result, int64_t begin, int64_t count) {
+  const int bytes = input.elementBytes();
+  const char* source = static_cast<const char*>(input.raw()) + from * bytes;
+  char* out = static_cast<char*>(result.raw()) + begin * bytes;
+  switch (bytes) {
+    case 1: std::fill_n(out, count, *source); break;
+    case 2: std::fill_n(reinterpret_cast<uint16_t*>(out), count, *reinterpret_cast<const uint16_t*>(source)); break;
+    case 4: std::fill_n(reinterpret_cast<uint32_t*>(out), count, *reinterpret_cast<const uint32_t*>(source)); break;
+    case 8: std::fill_n(reinterpret_cast<uint64_t*>(out), count, *reinterpret_cast<const uint64_t*>(source)); break;
+    default:
+      for (int64_t i = 0; i < count; ++i) std::memcpy(out + i * bytes, source, bytes);
+  }
+  if (input.undefinedMask()) std::fill_n(result.mutableUndefinedMask() + begin, count, input.undefinedMask()[from]);
+  if (input.errorBounds()) std::fill_n(result.mutableErrorBounds() + begin, count, input.errorBounds()[from]);
 }
 
+// Copies elements [from, from + count) of `input` to [begin, begin + count) of `result`.
+void copyRun(const Tile& input, int64_t from, Tile& result, int64_t begin, int64_t count) {
+  const int bytes = input.elementBytes();
+  std::memcpy(static_cast<char*>(result.raw()) + begin * bytes, static_cast<const char*>(input.raw()) + from * bytes,
+              static_cast<size_t>(count) * bytes);
+  if (input.undefinedMask()) std::memcpy(result.mutableUndefinedMask() + begin, input.undefinedMask() + from, count);
+  if (input.errorBounds())
+    std::memcpy(result.mutableErrorBounds() + begin, input.errorBounds() + from, sizeof(double) * count);
+}
+
+}  // namespace
+
+TileRef splat(const Tile& scalar, Type resultType) {
+  MutableTileRef result = makeTile(resultType);
+  fillFrom(scalar, 0, *result, 0, result->size());
+  return result;
+}
+
+// Walks the result in runs along its last dim: a run is a fill (the input's last dim is 1) or a copy.
 TileRef broadcastTo(const Tile& input, Type resultType) {
   std::span<const int64_t> outShape = resultType.shape();
   std::span<const int64_t> inShape = input.shape();
   if (inShape.empty() || input.size() == 1) return splat(input, resultType);
   TILESIM_ASSERT(inShape.size() == outShape.size(), "broadcast between ranks");
   std::vector<int64_t> inStrides = stridesOf(inShape);
-  const int64_t n = resultType.numElements();
-  std::vector<int64_t> source(static_cast<size_t>(n));
-  std::vector<int64_t> index(outShape.size(), 0);
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t s = 0;
-    for (size_t d = 0; d < outShape.size(); ++d) s += (inShape[d] == 1 ? 0 : index[d]) * inStrides[d];
-    source[i] = s;
-    for (size_t d = outShape.size(); d-- > 0;) {
+  MutableTileRef result = makeTile(resultType);
+  const size_t rank = outShape.size();
+  const int64_t run = outShape[rank - 1];
+  const bool fillRuns = inShape[rank - 1] == 1;
+  const int64_t runs = resultType.numElements() / run;
+  std::vector<int64_t> index(rank, 0);  // multi-index of the run's first element (last dim stays 0)
+  for (int64_t r = 0; r < runs; ++r) {
+    int64_t from = 0;
+    for (size_t d = 0; d + 1 < rank; ++d) from += (inShape[d] == 1 ? 0 : index[d]) * inStrides[d];
+    if (fillRuns) fillFrom(input, from, *result, r * run, run);
+    else copyRun(input, from, *result, r * run, run);
+    for (size_t d = rank - 1; d-- > 0;) {
       if (++index[d] < outShape[d]) break;
       index[d] = 0;
     }
   }
-  return gatherLanes(input, source, resultType);
+  return result;
 }
 
 TileRef reshape(const Tile& input, Type resultType) { return retype(input, resultType); }
