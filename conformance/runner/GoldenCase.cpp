@@ -118,6 +118,7 @@ GoldenCase parseCase(const std::string& directory) {
       if (goldenCase.grid[i] < 1) throw CaseError{jsonPath + ": grid entries must be at least 1"};
     }
   }
+  if (json.contains("check") && json["check"].is_string() && json["check"] == "ub") goldenCase.checkUB = true;
   if (json.contains("num_warps")) goldenCase.numWarps = static_cast<int>(integerOf(json["num_warps"], jsonPath + ": num_warps"));
   const Json& args = field(json, "args", jsonPath);
   if (!args.is_array()) throw CaseError{jsonPath + ": \"args\" is not a list"};

@@ -47,6 +47,7 @@ struct GoldenCase {
   std::string kernelPath;  // directory/kernel.ttir
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
+  bool checkUB = false;  // case.json "check": "ub": the case is about undefined behaviour (--check=ub)
   std::vector<CaseArgument> arguments;  // in Python call order
 };
 

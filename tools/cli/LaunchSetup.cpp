@@ -82,6 +82,7 @@ int prepareFromCase(const LaunchFlags& flags, PreparedLaunch& prepared) {
   }
   prepared.launch.grid = load.goldenCase.grid;
   prepared.options = optionsFrom(flags, flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton);
+  if (load.goldenCase.checkUB) prepared.options.checkUB = true;
   prepared.goldenCase = std::move(load.goldenCase);
   return kExitOk;
 }
