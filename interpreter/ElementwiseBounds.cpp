@@ -72,6 +72,9 @@ double laneBound(const Operation& op, ScalarKind kind, double x, double y, doubl
     case OpKind::TTClampF: return std::max({ex, ey, ez});
     case OpKind::MathFma: return rounded(std::fabs(y) * ex + std::fabs(x) * ey + ex * ey + ez);
     case OpKind::MathExp:
+      // exp(-inf) = 0 and exp(+inf) = inf exactly on the GPU too (masked-off softmax lanes load -inf); without
+      // this, 0 * inf below would be NaN, i.e. an unconstrained lane that spreads through every later sum.
+      if (std::isinf(x)) return ex == 0 || x < 0 ? 0.0 : kInf;
       if (!f32) return ulp + std::fabs(r) * std::expm1(ex);
       return std::fabs(r) * (0x1p-21 + std::fabs(x) * 0x1p-23) + std::fabs(r) * std::expm1(ex) + ulp;
     case OpKind::MathExp2: return 2 * ulp + std::fabs(r) * std::expm1(ex * std::log(2.0)) + (f32 && std::fabs(r) < 0x1p-126 ? std::fabs(r) : 0);

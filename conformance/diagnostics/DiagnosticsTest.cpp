@@ -4,7 +4,9 @@
 // real Triton (conformance/golden and golden-extra) produce no report at all, and UB cases are silent unless --check=ub is asked for.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <set>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -19,10 +21,11 @@ namespace fs = std::filesystem;
 
 struct CaseRun {
   LaunchOutcome outcome;
+  std::vector<LaunchArgument> arguments;  // after the launch
   std::string error;
 };
 
-CaseRun runCaseDirectory(const std::string& directory, bool checkUB) {
+CaseRun runCaseDirectory(const std::string& directory, bool checkUB, FloatProfile profile = FloatProfile::Exact) {
   CaseRun run;
   CaseLoad load = loadGoldenCase(directory);
   if (!load.ok()) {
@@ -46,8 +49,10 @@ CaseRun runCaseDirectory(const std::string& directory, bool checkUB) {
   launch.grid = load.goldenCase.grid;
   LaunchOptions options;
   options.checkUB = checkUB;
+  options.profile = profile;
   options.echoPrints = false;
   run.outcome = runLaunch(launch, options);
+  run.arguments = std::move(launch.arguments);
   return run;
 }
 
@@ -131,6 +136,39 @@ TEST(Diagnostics, CorrectGoldenKernelsReportNothing) {
     ASSERT_TRUE(run.outcome.started()) << run.outcome.diagnostics[0].str();
     for (const Report& report : run.outcome.result.reports) ADD_FAILURE() << report.str();
   }
+}
+
+// An infinite error bound accepts any GPU value, so a pass that rests on one proves nothing. Only the lanes
+// docs/semantics.md lists as unconstrained may have one (division by zero and oversized shifts, libdevice on
+// subnormal inputs, compare-reductions over NaN, and values that are themselves inf/NaN): the golden cases must
+// have none; in golden-extra, the four cases recorded for those rules must have some, and only the cases that
+// exercise the same rules may.
+TEST(Diagnostics, ErrorBoundsAreFiniteExceptWhereDocumented) {
+  const std::set<std::string> recordedForTheRules = {"int_divmod_i32", "int_divmod_i8_i64", "libdevice_exact_f32",
+                                                     "reduce_minmax_nan_f32"};
+  const std::set<std::string> sameRules = {"int_div_only_i32", "int_rem_only_i32", "int_shift_mulhi",
+                                           "libdevice_transcendental_f32", "atomic_fadd_f32"};
+  std::vector<std::string> cases = caseDirectories(kGolden);
+  std::vector<std::string> extra = caseDirectories(std::string(TILESIM_SOURCE_DIR) + "/conformance/golden-extra");
+  cases.insert(cases.end(), extra.begin(), extra.end());
+  int unconstrainedCases = 0;
+  for (const std::string& directory : cases) {
+    SCOPED_TRACE(directory);
+    CaseRun run = runCaseDirectory(directory, false, FloatProfile::Triton);
+    ASSERT_TRUE(run.error.empty()) << run.error;
+    ASSERT_TRUE(run.outcome.started());
+    bool anyInfinite = false;
+    for (const LaunchArgument& argument : run.arguments)
+      for (double bound : argument.errorBound) anyInfinite |= std::isinf(bound);
+    const std::string name = fs::path(directory).filename().string();
+    if (recordedForTheRules.count(name)) {
+      EXPECT_TRUE(anyInfinite) << "expected unconstrained lanes (the rule this case was recorded for)";
+      ++unconstrainedCases;
+    } else if (!sameRules.count(name)) {
+      EXPECT_FALSE(anyInfinite) << "an output has an infinite error bound";
+    }
+  }
+  EXPECT_EQ(unconstrainedCases, 4);
 }
 
 }  // namespace

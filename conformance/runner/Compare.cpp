@@ -73,6 +73,7 @@ OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::sp
     }
     if (ok) {
       ++result.withinBound;
+      if (std::isinf(bound)) ++result.unconstrained;
       continue;
     }
     ++result.failing;
@@ -96,6 +97,7 @@ std::string OutputComparison::summary() const {
   if (bitExact()) return text + fmt::format("bit-exact ({} elements)", total);
   if (failing > 0) text += fmt::format("{} of {} failing, ", failing, total);
   text += fmt::format("{} bit-exact, {} within bound", exact, withinBound);
+  if (unconstrained > 0) text += fmt::format(" ({} unconstrained)", unconstrained);
   if (isFloatKind(kind)) {
     std::string ulps = maxUlp == INT64_MAX ? std::string("inf") : std::to_string(maxUlp);
     text += fmt::format(", max {} ulp ({}), max abs error {:.3g}", ulps, scalarKindName(kind), maxAbsError);

@@ -30,6 +30,7 @@ struct OutputComparison {
   int64_t total = 0;
   int64_t exact = 0;        // bit for bit
   int64_t withinBound = 0;  // not bit for bit, but both NaN or within the element's error bound
+  int64_t unconstrained = 0;  // of those, elements whose bound is infinite (the GPU's value is unspecified)
   int64_t failing = 0;
   // Over the elements that are not bit for bit (floats only): ulps in the buffer's dtype, absolute error.
   int64_t maxUlp = 0;
