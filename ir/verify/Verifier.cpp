@@ -35,6 +35,8 @@
 //   T6  dot: [M,K] x [K,N] + [M,N] (or batched rank 3), result = accumulator type, inputs both int or both float
 //   T7  reduce/scan: axis in range, inputs of one shape, region signature (2n scalars of the input element
 //       types), terminator types, result shapes
+//   T8  bare words of op syntax (rounding, atomic kind/sem/scope, inputPrecision, propagateNan, cache, evict)
+//       are values Triton defines (VerifyKeywords.cpp)
 //   C1  tt.func: entry block arguments match the function type; tt.return operands match its results
 //   C2  tt.call: callee exists, operand and result types match its function type
 //   C3  scf.for: bounds and step one scalar integer type, iv of that type, iter_args = inits = results = yield
@@ -321,6 +323,7 @@ class StructureVerifier {
       if (ok && isTerminator(op.kind) && op.kind != terminator)
         ok = ctx_.fail(op, "cannot end a region of " + std::string(owner.name()) + " (expected " +
                                std::string(mnemonic(terminator)) + ")");
+      if (ok) ok = verifyKeywordAttributes(ctx_, op);
       if (ok) verifySemantics(ctx_, op);
       if (ok) verifyNested(op);
       for (const auto& result : op.results) visible_.insert(result.get());

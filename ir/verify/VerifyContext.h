@@ -58,6 +58,7 @@ bool verifyShapeOp(VerifyContext& ctx, const Operation& op);   // splat .. histo
 bool verifyMemoryOp(VerifyContext& ctx, const Operation& op);  // addptr .. ptr_to_int
 bool verifyNumericOp(VerifyContext& ctx, const Operation& op); // dot, fp_to_fp, bitcast, clampf, extern, asm
 bool verifyReduceOrScanOp(VerifyContext& ctx, const Operation& op);
+bool verifyKeywordAttributes(VerifyContext& ctx, const Operation& op);  // T8, every op
 
 bool verifyFuncOp(VerifyContext& ctx, const Operation& op);
 bool verifyCallOp(VerifyContext& ctx, const Operation& op);
