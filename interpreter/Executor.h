@@ -115,6 +115,7 @@ std::vector<int64_t> laneIndex(std::span<const int64_t> shape, int64_t lane);  /
 
 void executeMovementOp(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);
+void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);  // Atomics.cpp
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame);

@@ -1,0 +1,144 @@
+// tt.atomic_rmw and tt.atomic_cas: lane by lane in lane order, with real host atomics (std::atomic_ref) on the
+// launch's buffers, since programs run on several threads at once. Each lane returns the old value; masked-off
+// lanes return 0 and touch nothing. Atomics are exempt from race checks (docs/semantics.md).
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <optional>
+#include <utility>
+#include <type_traits>
+
+#include "interpreter/MemoryAccess.h"
+#include "ir/FloatBits.h"
+
+namespace tilesim {
+namespace {
+
+using memory::laneUndefined;
+using memory::MemoryAccessor;
+
+// The `atomic_rmw_op` keyword, read once per op (the verifier has checked it is one of these).
+enum class RmwKind : uint8_t { And, Or, Xor, Add, FAdd, Max, Min, UMax, UMin, Exch };
+
+std::optional<RmwKind> rmwKind(const std::string& word) {
+  static const std::pair<const char*, RmwKind> kNames[] = {
+      {"and", RmwKind::And}, {"or", RmwKind::Or},     {"xor", RmwKind::Xor},   {"add", RmwKind::Add},
+      {"fadd", RmwKind::FAdd}, {"max", RmwKind::Max}, {"min", RmwKind::Min},   {"umax", RmwKind::UMax},
+      {"umin", RmwKind::UMin}, {"exch", RmwKind::Exch}};
+  for (const auto& [name, kind] : kNames)
+    if (word == name) return kind;
+  return std::nullopt;
+}
+
+template <typename T>
+T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar) {
+  using U = std::make_unsigned_t<T>;
+  switch (kind) {
+    case RmwKind::Add: return static_cast<T>(static_cast<U>(old) + static_cast<U>(value));
+    case RmwKind::And: return old & value;
+    case RmwKind::Or: return old | value;
+    case RmwKind::Xor: return old ^ value;
+    case RmwKind::Exch: return value;
+    case RmwKind::Max: return std::max(old, value);
+    case RmwKind::Min: return std::min(old, value);
+    case RmwKind::UMax: return static_cast<T>(std::max(static_cast<U>(old), static_cast<U>(value)));
+    case RmwKind::UMin: return static_cast<T>(std::min(static_cast<U>(old), static_cast<U>(value)));
+    case RmwKind::FAdd: {
+      double sum = doubleFromFloatBits(static_cast<U>(old), scalar) + doubleFromFloatBits(static_cast<U>(value), scalar);
+      return static_cast<T>(floatBitsFromDouble(sum, scalar));
+    }
+  }
+  return old;
+}
+
+// Float max/min as Triton lowers them: signed-int max on non-negative bit patterns, unsigned-int min on
+// negative ones (SEMANTICS.md §3.4), so the order is by bit pattern.
+template <typename T>
+T floatMinMax(bool isMax, T old, T value) {
+  using U = std::make_unsigned_t<T>;
+  const bool valueNegative = value < 0;
+  if (isMax) return valueNegative ? static_cast<T>(std::min(static_cast<U>(old), static_cast<U>(value))) : std::max(old, value);
+  return valueNegative ? static_cast<T>(std::max(static_cast<U>(old), static_cast<U>(value))) : std::min(old, value);
+}
+
+template <typename T>
+T atomicUpdate(uint8_t* location, RmwKind kind, T value, ScalarKind scalar, bool isFloat) {
+  std::atomic_ref<T> ref(*reinterpret_cast<T*>(location));
+  T old = ref.load();
+  const bool floatMinOrMax = isFloat && (kind == RmwKind::Max || kind == RmwKind::Min);
+  for (;;) {
+    T updated = floatMinOrMax ? floatMinMax(kind == RmwKind::Max, old, value) : applyRmw(kind, old, value, scalar);
+    if (ref.compare_exchange_weak(old, updated)) return old;
+  }
+}
+
+uint64_t atomicRmwLane(uint8_t* location, int bytes, RmwKind kind, uint64_t value, ScalarKind scalar,
+                       bool isFloat) {
+  switch (bytes) {
+    case 2: return static_cast<uint16_t>(atomicUpdate<int16_t>(location, kind, static_cast<int16_t>(value), scalar, isFloat));
+    case 4: return static_cast<uint32_t>(atomicUpdate<int32_t>(location, kind, static_cast<int32_t>(value), scalar, isFloat));
+    case 8: return static_cast<uint64_t>(atomicUpdate<int64_t>(location, kind, static_cast<int64_t>(value), scalar, isFloat));
+    default: return 0;
+  }
+}
+
+uint64_t atomicCasLane(uint8_t* location, int bytes, uint64_t expected, uint64_t desired) {
+  switch (bytes) {
+    case 2: { uint16_t e = static_cast<uint16_t>(expected); std::atomic_ref<uint16_t>(*reinterpret_cast<uint16_t*>(location)).compare_exchange_strong(e, static_cast<uint16_t>(desired)); return e; }
+    case 4: { uint32_t e = static_cast<uint32_t>(expected); std::atomic_ref<uint32_t>(*reinterpret_cast<uint32_t*>(location)).compare_exchange_strong(e, static_cast<uint32_t>(desired)); return e; }
+    case 8: { uint64_t e = expected; std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(location)).compare_exchange_strong(e, desired); return e; }
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  MemoryAccessor memory(executor, op);
+  const bool isCas = op.kind == OpKind::TTAtomicCAS;
+  const Tile& pointers = *executor.get(frame, op.operand(0));
+  const Tile& values = *executor.get(frame, op.operand(isCas ? 2 : 1));
+  const Tile* compare = isCas ? executor.get(frame, op.operand(1)).get() : nullptr;
+  const Tile* mask = !isCas && op.numOperands() > 2 ? executor.get(frame, op.operand(2)).get() : nullptr;
+  Type resultType = op.result()->type;
+  MutableTileRef result = makeTile(resultType);
+  const int bytes = result->elementBytes();
+  const ScalarKind scalar = resultType.scalarKind();
+  const bool isFloat = resultType.isFloat();
+  const std::optional<RmwKind> kind = isCas ? std::optional<RmwKind>(RmwKind::Exch) : rmwKind(op.keywordAttr("atomic_rmw_op"));
+  if (!kind) executor.trap(Report::Kind::Unsupported, op, "unknown atomic_rmw kind '" + op.keywordAttr("atomic_rmw_op") + "'");
+  if (!isCas && bytes < 2) executor.trap(Report::Kind::Unsupported, op, "atomics on 8-bit elements do not exist");
+  for (int64_t lane = 0; lane < result->size(); ++lane) {
+    if (mask) {
+      if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides an atomic");
+      if (!(mask->bitsAt(mask->size() == 1 ? 0 : lane) & 1)) continue;  // returns 0
+    }
+    if (laneUndefined(pointers, lane)) {
+      memory.undefinedUse(&pointers, lane, "an undefined address is used by an atomic");
+      continue;
+    }
+    if (laneUndefined(values, lane) || (compare && laneUndefined(*compare, lane)))
+      memory.undefinedUse(&values, lane, "an undefined value reaches memory through an atomic");
+    uint64_t offset = 0;
+    uint64_t address = pointers.bitsAt(pointers.size() == 1 ? 0 : lane);
+    Access access = executor.context().memory->translate(address, static_cast<uint64_t>(bytes));
+    if (!access.buffer) {
+      memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset);  // reports
+      continue;
+    }
+    uint8_t* location = access.buffer->data + access.offset;
+    uint64_t value = values.bitsAt(values.size() == 1 ? 0 : lane);
+    uint64_t old = isCas ? atomicCasLane(location, bytes, compare->bitsAt(compare->size() == 1 ? 0 : lane), value)
+                         : atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
+    result->setBits(lane, old);
+    if (isFloat && executor.context().memory->errorBoundsEnabled() && *kind == RmwKind::FAdd) {
+      // Float atomics combine in whatever order programs arrive: allow one rounding per addition.
+      double sum = std::fabs(doubleFromFloatBits(old, scalar)) + std::fabs(doubleFromFloatBits(value, scalar));
+      double& bound = access.buffer->errorBound[access.offset / access.buffer->elementBytes];
+      bound += sum * std::ldexp(1.0, -(floatFormat(scalar).mantissaBits)) * 2;
+    }
+  }
+  executor.set(frame, op.result(), result);
+}
+
+}  // namespace tilesim

@@ -1,0 +1,88 @@
+// Shared by the memory-op files (MemoryOps.cpp: pointers, loads, stores, block pointers; Atomics.cpp): the
+// per-op helper that turns an address into a buffer access and reports out-of-bounds accesses, races and
+// undefined lanes with the op's location. Private to interpreter/.
+#pragma once
+
+#include <cinttypes>
+#include <cstdio>
+#include <string>
+
+#include "interpreter/Executor.h"
+
+namespace tilesim::memory {
+
+inline std::string hexAddress(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, address);
+  return text;
+}
+
+inline bool laneUndefined(const Tile& tile, int64_t lane) {
+  return tile.undefinedMask() && tile.undefinedMask()[tile.size() == 1 ? 0 : lane];
+}
+
+class MemoryAccessor {
+ public:
+  MemoryAccessor(Executor& executor, const Operation& op) : executor_(executor), op_(op),
+      memory_(*executor.context().memory) {}
+
+  // Checks one active lane's address; returns the buffer access or null (reported) when out of bounds.
+  Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset) {
+    Access access = memory_.translate(address, size);
+    if (!access.buffer) {
+      if (executor_.checks()) reportOutOfBounds(laneTile, lane, address, size, write, access);
+      return nullptr;
+    }
+    *offset = access.offset;
+    if (executor_.checks() && memory_.raceShadowEnabled()) {
+      RaceHit hit = write ? memory_.noteWrite(*access.buffer, access.offset, size, executor_.programLinearId())
+                          : memory_.noteRead(*access.buffer, access.offset, size, executor_.programLinearId());
+      if (hit.found) reportRace(laneTile, lane, write, access, hit);
+    }
+    return access.buffer;
+  }
+
+  [[gnu::cold]] void reportOutOfBounds(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write,
+                                       const Access& access) {
+    std::string what = std::string(write ? "write" : "read") + " of " + std::to_string(size) + " bytes ";
+    Report r = executor_.makeReport(Report::Kind::OutOfBounds, op_, laneTile, lane, "");
+    if (access.nearest) {
+      r.buffer = access.nearest->name;
+      r.byteOffset = static_cast<int64_t>(access.offset);
+      r.message = what + "at byte offset " + std::to_string(access.offset) + " of " + access.nearest->name + " (" +
+                  std::to_string(access.nearest->sizeBytes) + " bytes)";
+    } else {
+      r.message = what + "at address " + hexAddress(address) + ", outside every buffer of the launch";
+    }
+    executor_.addReport(std::move(r));
+  }
+
+  [[gnu::cold]] void reportRace(const Tile* laneTile, int64_t lane, bool write, const Access& access, const RaceHit& hit) {
+    Report r = executor_.makeReport(Report::Kind::Race, op_, laneTile, lane, "");
+    r.buffer = access.buffer->name;
+    r.byteOffset = static_cast<int64_t>(access.offset);
+    std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
+    r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
+                std::to_string(access.offset / access.buffer->elementBytes) + "] races with a " +
+                (hit.otherWrote ? "write" : "read") + " by " + other;
+    executor_.addReport(std::move(r));
+  }
+
+  std::string programName(int64_t linear) const {
+    const auto& grid = executor_.context().grid;
+    int64_t x = linear % grid[0], y = (linear / grid[0]) % grid[1], z = linear / (grid[0] * grid[1]);
+    return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+  }
+
+  void undefinedUse(const Tile* tile, int64_t lane, const std::string& what) {
+    if (executor_.checks()) executor_.report(Report::Kind::UndefinedUse, op_, tile, lane, what);
+  }
+
+ private:
+  Executor& executor_;
+  const Operation& op_;
+  Memory& memory_;
+};
+
+// The addresses of a block pointer's elements and whether each is inside the checked dims.
+}  // namespace tilesim::memory
