@@ -2,6 +2,7 @@
 // rounding, PTX-exact saturating float -> int (cvt.rzi, 8-bit targets through 16 bits), extf/truncf,
 // tt.fp_to_fp (rtne/rtz, fp8 satfinite) and bitcasts. Common pairs get typed loops; the rest go lane by
 // lane through ScalarEval.h, which is the definition either way.
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -79,7 +80,11 @@ void floatConvertLoop(const Tile& source, Tile& result, Rounding rounding) {
       return;
     }
   }
-  for (int64_t i = 0; i < n; ++i) out[i] = static_cast<Out>(convertFloat(loadAsDouble<From>(in[i]), To, rounding));
+  // convertFloat returns the bit pattern: reinterpret it (a value cast would turn f32/f64 bits into a number).
+  using OutBits = std::conditional_t<sizeof(Out) == 8, uint64_t, std::conditional_t<sizeof(Out) == 4, uint32_t,
+                  std::conditional_t<sizeof(Out) == 2, uint16_t, uint8_t>>>;
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = std::bit_cast<Out>(static_cast<OutBits>(convertFloat(loadAsDouble<From>(in[i]), To, rounding)));
 }
 
 void floatConvert(const Tile& source, Tile& result, Rounding rounding) {

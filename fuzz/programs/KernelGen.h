@@ -1,0 +1,87 @@
+// Random well-defined Triton-like kernels for the differential property (ProgramFuzzTest.cpp). A KernelPlan is
+// plain data that RapidCheck generates and shrinks (fewer nodes, smaller shapes, simpler dtypes); buildKernel turns
+// it into a verified module with the builder (ir/builder/KernelBuilder.h), the way a kernel author would write it
+// in triton.language:
+//
+//   pid = tl.program_id(0); offs = pid * BLOCK + arange (1-D) or row/column aranges (2-D)
+//   x_i = tl.load(in_i + offs, mask=offs < n_i[, other=lit])     [optionally tl.where(mask, x_i, 0)]
+//   v_k = op(v_a, v_b | literal)                                   (the node DAG)
+//   tl.store(out_j + offs_j, v_j, mask=offs_j < m_j)
+//
+// Nodes refer to earlier values by index modulo the values built so far, so any subset of nodes is a valid plan
+// (that is what makes shrinking work). Operands are legalised before each call (divisors `x | 1`, shift amounts
+// masked to the width, floats cast before bitwise ops, math on fp32, ...); a node the builder still rejects
+// (a FrontendError, e.g. an out-of-range literal) is dropped and the kernel rebuilt without it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <rapidcheck.h>
+
+#include "interpreter/Interpreter.h"
+#include "ir/IR.h"
+#include "ir/builder/DType.h"
+
+namespace tilesim::fuzz {
+
+enum class NodeOp : uint8_t {
+  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, And, Or, Xor, Shl, Shr,
+  Lt, Le, Gt, Ge, Eq, Ne, Maximum, Minimum, Where,
+  Neg, Invert, Abs, Cast, Bitcast, Math, Fma, Clamp, Umulhi,
+  Sum, Max, Min, Argmax, Argmin, Cumsum, Trans, Reshape, Gather, ReduceProduct, Join, Split, Cat,
+  kCount,
+};
+const char* nodeOpName(NodeOp op);
+
+struct Node {
+  NodeOp op = NodeOp::Add;
+  uint32_t a = 0, b = 0, c = 0;   // operand value indices (modulo the number of values so far)
+  bool literalB = false;          // second operand is a literal (weak or strong, by the op)
+  int literalIndex = 0;           // which literal from the dtype-appropriate table
+  builder::DType castTo = builder::DType::Int32;
+  int variant = 0;                // math function, NaN propagation, keep_dims, reverse
+  int axis = 0;                   // reductions and scans (modulo the rank)
+};
+
+struct InputPlan {
+  builder::DType dtype = builder::DType::Fp32;
+  int64_t trim = 0;               // elements missing from the end of the buffer (the mask hides them)
+  bool withOther = true;          // masked load with `other`, or without (lanes past the end are undefined)
+  bool sanitize = false;          // without `other`: tl.where(mask, x, 0) right after the load
+  int otherIndex = 0;
+};
+
+struct KernelPlan {
+  std::vector<int64_t> block;     // {N} or {R, C}, powers of two
+  int64_t grid = 1;
+  std::vector<InputPlan> inputs;
+  std::vector<Node> nodes;
+  std::vector<uint32_t> outputs;  // value indices to store (modulo the number of values)
+  std::vector<int64_t> outputTrims;
+  uint64_t dataSeed = 0;
+};
+
+rc::Gen<KernelPlan> genKernelPlan();
+
+// A built kernel: the module (verified), the launch arguments with random inputs, and a readable summary.
+struct BuiltKernel {
+  std::unique_ptr<Module> module;
+  std::vector<LaunchArgument> arguments;  // in0.., out0..; buffers filled from plan.dataSeed
+  std::vector<builder::DType> argumentDTypes;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::vector<std::string> droppedNodes;  // nodes the builder rejected, with its message
+  std::string summary;                    // one line per node, for failure messages
+  std::string error;                      // the builder failed outside a node (a builder or generator bug)
+};
+BuiltKernel buildKernel(const KernelPlan& plan);
+
+std::string describePlan(const KernelPlan& plan);
+
+// Random buffer contents with the values that find bugs: small values, zeros, signs, extremes, NaN, inf, subnormals.
+std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng);
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,451 @@
+// The fuzzer's reference evaluator (see ReferenceEval.h): every value is a plain vector of lane bits with an
+// undefined flag per lane; every op is a loop over output lanes that computes each lane from operand lanes found
+// by index arithmetic. Pointers are (buffer, element index) pairs, not addresses.
+#include "fuzz/programs/ReferenceEval.h"
+
+#include <cstring>
+#include <unordered_map>
+
+#include "fuzz/programs/ReferenceLanes.h"
+#include "ir/FloatBits.h"
+
+namespace tilesim::fuzz {
+namespace {
+
+struct Lanes {
+  Type type;
+  std::vector<int64_t> shape;
+  std::vector<uint64_t> bits;      // pointers: the element index (two's complement)
+  std::vector<uint8_t> undefined;
+  int buffer = -1;                 // pointers: which buffer argument
+
+  int64_t size() const { return static_cast<int64_t>(bits.size()); }
+};
+
+bool canBeUndefinedBehaviour(OpKind kind) {
+  switch (kind) {
+    case OpKind::ArithDivSI: case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI:
+    case OpKind::ArithShLI: case OpKind::ArithShRSI: case OpKind::ArithShRUI:
+    case OpKind::ArithFPToSI: case OpKind::ArithFPToUI: return true;
+    default: return false;
+  }
+}
+
+Lanes makeLanes(Type type) {
+  Lanes lanes;
+  lanes.type = type;
+  auto shape = type.shape();
+  lanes.shape.assign(shape.begin(), shape.end());
+  lanes.bits.assign(static_cast<size_t>(type.numElements()), 0);
+  lanes.undefined.assign(lanes.bits.size(), 0);
+  return lanes;
+}
+
+std::vector<int64_t> multiIndex(int64_t linear, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> index(shape.size());
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    index[d] = linear % shape[d];
+    linear /= shape[d];
+  }
+  return index;
+}
+
+int64_t linearIndex(const std::vector<int64_t>& index, const std::vector<int64_t>& shape) {
+  int64_t linear = 0;
+  for (size_t d = 0; d < shape.size(); ++d) linear = linear * shape[d] + index[d];
+  return linear;
+}
+
+struct Buffer {
+  ScalarKind kind;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> undefined;  // per element
+  int64_t count() const { return static_cast<int64_t>(bytes.size()) / storageBytes(kind); }
+};
+
+class Reference {
+ public:
+  Reference(const Function& kernel, const std::vector<LaunchArgument>& arguments, std::array<int64_t, 3> grid)
+      : kernel_(kernel), arguments_(arguments), grid_(grid) {}
+
+  ReferenceOutcome run() {
+    for (const LaunchArgument& argument : arguments_)
+      if (argument.kind == LaunchArgument::Kind::Buffer) buffers_.push_back({argument.elementKind, argument.bytes,
+                                                                                   std::vector<uint8_t>(argument.bytes.size() / storageBytes(argument.elementKind))});
+    for (int64_t z = 0; z < grid_[2] && outcome_.error.empty(); ++z)
+      for (int64_t y = 0; y < grid_[1] && outcome_.error.empty(); ++y)
+        for (int64_t x = 0; x < grid_[0] && outcome_.error.empty(); ++x) runProgram({x, y, z});
+    for (Buffer& buffer : buffers_) {
+      outcome_.buffers.push_back(std::move(buffer.bytes));
+      outcome_.undefinedElements.push_back(std::move(buffer.undefined));
+    }
+    return std::move(outcome_);
+  }
+
+ private:
+  void fail(const std::string& message) {
+    if (outcome_.error.empty()) outcome_.error = message;
+  }
+
+  void runProgram(std::array<int64_t, 3> program) {
+    program_ = program;
+    env_.clear();
+    Block& body = kernel_.body();
+    for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), kernel_.argumentName(i));
+    runBlock(body);
+  }
+
+  void bindArgument(const Value* parameter, const std::string& name) {
+    int bufferIndex = 0;
+    for (const LaunchArgument& argument : arguments_) {
+      bool isBuffer = argument.kind == LaunchArgument::Kind::Buffer;
+      if (argument.name == name) {
+        Lanes lanes = makeLanes(parameter->type);
+        if (isBuffer) {
+          lanes.buffer = bufferIndex;
+        } else if (parameter->type.isFloat()) {
+          lanes.bits[0] = floatBitsFromDouble(argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue),
+                                              parameter->type.scalarKind());
+        } else {
+          lanes.bits[0] = maskToWidth(static_cast<uint64_t>(argument.intValue), parameter->type.scalarKind());
+        }
+        env_[parameter] = std::move(lanes);
+        return;
+      }
+      if (isBuffer) ++bufferIndex;
+    }
+    fail("reference: no argument named " + name);
+  }
+
+  // Runs the ops of `block`; returns the terminator's operands.
+  std::vector<Lanes> runBlock(const Block& block) {
+    for (const auto& op : block.operations) {
+      if (!outcome_.error.empty()) return {};
+      if (hasTrait(op->kind, kTerminator)) {
+        std::vector<Lanes> results;
+        for (const Value* v : op->operands) results.push_back(env_.at(v));
+        return results;
+      }
+      evalOp(*op);
+    }
+    return {};
+  }
+
+  const Lanes& get(const Value* value) { return env_.at(value); }
+
+  void evalOp(const Operation& op) {
+    Type type = op.numResults() ? op.result()->type : Type();
+    switch (op.kind) {
+      case OpKind::TTGetProgramId: {
+        Lanes lanes = makeLanes(type);
+        std::string axis = op.keywordAttr("axis", "x");
+        lanes.bits[0] = static_cast<uint64_t>(program_[axis == "y" ? 1 : axis == "z" ? 2 : 0]);
+        env_[op.result()] = std::move(lanes);
+        return;
+      }
+      case OpKind::TTMakeRange: {
+        Lanes lanes = makeLanes(type);
+        for (int64_t i = 0; i < lanes.size(); ++i) lanes.bits[i] = maskToWidth(static_cast<uint64_t>(op.intAttr("start") + i), ScalarKind::I32);
+        env_[op.result()] = std::move(lanes);
+        return;
+      }
+      case OpKind::ArithConstant: {
+        Lanes lanes = makeLanes(type);
+        const Attribute* value = op.attr("value");
+        ScalarKind kind = type.scalarKind();
+        for (int64_t i = 0; i < lanes.size(); ++i) {
+          uint64_t bits = value->kind() == Attribute::Kind::Dense   ? value->denseBitsAt(i)
+                          : value->kind() == Attribute::Kind::Float ? value->bits()
+                                                                     : static_cast<uint64_t>(value->intValue());
+          lanes.bits[i] = maskToWidth(bits, kind);
+        }
+        env_[op.result()] = std::move(lanes);
+        return;
+      }
+      case OpKind::TTSplat:
+      case OpKind::TTBroadcast:
+      case OpKind::TTExpandDims:
+      case OpKind::TTReshape:
+      case OpKind::TTTrans: return moveLanes(op);
+      case OpKind::TTJoin:
+      case OpKind::TTCat:
+      case OpKind::TTSplit: return joinSplitCat(op);
+      case OpKind::TTAddPtr: return addPointer(op);
+      case OpKind::TTLoad: return load(op);
+      case OpKind::TTStore: return store(op);
+      case OpKind::ArithSelect: return select(op);
+      case OpKind::TTReduce: return reduce(op);
+      case OpKind::TTScan: return scan(op);
+      default: break;
+    }
+    if (!hasTrait(op.kind, kElementwise)) return fail("reference: unsupported op " + std::string(op.name()));
+    Lanes result = makeLanes(type);
+    ScalarKind operandKind = op.operand(0)->type.scalarKind();
+    ScalarKind resultKind = type.scalarKind();
+    std::vector<uint64_t> lanes(op.numOperands());
+    for (int64_t i = 0; i < result.size(); ++i) {
+      for (size_t k = 0; k < op.numOperands(); ++k) {
+        const Lanes& operand = get(op.operand(k));
+        lanes[k] = operand.bits[i];
+        result.undefined[i] |= operand.undefined[i];
+      }
+      std::string error;
+      bool undefinedBehaviour = false;
+      std::optional<uint64_t> value = evalLane(op, lanes, operandKind, resultKind, &error, &undefinedBehaviour);
+      if (!value) return fail(error);
+      // An undefined lane's value is unspecified, so whether it is UB is too.
+      if (result.undefined[i]) outcome_.undefinedBehaviourPossible |= canBeUndefinedBehaviour(op.kind);
+      else outcome_.undefinedBehaviour |= undefinedBehaviour;
+      result.bits[i] = *value;
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  // splat, broadcast, expand_dims, reshape, trans: each output lane reads one input lane: the same row-major
+  // position (expand_dims, reshape), the same index with size-1 input dims pinned to 0 (broadcast; a splat's
+  // input is one lane), or the index permuted by `order` (trans: result dim d is input dim order[d]).
+  void moveLanes(const Operation& op) {
+    const Lanes& input = get(op.operand(0));
+    Lanes result = makeLanes(op.result()->type);
+    result.buffer = input.buffer;
+    for (int64_t i = 0; i < result.size(); ++i) {
+      int64_t from = 0;
+      if (op.kind == OpKind::TTExpandDims || op.kind == OpKind::TTReshape) {
+        from = i;
+      } else if (op.kind == OpKind::TTTrans) {
+        const Attribute* order = op.attr("order");
+        if (!order) return fail("reference: tt.trans without order");
+        std::vector<int64_t> index = multiIndex(i, result.shape), source(index.size());
+        for (size_t d = 0; d < index.size(); ++d) source[order->arrayValues()[d]] = index[d];
+        from = linearIndex(source, input.shape);
+      } else if (op.kind == OpKind::TTBroadcast) {
+        std::vector<int64_t> index = multiIndex(i, result.shape);
+        for (size_t d = 0; d < index.size(); ++d)
+          if (input.shape[d] == 1) index[d] = 0;
+        from = linearIndex(index, input.shape);
+      }
+      result.bits[i] = input.bits[from];
+      result.undefined[i] = input.undefined[from];
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  // join: out[i..., k] = (k ? b : a)[i...]; split: out_k[i...] = in[i..., k]; cat (1-D): a then b.
+  void joinSplitCat(const Operation& op) {
+    for (size_t r = 0; r < op.numResults(); ++r) {
+      Lanes result = makeLanes(op.result(r)->type);
+      for (int64_t i = 0; i < result.size(); ++i) {
+        const Lanes* from = &get(op.operand(0));
+        int64_t lane = i;
+        if (op.kind == OpKind::TTJoin) {
+          from = &get(op.operand(i % 2));
+          lane = i / 2;
+        } else if (op.kind == OpKind::TTSplit) {
+          lane = i * 2 + static_cast<int64_t>(r);
+        } else if (i >= from->size()) {
+          lane = i - from->size();
+          from = &get(op.operand(1));
+        }
+        result.bits[i] = from->bits[lane];
+        result.undefined[i] = from->undefined[lane];
+      }
+      env_[op.result(r)] = std::move(result);
+    }
+  }
+
+  void addPointer(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    const Lanes& offset = get(op.operand(1));
+    Lanes result = makeLanes(op.result()->type);
+    result.buffer = pointer.buffer;
+    ScalarKind offsetKind = op.operand(1)->type.scalarKind();
+    for (int64_t i = 0; i < result.size(); ++i) {
+      result.bits[i] = static_cast<uint64_t>(static_cast<int64_t>(pointer.bits[i]) + signExtendLane(offset.bits[i], offsetKind));
+      result.undefined[i] = pointer.undefined[i] | offset.undefined[i];
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  // Whether lane i is active; an undefined mask lane that decides an access must be reported.
+  bool active(const Operation& op, int64_t lane) {
+    if (op.numOperands() < (op.kind == OpKind::TTLoad ? 2u : 3u)) return true;
+    const Lanes& mask = get(op.operand(op.kind == OpKind::TTLoad ? 1 : 2));
+    if (mask.undefined[lane]) outcome_.undefinedReachesMemory = true;
+    return mask.bits[lane] & 1;
+  }
+  // A lane whose mask is undefined has an unspecified outcome (the access may or may not happen).
+  bool maskUndefined(const Operation& op, int64_t lane) {
+    if (op.numOperands() < (op.kind == OpKind::TTLoad ? 2u : 3u)) return false;
+    return get(op.operand(op.kind == OpKind::TTLoad ? 1 : 2)).undefined[lane];
+  }
+
+  // The buffer element a pointer lane names, or nullptr (and a noted out-of-bounds access) outside the buffer.
+  uint8_t* element(const Lanes& pointer, int64_t lane) {
+    if (pointer.undefined[lane]) outcome_.undefinedReachesMemory = true;
+    Buffer& buffer = buffers_.at(static_cast<size_t>(pointer.buffer));
+    int64_t index = static_cast<int64_t>(pointer.bits[lane]);
+    if (index < 0 || index >= buffer.count()) {
+      outcome_.outOfBounds = true;
+      return nullptr;
+    }
+    return buffer.bytes.data() + index * storageBytes(buffer.kind);
+  }
+
+  void load(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    Lanes result = makeLanes(op.result()->type);
+    ScalarKind kind = result.type.scalarKind();
+    for (int64_t i = 0; i < result.size(); ++i) {
+      if (active(op, i)) {
+        uint64_t bits = 0;
+        if (const uint8_t* at = element(pointer, i)) std::memcpy(&bits, at, static_cast<size_t>(storageBytes(kind)));
+        result.bits[i] = maskToWidth(bits, kind);
+        result.undefined[i] = pointer.undefined[i];
+      } else if (op.numOperands() > 2) {
+        const Lanes& other = get(op.operand(2));
+        result.bits[i] = other.bits[i];
+        result.undefined[i] = other.undefined[i];
+      } else {
+        result.undefined[i] = 1;  // masked off without `other`: 0, undefined
+      }
+      result.undefined[i] |= maskUndefined(op, i);
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  void store(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    const Lanes& value = get(op.operand(1));
+    ScalarKind kind = op.operand(1)->type.scalarKind();
+    for (int64_t i = 0; i < value.size(); ++i) {
+      if (maskUndefined(op, i) && !pointer.undefined[i]) {
+        if (uint8_t* at = element(pointer, i)) {
+          Buffer& buffer = buffers_[static_cast<size_t>(pointer.buffer)];
+          buffer.undefined[(at - buffer.bytes.data()) / storageBytes(kind)] = 1;
+        }
+      }
+      if (!active(op, i)) continue;
+      if (value.undefined[i]) outcome_.undefinedReachesMemory = true;
+      if (uint8_t* at = element(pointer, i)) {
+        std::memcpy(at, &value.bits[i], static_cast<size_t>(storageBytes(kind)));
+        Buffer& buffer = buffers_[static_cast<size_t>(pointer.buffer)];
+        buffer.undefined[(at - buffer.bytes.data()) / storageBytes(kind)] = value.undefined[i] | pointer.undefined[i];
+      }
+    }
+  }
+
+  void select(const Operation& op) {
+    const Lanes& condition = get(op.operand(0));
+    const Lanes& whenTrue = get(op.operand(1));
+    const Lanes& whenFalse = get(op.operand(2));
+    Lanes result = makeLanes(op.result()->type);
+    result.buffer = whenTrue.buffer;
+    for (int64_t i = 0; i < result.size(); ++i) {
+      int64_t c = condition.size() == 1 ? 0 : i;
+      const Lanes& side = (condition.bits[c] & 1) ? whenTrue : whenFalse;
+      result.bits[i] = side.bits[i];
+      result.undefined[i] = condition.undefined[c] | side.undefined[i];
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  // One scalar per value: a lane of each reduce/scan operand, as the combine region's block arguments.
+  using Scalars = std::vector<std::pair<uint64_t, uint8_t>>;
+
+  Scalars combine(const Block& region, const Scalars& left, const Scalars& right) {
+    for (size_t k = 0; k < left.size() + right.size(); ++k) {
+      const auto& [bits, undefined] = k < left.size() ? left[k] : right[k - left.size()];
+      Lanes lanes = makeLanes(region.argument(k)->type);
+      lanes.bits[0] = bits;
+      lanes.undefined[0] = undefined;
+      env_[region.argument(k)] = std::move(lanes);
+    }
+    std::vector<Lanes> results = runBlock(region);
+    Scalars out;
+    for (const Lanes& lanes : results) out.push_back({lanes.bits[0], lanes.undefined[0]});
+    if (out.size() != left.size()) fail("reference: combine region yields the wrong number of values");
+    return out;
+  }
+
+  struct Geometry {
+    int64_t outer = 1, extent = 1, inner = 1;
+  };
+  static Geometry geometryOf(const std::vector<int64_t>& shape, int axis) {
+    Geometry g;
+    for (int d = 0; d < static_cast<int>(shape.size()); ++d) (d < axis ? g.outer : d == axis ? g.extent : g.inner) *= shape[d];
+    return g;
+  }
+
+  // The lanes of every operand along the axis at (outer, inner).
+  std::vector<Scalars> column(const Operation& op, const Geometry& g, int64_t o, int64_t i) {
+    std::vector<Scalars> values(static_cast<size_t>(g.extent));
+    for (int64_t a = 0; a < g.extent; ++a)
+      for (const Value* v : op.operands) {
+        const Lanes& input = get(v);
+        int64_t lane = (o * g.extent + a) * g.inner + i;
+        values[a].push_back({input.bits[lane], input.undefined[lane]});
+      }
+    return values;
+  }
+
+  // Halving tree: for m = S/2, S/4, ..., 1: x[j] = combine(x[j], x[j + m]) for j < m.
+  void reduce(const Operation& op) {
+    const int axis = static_cast<int>(op.intAttr("axis"));
+    const Geometry g = geometryOf(get(op.operand(0)).shape, axis);
+    std::vector<Lanes> results;
+    for (size_t k = 0; k < op.numResults(); ++k) results.push_back(makeLanes(op.result(k)->type));
+    for (int64_t o = 0; o < g.outer; ++o)
+      for (int64_t i = 0; i < g.inner; ++i) {
+        std::vector<Scalars> values = column(op, g, o, i);
+        for (int64_t m = g.extent / 2; m >= 1; m /= 2)
+          for (int64_t j = 0; j < m; ++j) values[j] = combine(op.region(0).front(), values[j], values[j + m]);
+        if (!outcome_.error.empty()) return;
+        for (size_t k = 0; k < results.size(); ++k) {
+          results[k].bits[o * g.inner + i] = values[0][k].first;
+          results[k].undefined[o * g.inner + i] = values[0][k].second;
+        }
+      }
+    for (size_t k = 0; k < results.size(); ++k) env_[op.result(k)] = std::move(results[k]);
+  }
+
+  // Sequential: acc[0] = x[0], acc[j] = combine(acc[j-1], x[j]), from the end when `reverse`.
+  void scan(const Operation& op) {
+    const int axis = static_cast<int>(op.intAttr("axis"));
+    const bool reverse = op.intAttr("reverse", 0) != 0;
+    const Geometry g = geometryOf(get(op.operand(0)).shape, axis);
+    std::vector<Lanes> results;
+    for (size_t k = 0; k < op.numResults(); ++k) results.push_back(makeLanes(op.result(k)->type));
+    for (int64_t o = 0; o < g.outer; ++o)
+      for (int64_t i = 0; i < g.inner; ++i) {
+        std::vector<Scalars> values = column(op, g, o, i);
+        Scalars accumulator;
+        for (int64_t step = 0; step < g.extent; ++step) {
+          int64_t at = reverse ? g.extent - 1 - step : step;
+          accumulator = step == 0 ? values[at] : combine(op.region(0).front(), accumulator, values[at]);
+          if (!outcome_.error.empty()) return;
+          for (size_t k = 0; k < results.size(); ++k) {
+            results[k].bits[(o * g.extent + at) * g.inner + i] = accumulator[k].first;
+            results[k].undefined[(o * g.extent + at) * g.inner + i] = accumulator[k].second;
+          }
+        }
+      }
+    for (size_t k = 0; k < results.size(); ++k) env_[op.result(k)] = std::move(results[k]);
+  }
+
+  const Function& kernel_;
+  const std::vector<LaunchArgument>& arguments_;
+  std::array<int64_t, 3> grid_;
+  std::array<int64_t, 3> program_{};
+  std::vector<Buffer> buffers_;
+  std::unordered_map<const Value*, Lanes> env_;
+  ReferenceOutcome outcome_;
+};
+
+}  // namespace
+
+ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
+                              std::array<int64_t, 3> grid) {
+  return Reference(kernel, arguments, grid).run();
+}
+
+}  // namespace tilesim::fuzz

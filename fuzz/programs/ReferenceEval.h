@@ -1,0 +1,41 @@
+// The fuzzer's independent oracle: a deliberately simple evaluator that walks a kernel op by op and computes every
+// lane on its own with the per-element functions of ir/eval/ScalarEval.h (never the interpreter's tile loops,
+// fast paths, lane gathers or vectorised combine regions). Shape ops, loads, stores, masks, reductions (halving
+// tree) and scans (sequential) are written out plainly from docs/semantics.md. Programs run one after another.
+//
+// It covers the ops the program generator emits (KernelGen.h): elementwise arith/math, casts, constants, ranges,
+// splat/broadcast/expand_dims, addptr, masked loads and stores, tt.reduce and tt.scan with any combine region.
+// Anything else is an error, so a generator extension cannot silently go unchecked.
+//
+// Undefined lanes follow the documented rule: a masked-off load lane without `other` is undefined; any undefined
+// operand lane makes the result lane undefined, except that select only looks at the side it picks. An undefined
+// lane stored by an active store lane (or an undefined mask or address) is what the interpreter must report.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "interpreter/Interpreter.h"
+#include "ir/IR.h"
+
+namespace tilesim::fuzz {
+
+struct ReferenceOutcome {
+  std::vector<std::vector<uint8_t>> buffers;  // each buffer argument after the launch, in argument order
+  // Per buffer element: 1 where an undefined lane was stored. Its bits are unspecified (the interpreter reports
+  // the store and may, e.g., skip a load whose address was undefined), so comparisons skip these elements.
+  std::vector<std::vector<uint8_t>> undefinedElements;
+  bool undefinedReachesMemory = false;        // the interpreter must report UndefinedUse exactly then
+  bool undefinedBehaviour = false;            // a defined lane is UB for LLVM: --check=ub must report it
+  bool undefinedBehaviourPossible = false;    // an undefined lane reaches a UB-capable op: a report is allowed
+  bool outOfBounds = false;                   // never expected from generated kernels
+  std::string error;                          // an op the reference cannot evaluate; empty on success
+};
+
+// Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does).
+ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
+                              std::array<int64_t, 3> grid);
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,26 @@
+// One lane of one elementwise op, for the fuzzer's reference evaluator (ReferenceEval.h). Lanes are raw bits:
+// integers masked to their width (i1 is 0 or 1), floats in their own format. Every value comes from a function of
+// ir/eval/ScalarEval.h or ir/FloatBits.h applied to this one lane, so nothing here shares the interpreter's
+// whole-tile loops or their per-kind fast paths.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "ir/IR.h"
+
+namespace tilesim::fuzz {
+
+uint64_t maskToWidth(uint64_t bits, ScalarKind kind);
+int64_t signExtendLane(uint64_t bits, ScalarKind kind);  // i1: 1 -> -1
+
+// The result bits of `op` (an elementwise op other than select/addptr) for operand lanes `lanes`.
+// `operandKind` is the first operand's element kind, `resultKind` the result's. Unsupported: nullopt + error.
+// `undefinedBehaviour` is set for the lanes LLVM treats as UB (docs/semantics.md "UB reporting"): integer division
+// or remainder by zero, a shift amount >= the width, a float->int conversion of NaN or an out-of-range value.
+std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind operandKind,
+                                 ScalarKind resultKind, std::string* error, bool* undefinedBehaviour);
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,80 @@
+// Regression cases from the fuzzer (see RegressionWriter.h). Buffers use tilesim's default .npy dtypes
+// (conformance/runner/Npy.h defaultNpyType: bf16 as <i2 bit patterns, unsigned ints in signed files of their
+// width), which the case loader accepts for the dtype named in case.json.
+#include "fuzz/programs/RegressionWriter.h"
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "conformance/runner/Npy.h"
+#include "ir/text/Printer.h"
+
+namespace tilesim::fuzz {
+
+namespace {
+
+std::string caseDtypeName(builder::DType dtype) {
+  switch (dtype) {
+    case builder::DType::Int1: return "bool";
+    case builder::DType::Fp16: return "float16";
+    case builder::DType::BF16: return "bfloat16";
+    case builder::DType::Fp32: return "float32";
+    case builder::DType::Fp64: return "float64";
+    default: return std::string(builder::dtypeName(dtype));  // int8 .. uint64
+  }
+}
+
+std::string writeBuffer(const std::string& path, ScalarKind kind, const std::vector<uint8_t>& bytes) {
+  NpyArray array;
+  array.type = defaultNpyType(kind);
+  array.shape = {static_cast<int64_t>(bytes.size()) / storageBytes(kind)};
+  array.bytes = bytes;
+  return writeNpyFile(path, array);
+}
+
+}  // namespace
+
+std::string writeRegressionCase(const std::string& directory, const std::string& name, const BuiltKernel& kernel,
+                                const std::vector<std::vector<uint8_t>>& expected, const std::string& note) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(directory) / name;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+  {
+    std::ofstream ttir(dir / "kernel.ttir");
+    ttir << printModule(*kernel.module);
+    if (!ttir) return "cannot write " + (dir / "kernel.ttir").string();
+  }
+  nlohmann::ordered_json caseJson;
+  caseJson["name"] = name;
+  caseJson["entry"] = "fuzz_kernel";
+  caseJson["grid"] = {kernel.grid[0], kernel.grid[1], kernel.grid[2]};
+  caseJson["num_warps"] = 4;
+  caseJson["note"] = note;
+  nlohmann::ordered_json args = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < kernel.arguments.size(); ++i) {
+    const LaunchArgument& argument = kernel.arguments[i];
+    nlohmann::ordered_json arg;
+    arg["name"] = argument.name;
+    arg["kind"] = "tensor";
+    arg["dtype"] = caseDtypeName(kernel.argumentDTypes[i]);
+    arg["shape"] = {static_cast<int64_t>(argument.bytes.size()) / storageBytes(argument.elementKind)};
+    arg["input"] = argument.name + ".npy";
+    std::string error = writeBuffer((dir / (argument.name + ".npy")).string(), argument.elementKind, argument.bytes);
+    if (!error.empty()) return error;
+    if (argument.name.rfind("out", 0) == 0) {
+      arg["expected"] = argument.name + ".expected.npy";
+      error = writeBuffer((dir / (argument.name + ".expected.npy")).string(), argument.elementKind, expected.at(i));
+      if (!error.empty()) return error;
+    }
+    args.push_back(arg);
+  }
+  caseJson["args"] = args;
+  std::ofstream json(dir / "case.json");
+  json << caseJson.dump(1) << "\n";
+  return json ? "" : "cannot write " + (dir / "case.json").string();
+}
+
+}  // namespace tilesim::fuzz
