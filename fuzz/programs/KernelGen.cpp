@@ -320,50 +320,7 @@ class KernelWriter {
         int axis = n.axis % a.rank();
         bool keepDims = n.variant % 2;
         switch (n.op) {
-          case NodeOp::Gather: {
-        // A data-dependent load: index = int(a) & (2^k - 1), masked to the buffer, from any program's part.
-        size_t k = n.b % inputs_.size();
-        int64_t length = inputLength(k), span = 1;
-        while (span < length) span *= 2;
-        Tensor index = kb_.and_(kb_.cast(toInt(a), DType::Int32), static_cast<int>(span - 1));
-        Tensor mask = kb_.lt(index, Literal(static_cast<long long>(length)));
-        DType dtype = plan_.inputs[k].dtype;
-        if (n.variant % 3 == 0) return kb_.load(kb_.add(inputs_[k], index), Operand(mask));
-        return kb_.load(kb_.add(inputs_[k], index), Operand(mask),
-                        Operand(builder::isBool(dtype) ? Literal(false) : safeLiteral(n.literalIndex, builder::isFloating(dtype))));
-      }
-      case NodeOp::ReduceProduct: {
-        // A user combine region: products round differently in every order, so this pins the halving tree.
-        if (!a.isBlock()) return Tensor{};
-        if (a.dtype == DType::Int1) a = kb_.cast(a, DType::Int32);
-        bool useXor = !isFloat(a) && n.variant % 2;
-        std::vector<Tensor> reduced = kb_.reduce({a}, n.axis % a.rank(), [useXor](KernelBuilder& kb, const std::vector<Tensor>& l, const std::vector<Tensor>& r) {
-          return std::vector<Tensor>{useXor ? kb.xor_(l[0], r[0]) : kb.mul(l[0], r[0])};
-        });
-        return reduced.empty() ? Tensor{} : reduced[0];
-      }
-      case NodeOp::Join: {
-        if (!bTensor || a.rank() > 2) return Tensor{};
-        Tensor b = bTensor->dtype == a.dtype ? *bTensor : kb_.cast(*bTensor, a.dtype);
-        return kb_.join(a, b);
-      }
-      case NodeOp::Split: {
-        if (!a.isBlock() || a.shape.back() != 2) return Tensor{};
-        auto [first, second] = kb_.split(a);
-        return n.variant % 2 ? second : first;
-      }
-      case NodeOp::Cat: {
-        if (!bTensor || a.rank() != 1 || bTensor->shape != a.shape) return Tensor{};
-        Tensor b = bTensor->dtype == a.dtype ? *bTensor : kb_.cast(*bTensor, a.dtype);
-        return kb_.cat(a, b, /*canReorder=*/true);
-      }
-      case NodeOp::Trans:
-        return a.rank() == 2 ? kb_.trans(a, {1, 0}) : Tensor{};
-      case NodeOp::Reshape:
-        if (a.rank() == 2) return kb_.reshape(a, {a.shape[0] * a.shape[1]});
-        if (a.rank() == 1 && a.shape[0] >= 2) return kb_.reshape(a, {a.shape[0] / 2, 2});
-        return Tensor{};
-      case NodeOp::Sum: return kb_.sum(a, axis, keepDims);
+          case NodeOp::Sum: return kb_.sum(a, axis, keepDims);
           case NodeOp::Max: return kb_.max(a, axis, keepDims);
           case NodeOp::Min: return kb_.min(a, axis, keepDims);
           case NodeOp::Argmax: return kb_.argmax(a, axis, keepDims);
