@@ -38,6 +38,26 @@ std::vector<TileRef> uniformShapes(std::vector<TileRef> tiles) {
 
 void ReportSink::add(Report report) {
   auto index = static_cast<size_t>(report.kind);
+  auto key = std::make_tuple(static_cast<int>(report.kind), report.program, report.ttirPos.line, report.ttirPos.column,
+                             report.buffer);
+  auto group = groups.find(key);
+  if (group == groups.end() && groups.size() < 1000) {
+    ReportGroup fresh;
+    fresh.first = report;
+    fresh.lastLane = report.lane;
+    fresh.minByteOffset = fresh.maxByteOffset = report.byteOffset;
+    group = groups.emplace(key, std::move(fresh)).first;
+  }
+  if (group != groups.end()) {
+    ReportGroup& g = group->second;
+    ++g.count;
+    if (report.lane < g.first.lane) g.first = report;
+    if (report.lane > g.lastLane) g.lastLane = report.lane;
+    if (report.byteOffset >= 0) {
+      g.minByteOffset = g.minByteOffset < 0 ? report.byteOffset : std::min(g.minByteOffset, report.byteOffset);
+      g.maxByteOffset = std::max(g.maxByteOffset, report.byteOffset);
+    }
+  }
   if (counts[index]++ < maxPerKind) reports.push_back(std::move(report));
 }
 

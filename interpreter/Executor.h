@@ -7,6 +7,8 @@
 #pragma once
 
 #include <array>
+#include <map>
+#include <tuple>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -41,6 +43,9 @@ class ReportSink {
   std::vector<Report> reports;
   std::array<int64_t, 6> counts{};
   int maxPerKind = 10;
+  // Groups by (kind, program, op line, op column, buffer); a program runs on one thread, so one sink sees a
+  // group whole. Bounded: beyond 1000 groups further reports are only counted.
+  std::map<std::tuple<int, std::array<int64_t, 3>, int, int, std::string>, ReportGroup> groups;
   void add(Report report);
 };
 

@@ -85,8 +85,19 @@ struct Report {
 };
 const char* reportKindName(Report::Kind kind);
 
+// All reports of one kind from one op in one program, summarised: how many lanes, the first and last lane
+// (row-major order) and the range of byte offsets. Every report is counted here, stored or not.
+struct ReportGroup {
+  Report first;                 // the group's first report (smallest lane)
+  int64_t count = 0;
+  std::vector<int64_t> lastLane;
+  int64_t minByteOffset = -1, maxByteOffset = -1;
+  std::string str() const;      // one line; for a single report, Report::str()
+};
+
 struct LaunchResult {
   std::vector<Report> reports;        // sorted by kind, program, op; at most maxReportsPerKind of each kind
+  std::vector<ReportGroup> groups;    // every report, grouped by kind, program and op; same order
   std::array<int64_t, 6> totalByKind{};  // including those not stored
   std::vector<std::string> unusedArguments;
   std::vector<std::string> printed;   // tt.print lines, in program order

@@ -87,6 +87,25 @@ std::string describeAddress(const Launch& launch, uint64_t address) {
   return text;
 }
 
+std::string ReportGroup::str() const {
+  if (count <= 1) return first.str();
+  auto laneText = [](const std::vector<int64_t>& lane) {
+    if (lane.size() == 1) return std::to_string(lane[0]);
+    std::string text = "(";
+    for (size_t i = 0; i < lane.size(); ++i) text += (i ? ", " : "") + std::to_string(lane[i]);
+    return text + ")";
+  };
+  std::string s = first.ttirPos.known() ? first.ttirPos.str() + ": " : "";
+  s += std::string(reportKindName(first.kind)) + ": program (" + std::to_string(first.program[0]) + ", " +
+       std::to_string(first.program[1]) + ", " + std::to_string(first.program[2]) + "), lanes " +
+       laneText(first.lane) + ".." + laneText(lastLane) + " (" + std::to_string(count) + ")";
+  if (!first.buffer.empty() && minByteOffset >= 0)
+    s += ", " + first.buffer + " bytes " + std::to_string(minByteOffset) + ".." + std::to_string(maxByteOffset);
+  s += ": " + first.message + " [first lane; " + first.op;
+  if (!first.sourceLoc.empty()) s += ", source " + first.sourceLoc;
+  return s + "]";
+}
+
 void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame) {
   std::string error;
   MutableTileRef result = evalDot(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1)),
@@ -255,6 +274,10 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
     for (Report& r : sink.reports) result.reports.push_back(std::move(r));
   }
   std::sort(result.reports.begin(), result.reports.end(), reportLess);
+  for (ReportSink& sink : sinks)
+    for (auto& [key, group] : sink.groups) result.groups.push_back(std::move(group));
+  std::sort(result.groups.begin(), result.groups.end(),
+            [](const ReportGroup& a, const ReportGroup& b) { return reportLess(a.first, b.first); });
   std::vector<Report> kept;
   std::array<int, 6> perKind{};
   for (Report& r : result.reports)

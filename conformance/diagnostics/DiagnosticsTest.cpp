@@ -123,6 +123,21 @@ TEST(Diagnostics, EveryPlantedBugIsReportedWhereItHappens) {
   }
 }
 
+// Every report is counted in a group (kind, program, op): the unmasked load past the end of x reads x[100..127]
+// in lanes 36..63 of program 1 (diagnostics.py:11), byte offsets 400..508.
+TEST(Diagnostics, ReportsAreGroupedByProgramAndOp) {
+  CaseRun run = runCaseDirectory(kDiagnostics + "/oob_unmasked_load", false);
+  ASSERT_TRUE(run.error.empty()) << run.error;
+  ASSERT_EQ(run.outcome.result.groups.size(), 1u);
+  const ReportGroup& group = run.outcome.result.groups[0];
+  EXPECT_EQ(group.count, 28);
+  EXPECT_EQ(group.first.lane, std::vector<int64_t>{36});
+  EXPECT_EQ(group.lastLane, std::vector<int64_t>{63});
+  EXPECT_EQ(group.minByteOffset, 400);
+  EXPECT_EQ(group.maxByteOffset, 508);
+  EXPECT_EQ(run.outcome.result.totalByKind[static_cast<size_t>(Report::Kind::OutOfBounds)], 28);
+}
+
 TEST(Diagnostics, CorrectGoldenKernelsReportNothing) {
   std::vector<std::string> cases = caseDirectories(kGolden);
   ASSERT_EQ(cases.size(), 15u);

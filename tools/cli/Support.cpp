@@ -16,17 +16,18 @@ void printDiagnostics(const Diagnostics& diagnostics) {
     std::fprintf(stderr, "%s%s\n", diagnostic.pos.file.empty() ? "tilesim: " : "", diagnostic.str().c_str());
 }
 
+// One line per group of reports (same kind, program and op), the first 20 groups; then what was left out.
 int64_t printReports(const LaunchResult& result) {
-  for (const Report& report : result.reports) std::printf("%s\n", report.str().c_str());
-  int64_t total = 0;
-  for (size_t kind = 0; kind < result.totalByKind.size(); ++kind) {
-    int64_t hidden = result.totalByKind[kind];
-    total += hidden;
-    for (const Report& report : result.reports) hidden -= static_cast<size_t>(report.kind) == kind ? 1 : 0;
-    if (hidden > 0)
-      std::printf("... and %lld more %s reports\n", static_cast<long long>(hidden),
-                  reportKindName(static_cast<Report::Kind>(kind)));
+  constexpr size_t kMaxGroupsShown = 20;
+  int64_t total = 0, shown = 0;
+  for (int64_t count : result.totalByKind) total += count;
+  for (size_t i = 0; i < result.groups.size() && i < kMaxGroupsShown; ++i) {
+    std::printf("%s\n", result.groups[i].str().c_str());
+    shown += result.groups[i].count;
   }
+  if (total > shown)
+    std::printf("... and %lld more reports (%zu groups in all)\n", static_cast<long long>(total - shown),
+                result.groups.size());
   return total;
 }
 
