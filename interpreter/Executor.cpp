@@ -141,7 +141,7 @@ void Executor::executeFor(const Operation& op, Frame& frame) {
     arguments[0] = ivTile;
     std::copy(carried.begin(), carried.end(), arguments.begin() + 1);
     std::vector<TileRef> yielded = runBlock(body, arguments, frame);
-    if (!yielded.empty() || carried.empty()) carried = std::move(yielded);
+    carried = std::move(yielded);  // the verifier checked that scf.yield carries exactly the iter_args
     if (ivType.bitWidth() == 32 && iv + step > INT32_MAX) break;  // the i32 induction variable would wrap
   }
   for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), carried[i]);
