@@ -2,6 +2,7 @@
 #include "ir/builder/Emitter.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "ir/Assert.h"
 #include "ir/FloatBits.h"
@@ -61,6 +62,13 @@ void Emitter::nameValue(Value* value) {
   while (usedNames_.count(name)) name = nameHint_ + "_" + std::to_string(nameCounter_++);
   usedNames_.insert(name);
   value->name = name;
+}
+
+void Emitter::nameValue(Value* value, const std::string& hint) {
+  std::string saved = std::move(nameHint_);
+  nameHint_ = hint;
+  nameValue(value);
+  nameHint_ = std::move(saved);
 }
 
 Operation* Emitter::create(OpKind kind, std::vector<Value*> operands, std::vector<Type> resultTypes,
@@ -162,10 +170,14 @@ void Emitter::removeDeadConstants() {
   std::set<const Value*> used;
   for (const auto& function : module_->functions)
     walk(*function, [&](const Operation& op) { used.insert(op.operands.begin(), op.operands.end()); });
-  auto erase = [&](Block& block) {
+  // Every block, including the regions of scf.for / scf.if bodies.
+  std::function<void(Block&)> erase = [&](Block& block) {
     std::erase_if(block.operations, [&](const std::unique_ptr<Operation>& op) {
       return op->kind == OpKind::ArithConstant && !used.count(op->result(0));
     });
+    for (const auto& op : block.operations)
+      for (const auto& region : op->regions)
+        for (const auto& nested : region->blocks) erase(*nested);
   };
   erase(function_->region(0).front());
 }

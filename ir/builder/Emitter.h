@@ -27,6 +27,7 @@ class Emitter {
   void pushBlock(Block* block) { blocks_.push_back(block); }
   void popBlock() { blocks_.pop_back(); }
   void setNameHint(std::string hint) { nameHint_ = std::move(hint); }
+  const std::string& nameHint() const { return nameHint_; }
 
   Value* addArgument(Type type, const std::string& name, std::vector<NamedAttribute> attributes);
   void finishSignature();  // writes function_type and arg_attrs
@@ -38,6 +39,7 @@ class Emitter {
     return create(kind, std::move(operands), {resultType}, std::move(attributes))->result(0);
   }
   void nameValue(Value* value);
+  void nameValue(Value* value, const std::string& hint);  // names after `hint` (unique), not the current hint
 
   static Type typeOf(DType dtype, bool pointer, const std::vector<int64_t>& shape);
   static Tensor tensorOf(Value* value, DType dtype, bool pointer, std::vector<int64_t> shape) {

@@ -136,6 +136,25 @@ class KernelBuilder {
   Tensor dot(const Tensor& a, const Tensor& b, std::optional<Tensor> acc = std::nullopt,
              std::string inputPrecision = "tf32", DType outDType = DType::Fp32);
 
+  // ---- structured control flow (ControlFlow.cpp) ----
+  // `for i in range(lower, upper, step)` over runtime values: scf.for with iter_args. Bounds are int scalars or
+  // literals (to_tensor); the induction variable is their integer_promote_impl type (int32, or int64 when any
+  // bound is int64). `body` receives the induction variable and the loop-carried values and returns their next
+  // values, whose types must equal the initial ones (Triton's AssertionError otherwise). A negative literal step
+  // counts down as Triton does (the loop runs over the swapped range; iv = upper + lower - i). `names`: the
+  // induction variable's name, then the carried variables' names (empty or short: "i", "arg<k>").
+  // Returns the values after the loop.
+  using LoopBody = std::function<std::vector<Tensor>(KernelBuilder&, const Tensor& iv, const std::vector<Tensor>& carried)>;
+  std::vector<Tensor> forLoop(const Operand& lower, const Operand& upper, const Operand& step,
+                              const std::vector<Tensor>& initialValues, const LoopBody& body,
+                              const std::vector<std::string>& names = {});
+  // `if condition:` on a runtime scalar: scf.if whose results are what both branches return (same count and
+  // types, Triton's AssertionError otherwise). The condition is converted to int1 (`!= 0` for ints); a block
+  // condition is an error. `names` name the results (as the variables assigned in both branches).
+  using Branch = std::function<std::vector<Tensor>(KernelBuilder&)>;
+  std::vector<Tensor> ifThenElse(const Operand& condition, const Branch& thenBody, const Branch& elseBody,
+                                 const std::vector<std::string>& names = {});
+
   void ret();
   BuildResult finish();
 

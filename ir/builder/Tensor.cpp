@@ -13,6 +13,7 @@ const char* frontendErrorKindName(FrontendError::Kind kind) {
     case FrontendError::Kind::ValueError: return "ValueError";
     case FrontendError::Kind::IncompatibleTypeError: return "IncompatibleTypeError";
     case FrontendError::Kind::AssertionError: return "AssertionError";
+    case FrontendError::Kind::UnsupportedLanguageConstruct: return "UnsupportedLanguageConstruct";
   }
   return "?";
 }

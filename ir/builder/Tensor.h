@@ -19,7 +19,7 @@
 namespace tilesim::builder {
 
 struct FrontendError {
-  enum class Kind : uint8_t { TypeError, ValueError, IncompatibleTypeError, AssertionError };
+  enum class Kind : uint8_t { TypeError, ValueError, IncompatibleTypeError, AssertionError, UnsupportedLanguageConstruct };
   Kind kind = Kind::TypeError;
   std::string message;
   std::string str() const;  // "TypeError: message"
