@@ -12,59 +12,16 @@
 
 #include "interpreter/Interpreter.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/tests/RunSupport.h"
 #include "ir/builder/tests/WellFormed.h"
 
 namespace tilesim::builder {
 namespace {
 
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<T> valuesOf(const LaunchArgument& argument) {
-  std::vector<T> values(argument.bytes.size() / sizeof(T));
-  std::memcpy(values.data(), argument.bytes.data(), argument.bytes.size());
-  return values;
-}
-
-const Operation* findOp(const Module& module, OpKind kind) {
-  const Operation* found = nullptr;
-  walk(*module.kernel()->op(), [&](const Operation& op) {
-    if (!found && op.kind == kind) found = &op;
-  });
-  return found;
-}
-
-// Builds, checks well-formedness (and that an op of `expectKind` is present) and runs; returns the arguments
-// after the launch (empty on failure).
-std::vector<LaunchArgument> buildAndRun(KernelBuilder& kb, OpKind expectKind, std::vector<LaunchArgument> arguments,
-                                        std::array<int64_t, 3> grid) {
-  BuildResult built = kb.finish();
-  if (!built.module) {
-    ADD_FAILURE() << "build failed: " << (built.error ? built.error->str() : "");
-    return {};
-  }
-  EXPECT_EQ(checkWellFormed(*built.module), "");
-  if (std::getenv("TILESIM_PRINT_BUILT")) std::printf("%s\n", printModule(*built.module).c_str());
-  EXPECT_NE(findOp(*built.module, expectKind), nullptr);
-  Launch launch;
-  launch.module = built.module.get();
-  launch.kernel = built.module->kernel();
-  launch.arguments = std::move(arguments);
-  launch.grid = grid;
-  LaunchOptions options;
-  options.profile = FloatProfile::Triton;
-  options.echoPrints = false;
-  LaunchOutcome outcome = runLaunch(launch, options);
-  for (const Diagnostic& diagnostic : outcome.diagnostics) ADD_FAILURE() << diagnostic.str();
-  for (const Report& report : outcome.result.reports) ADD_FAILURE() << report.str();
-  if (!outcome.started() || !outcome.result.ok()) return {};
-  return std::move(launch.arguments);
-}
+using testing::buildAndRun;
+using testing::bytesOf;
+using testing::findOp;
+using testing::valuesOf;
 
 // (a) C = A @ B with a K loop: acc = tl.dot(a, b, acc, input_precision="ieee"); pointers advance each step.
 TEST(BuilderControlFlow, KLoopMatmulMatchesSequentialFma) {
