@@ -293,14 +293,10 @@ MutableTileRef dotFloat(const Operation& op, const Tile& a, const Tile& b, const
 
 bool dotInputPrecision(const Operation& op, InputPrecision* precision, std::string* error) {
   std::string word = op.keywordAttr(kInputPrecisionAttr, "ieee");
-  static constexpr std::pair<const char*, InputPrecision> kNames[] = {
-      {"tf32", InputPrecision::TF32}, {"tf32x3", InputPrecision::TF32x3}, {"ieee", InputPrecision::IEEE},
-      {"bf16x3", InputPrecision::BF16x3}, {"bf16x6", InputPrecision::BF16x6}};
-  for (const auto& [name, value] : kNames)
-    if (word == name) {
-      *precision = value;
-      return true;
-    }
+  if (std::optional<InputPrecision> parsed = parseInputPrecision(word)) {
+    *precision = *parsed;
+    return true;
+  }
   return fail(error, "unknown inputPrecision '" + word + "' (expected tf32, tf32x3, ieee, bf16x3 or bf16x6)");
 }
 

@@ -26,10 +26,9 @@
 
 namespace tilesim {
 
-// The attribute Triton prints as `inputPrecision = tf32` and its values (TritonOps.td InputPrecision).
+// The attribute Triton prints as `inputPrecision = tf32`; its values are InputPrecision (ir/launch/Profiles.h).
 inline constexpr const char* kInputPrecisionAttr = "inputPrecision";
 inline constexpr const char* kMaxNumImpreciseAccAttr = "maxNumImpreciseAcc";
-enum class InputPrecision : uint8_t { TF32, TF32x3, IEEE, BF16x3, BF16x6 };
 
 // Reads the op's `inputPrecision` (absent = IEEE). Returns false and sets `error` for an unknown keyword.
 bool dotInputPrecision(const Operation& op, InputPrecision* precision, std::string* error);

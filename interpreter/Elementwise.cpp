@@ -11,16 +11,6 @@
 
 namespace tilesim {
 
-const char* ubKindName(UBKind kind) {
-  switch (kind) {
-    case UBKind::DivisionByZero: return "integer division by zero";
-    case UBKind::ShiftOutOfRange: return "shift amount >= bit width";
-    case UBKind::FloatToIntOutOfRange: return "float to int conversion out of range or NaN";
-    case UBKind::SignedOverflow: return "signed overflow (nsw)";
-  }
-  return "unknown";
-}
-
 namespace elementwise {
 
 MutableTileRef makeResult(const Operation& op, Operands operands) {

@@ -10,18 +10,9 @@
 
 #include "interpreter/Tile.h"
 #include "ir/IR.h"
+#include "ir/launch/Profiles.h"
 
 namespace tilesim {
-
-// BRIEF.md "Two float profiles". Exact: correctly rounded + - * / sqrt, no contraction, math functions by
-// one deterministic algorithm; every error bound is 0. Triton: the same values, plus per-lane error bounds
-// covering what Triton's GPU lowering may produce instead (div.full, ex2.approx, sqrt.approx.ftz, FMA
-// contraction, libdevice ulp errors), carried through data flow.
-enum class FloatProfile : uint8_t { Exact, Triton };
-
-// Conditions LLVM treats as undefined behaviour; tilesim gives them NVIDIA's value and can report them.
-enum class UBKind : uint8_t { DivisionByZero, ShiftOutOfRange, FloatToIntOutOfRange, SignedOverflow };
-const char* ubKindName(UBKind kind);
 
 struct UBEvent {
   int64_t lane;

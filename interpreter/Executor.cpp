@@ -103,11 +103,10 @@ std::vector<TileRef> Executor::runBlock(const Block& block, std::span<const Tile
       return yielded;
     }
     executeOp(*op, frame);
-    if (!frame.vectorized && context_.options.traceHook && context_.options.traceProgram &&
-        *context_.options.traceProgram == programId_) {
+    if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
       std::vector<TileRef> results;
       for (const auto& r : op->results) results.push_back(get(frame, r.get()));
-      context_.options.traceHook(*op, results);
+      context_.trace->hook(*op, results);
     }
   }
   return {};  // a block without terminator (scf.for with implicit yield) yields nothing

@@ -34,6 +34,7 @@ struct LaunchContext {
   std::vector<TileRef> kernelArguments;  // one per kernel parameter, bound once per launch
   Memory* memory = nullptr;
   LaunchOptions options;
+  const ProgramTrace* trace = nullptr;  // tilesim trace: the one program to report op by op
   std::array<int64_t, 3> grid{1, 1, 1};
 };
 
@@ -41,7 +42,7 @@ struct LaunchContext {
 class ReportSink {
  public:
   std::vector<Report> reports;
-  std::array<int64_t, 6> counts{};
+  std::array<int64_t, kReportKindCount> counts{};
   int maxPerKind = 10;
   // Groups by (kind, program, op line, op column, buffer); a program runs on one thread, so one sink sees a
   // group whole. Bounded: beyond 1000 groups further reports are only counted.

@@ -16,64 +16,11 @@
 
 namespace tilesim {
 
-LaunchArgument LaunchArgument::buffer(std::string name, ScalarKind kind, std::vector<uint8_t> bytes) {
-  LaunchArgument a;
-  a.name = std::move(name);
-  a.kind = Kind::Buffer;
-  a.elementKind = kind;
-  a.bytes = std::move(bytes);
-  return a;
-}
-
-LaunchArgument LaunchArgument::integer(std::string name, int64_t value) {
-  LaunchArgument a;
-  a.name = std::move(name);
-  a.intValue = value;
-  a.floatValue = static_cast<double>(value);
-  return a;
-}
-
-LaunchArgument LaunchArgument::floating(std::string name, double value) {
-  LaunchArgument a;
-  a.name = std::move(name);
-  a.scalarIsFloat = true;
-  a.floatValue = value;
-  a.intValue = static_cast<int64_t>(value);
-  return a;
-}
-
-const char* reportKindName(Report::Kind kind) {
-  switch (kind) {
-    case Report::Kind::OutOfBounds: return "out-of-bounds";
-    case Report::Kind::UndefinedUse: return "undefined-value";
-    case Report::Kind::Race: return "race";
-    case Report::Kind::AssertFailed: return "assert";
-    case Report::Kind::UndefinedBehavior: return "undefined-behavior";
-    case Report::Kind::Unsupported: return "unsupported";
-  }
-  return "?";
-}
-
-std::string Report::str() const {
-  std::string s = ttirPos.known() ? ttirPos.str() + ": " : "";
-  s += std::string(reportKindName(kind)) + ": " + message;
-  s += " [program (" + std::to_string(program[0]) + ", " + std::to_string(program[1]) + ", " +
-       std::to_string(program[2]) + ")";
-  if (!lane.empty()) {
-    s += ", lane (";
-    for (size_t i = 0; i < lane.size(); ++i) s += (i ? ", " : "") + std::to_string(lane[i]);
-    s += ")";
-  }
-  s += ", " + op;
-  if (!sourceLoc.empty()) s += ", source " + sourceLoc;
-  return s + "]";
-}
-
 std::string describeAddress(const Launch& launch, uint64_t address) {
   uint64_t window = address >> kBufferWindowBits;
   uint64_t index = 0;
   for (const LaunchArgument& argument : launch.arguments) {
-    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
+    if (!argument.isBuffer() || argument.isAlias()) continue;  // windows belong to the buffers that own storage
     if (++index != window) continue;
     const uint64_t offset = address - (window << kBufferWindowBits);
     const uint64_t bytes = static_cast<uint64_t>(storageBytes(argument.elementKind));
@@ -87,25 +34,6 @@ std::string describeAddress(const Launch& launch, uint64_t address) {
   return text;
 }
 
-std::string ReportGroup::str() const {
-  if (count <= 1) return first.str();
-  auto laneText = [](const std::vector<int64_t>& lane) {
-    if (lane.size() == 1) return std::to_string(lane[0]);
-    std::string text = "(";
-    for (size_t i = 0; i < lane.size(); ++i) text += (i ? ", " : "") + std::to_string(lane[i]);
-    return text + ")";
-  };
-  std::string s = first.ttirPos.known() ? first.ttirPos.str() + ": " : "";
-  s += std::string(reportKindName(first.kind)) + ": program (" + std::to_string(first.program[0]) + ", " +
-       std::to_string(first.program[1]) + ", " + std::to_string(first.program[2]) + "), lanes " +
-       laneText(first.lane) + ".." + laneText(lastLane) + " (" + std::to_string(count) + ")";
-  if (!first.buffer.empty() && minByteOffset >= 0)
-    s += ", " + first.buffer + " bytes " + std::to_string(minByteOffset) + ".." + std::to_string(maxByteOffset);
-  s += ": " + first.message + " [first lane; " + first.op;
-  if (!first.sourceLoc.empty()) s += ", source " + first.sourceLoc;
-  return s + "]";
-}
-
 void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame) {
   std::string error;
   MutableTileRef result = evalDot(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1)),
@@ -117,7 +45,7 @@ void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame)
 namespace {
 
 // Binds one kernel parameter; returns the tile or sets `error`.
-TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, Memory& memory,
+TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, uint64_t address,
                       std::string* error) {
   Type type = parameter.type;
   MutableTileRef tile = makeTile(type);
@@ -133,8 +61,7 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, Me
                " elements but parameter %" + parameter.name + " points to " + pointee.str();
       return nullptr;
     }
-    for (auto& buffer : memory.buffers())
-      if (buffer->name == argument.name) tile->setBits(0, buffer->base);
+    tile->setBits(0, address);
     return tile;
   }
   if (argument.kind != LaunchArgument::Kind::Scalar) {
@@ -178,17 +105,9 @@ std::vector<int64_t> programOrder(int64_t count, const LaunchOptions& options) {
   return order;
 }
 
-bool reportLess(const Report& a, const Report& b) {
-  if (a.kind != b.kind) return a.kind < b.kind;
-  if (a.program != b.program) return std::tie(a.program[2], a.program[1], a.program[0]) < std::tie(b.program[2], b.program[1], b.program[0]);
-  if (a.ttirPos.line != b.ttirPos.line) return a.ttirPos.line < b.ttirPos.line;
-  if (a.lane != b.lane) return a.lane < b.lane;
-  return a.message < b.message;
-}
-
 }  // namespace
 
-LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
+LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const ProgramTrace* trace) {
   LaunchOutcome outcome;
   auto fail = [&](std::string message) {
     outcome.diagnostics.push_back({SourcePos{}, std::move(message)});
@@ -200,12 +119,18 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
   const int64_t programs = launch.grid[0] * launch.grid[1] * launch.grid[2];
   if (programs > (int64_t{1} << 30)) return fail("grid of " + std::to_string(programs) + " programs is too large");
 
+  std::vector<BufferPlacement> placements;
+  if (Diagnostics problems = placeBuffers(launch, placements); !problems.empty()) {
+    outcome.diagnostics = std::move(problems);
+    return outcome;
+  }
+  // One window per buffer that owns storage; an alias points into its storage's window at its offset.
   Memory memory;
-  for (LaunchArgument& argument : launch.arguments) {
-    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
-    if (argument.bytes.size() % storageBytes(argument.elementKind) != 0)
-      return fail("argument '" + argument.name + "': buffer size is not a multiple of its element size");
-    memory.addBuffer(argument.name, argument.elementKind, argument.bytes.data(), argument.bytes.size());
+  std::vector<Buffer*> storageOf(launch.arguments.size(), nullptr);
+  for (size_t i = 0; i < launch.arguments.size(); ++i) {
+    LaunchArgument& argument = launch.arguments[i];
+    if (!argument.isBuffer() || argument.isAlias()) continue;
+    storageOf[i] = &memory.addBuffer(argument.name, argument.elementKind, argument.bytes.data(), argument.bytes.size());
   }
   if (memory.buffers().size() >= (size_t{1} << (63 - kBufferWindowBits))) return fail("too many buffers");
   if (options.checks) memory.enableRaceShadow();
@@ -229,8 +154,11 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
     if (it == launch.arguments.end())
       return fail("missing argument for parameter %" + parameter.name + " (" + parameter.type.str() + ")");
     used[it - launch.arguments.begin()] = true;
+    const size_t index = static_cast<size_t>(it - launch.arguments.begin());
+    const uint64_t address =
+        it->isBuffer() ? storageOf[placements[index].storage]->base + placements[index].offset : 0;
     std::string error;
-    TileRef tile = bindParameter(parameter, *it, memory, &error);
+    TileRef tile = bindParameter(parameter, *it, address, &error);
     if (!tile) return fail(error);
     context.kernelArguments.push_back(tile);
   }
@@ -246,7 +174,8 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
   const std::vector<int64_t> order = programOrder(programs, options);
   std::vector<std::vector<std::string>> printed(static_cast<size_t>(programs));
   const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  memory.setConcurrent(threads > 1 && !options.traceProgram);
+  memory.setConcurrent(threads > 1 && !trace);
+  context.trace = trace;
   std::vector<ReportSink> sinks(static_cast<size_t>(threads));
   for (ReportSink& sink : sinks) sink.maxPerKind = options.maxReportsPerKind;
   auto runOne = [&](Executor& executor, int64_t linear) {
@@ -254,8 +183,8 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
                               linear / (launch.grid[0] * launch.grid[1])};
     executor.runProgram(id, linear, &printed[static_cast<size_t>(linear)]);
   };
-  if (options.traceProgram) {  // the traced program runs on this thread, alone, so the hook needs no locking
-    const auto& t = *options.traceProgram;
+  if (trace) {  // the traced program runs on this thread, alone, so the hook needs no locking
+    const auto& t = trace->program;
     int64_t linear = t[0] + launch.grid[0] * (t[1] + launch.grid[1] * t[2]);
     Executor executor(context, sinks[0]);
     if (linear >= 0 && linear < programs) runOne(executor, linear);
@@ -279,7 +208,7 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
   std::sort(result.groups.begin(), result.groups.end(),
             [](const ReportGroup& a, const ReportGroup& b) { return reportLess(a.first, b.first); });
   std::vector<Report> kept;
-  std::array<int, 6> perKind{};
+  std::array<int, kReportKindCount> perKind{};
   for (Report& r : result.reports)
     if (perKind[static_cast<size_t>(r.kind)]++ < options.maxReportsPerKind) kept.push_back(std::move(r));
   result.reports = std::move(kept);
@@ -289,14 +218,19 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options) {
       result.printed.push_back(std::move(line));
     }
   if (memory.errorBoundsEnabled()) {
-    for (size_t i = 0, b = 0; i < launch.arguments.size(); ++i) {
-      if (launch.arguments[i].kind != LaunchArgument::Kind::Buffer) continue;
-      Buffer& buffer = *memory.buffers()[b++];
+    for (size_t i = 0; i < launch.arguments.size(); ++i) {
+      if (!storageOf[i]) continue;
+      const Buffer& buffer = *storageOf[i];
       bool any = std::any_of(buffer.errorBound.begin(), buffer.errorBound.end(), [](double v) { return v != 0; });
       if (any) launch.arguments[i].errorBound = buffer.errorBound;
     }
   }
+  refreshAliasViews(launch, placements);
   return outcome;
+}
+
+std::string InterpreterEngine::description() const {
+  return "interpreter (" + std::to_string(omp_get_max_threads()) + " threads)";
 }
 
 }  // namespace tilesim

@@ -1,8 +1,10 @@
-// bench_interpreter: runs the kernels in bench/interpreter/kernels/ through the interpreter (runLaunch), checks
-// each output against a C++ reference (a wrong result fails loudly, exit 1), times the launch (best of
-// --repeat runs after one warm-up; steady_clock around runLaunch only) and prints one table with the Triton 3.6
-// interpreter's time where one is known. Also times tt.dot alone (evalDot on 64x64x32 and 512^3 f32 tiles).
-//   bench_interpreter [--kernel NAME]... [--threads N] [--repeat N] [--profile exact|triton] [--no-checks]
+// bench_interpreter: runs the kernels in bench/interpreter/kernels/ through an engine (the interpreter by
+// default, `--engine gpu` for the GPU backend), checks each output against a C++ reference (a wrong result fails
+// loudly, exit 1), times the launch (best of --repeat runs after one warm-up; steady_clock around Engine::run only)
+// and prints one table with the Triton 3.6 interpreter's time where one is known. Also times tt.dot alone (evalDot
+// on 64x64x32 and 512^3 f32 tiles).
+//   bench_interpreter [--kernel NAME]... [--engine interp|gpu] [--threads N] [--repeat N] [--profile exact|triton]
+//                     [--no-checks]
 #include <omp.h>
 
 #include <CLI/CLI.hpp>
@@ -16,6 +18,7 @@
 
 #include "bench/interpreter/BenchCases.h"
 #include "interpreter/Dot.h"
+#include "tools/engines/EngineRegistry.h"
 #include "ir/text/Parser.h"
 
 #ifndef TILESIM_BENCH_KERNELS_DIR
@@ -34,6 +37,7 @@ struct Settings {
   std::string profile = "exact";
   bool checks = true;
   std::string kernelsDir = TILESIM_BENCH_KERNELS_DIR;
+  std::string engine = "interp";
 };
 
 std::string cpuModel() {
@@ -74,7 +78,7 @@ void printRow(const std::string& kernel, const std::string& shape, int threads, 
 }
 
 // Returns false (after saying why) when the kernel does not parse, does not start, reports, or is wrong.
-bool runCase(BenchCase& benchCase, const Settings& settings, int threads) {
+bool runCase(BenchCase& benchCase, const Settings& settings, int threads, Engine& engine) {
   std::string path = settings.kernelsDir + "/" + benchCase.file;
   ParseResult parsed = parseModuleFile(path);
   if (!parsed.module) {
@@ -95,7 +99,7 @@ bool runCase(BenchCase& benchCase, const Settings& settings, int threads) {
     launch.arguments = benchCase.arguments;  // fresh inputs, copied outside the timed region
     launch.grid = benchCase.grid;
     Clock::time_point start = Clock::now();
-    LaunchOutcome outcome = runLaunch(launch, options);
+    LaunchOutcome outcome = engine.run(launch, options);
     double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (!outcome.started()) {
       for (const Diagnostic& diagnostic : outcome.diagnostics) std::cerr << diagnostic.str() << "\n";
@@ -173,12 +177,21 @@ int main(int argc, char** argv) {
   app.add_option("--profile", settings.profile, "float profile")->check(CLI::IsMember({"exact", "triton"}));
   app.add_flag("!--no-checks", settings.checks, "turn off out-of-bounds/undefined/race checks");
   app.add_option("--kernels-dir", settings.kernelsDir, "directory of the .ttir kernels");
+  app.add_option("--engine", settings.engine, "the engine to time: interp (default) or gpu")
+      ->check(CLI::IsMember({"interp", "gpu"}));
   CLI11_PARSE(app, argc, argv);
+  tilesim::EngineChoice choice = tilesim::createEngine(*tilesim::parseEngineKind(settings.engine));
+  if (!choice.engine) {
+    std::fprintf(stderr, "bench_interpreter: skipped: the %s engine is not available: %s\n", settings.engine.c_str(),
+                 choice.unavailable.c_str());
+    return 4;
+  }
 
   int threads = settings.threads > 0 ? settings.threads : omp_get_max_threads();
   if (settings.threads > 0) omp_set_num_threads(settings.threads);
-  std::printf("machine: %s, %u hardware threads; OpenMP threads %d; profile %s; checks %s; best of %d\n",
-              cpuModel().c_str(), std::thread::hardware_concurrency(), threads, settings.profile.c_str(),
+  std::printf("machine: %s, %u hardware threads; engine %s; OpenMP threads %d; profile %s; checks %s; best of %d\n",
+              cpuModel().c_str(), std::thread::hardware_concurrency(), choice.engine->description().c_str(), threads,
+              settings.profile.c_str(),
               settings.checks ? "on" : "off", settings.repeat);
   std::printf("%-11s %-30s %7s %10s %16s %10s %12s %8s\n", "kernel", "shape", "threads", "time ms", "throughput",
               "max err", "triton-int", "speedup");
@@ -187,7 +200,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   std::vector<BenchCase> cases = makeBenchCases();
   for (BenchCase& benchCase : cases)
-    if (selected(settings, benchCase.name)) ok = runCase(benchCase, settings, threads) && ok;
+    if (selected(settings, benchCase.name)) ok = runCase(benchCase, settings, threads, *choice.engine) && ok;
   if (selected(settings, "dot")) {
     runDotCase(64, 64, 32, settings);
     runDotCase(512, 512, 512, settings);

@@ -1,5 +1,6 @@
-// Running golden cases: load, parse, verify, launch, compare; and the determinism sweep over thread counts and
-// program orders. Everything that goes wrong before the comparison is an Error outcome carrying the messages.
+// Running conformance cases on an engine: load, parse, verify, launch, judge (outputs, expected reports); and the
+// determinism sweep over thread counts and program orders. Everything that goes wrong before the judgement is an
+// Error outcome carrying the messages.
 #include "conformance/runner/Conformance.h"
 
 #include <algorithm>
@@ -46,8 +47,41 @@ LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrde
   return launchOptions;
 }
 
+// Sorts a buffer's elements by their bits, so two buffers holding the same multiset compare equal.
+std::vector<uint8_t> sortedElements(const std::vector<uint8_t>& bytes, ScalarKind kind) {
+  const size_t size = static_cast<size_t>(storageBytes(kind));
+  std::vector<std::vector<uint8_t>> elements;
+  for (size_t at = 0; at + size <= bytes.size(); at += size)
+    elements.emplace_back(bytes.begin() + static_cast<ptrdiff_t>(at), bytes.begin() + static_cast<ptrdiff_t>(at + size));
+  std::sort(elements.begin(), elements.end());
+  std::vector<uint8_t> sorted;
+  for (const auto& element : elements) sorted.insert(sorted.end(), element.begin(), element.end());
+  return sorted;
+}
+
+bool reportMatches(const ExpectedReport& expected, const Report& report) {
+  return expected.kind == reportKindName(report.kind) && (!expected.program || *expected.program == report.program) &&
+         (!expected.lane || *expected.lane == report.lane) && (!expected.op || *expected.op == report.op) &&
+         (!expected.ttirLine || *expected.ttirLine == report.ttirPos.line) &&
+         (!expected.source || *expected.source == report.sourceLoc) &&
+         (!expected.buffer || *expected.buffer == report.buffer) &&
+         (!expected.byteOffset || *expected.byteOffset == report.byteOffset);
+}
+
+std::string describeExpected(const ExpectedReport& expected) {
+  std::string text = expected.kind;
+  if (expected.op) text += " at " + *expected.op;
+  if (expected.ttirLine) text += fmt::format(" (TTIR line {})", *expected.ttirLine);
+  if (expected.program) text += fmt::format(" in program ({}, {}, {})", (*expected.program)[0], (*expected.program)[1], (*expected.program)[2]);
+  if (expected.lane) text += fmt::format(", lane ({})", fmt::join(*expected.lane, ", "));
+  if (expected.buffer) text += ", buffer " + *expected.buffer;
+  if (expected.byteOffset) text += fmt::format(", byte offset {}", *expected.byteOffset);
+  if (expected.source) text += ", source " + *expected.source;
+  return text;
+}
+
 // Fills `outcome` up to the end of the comparison; returns false (with outcome.error) when the case cannot run.
-bool runAndCompare(const CaseOptions& options, CaseOutcome& outcome) {
+bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
   if (!load.ok()) {
     outcome.error = load.error;
@@ -80,7 +114,10 @@ bool runAndCompare(const CaseOptions& options, CaseOutcome& outcome) {
   launch.kernel = kernel;
   launch.arguments = std::move(built.arguments);
   launch.grid = goldenCase.grid;
-  LaunchOutcome launched = runLaunch(launch, launchOptions(options, options.threads, options.order));
+  launch.numWarps = goldenCase.numWarps;
+  LaunchOptions launchSetup = launchOptions(options, options.threads, options.order);
+  launchSetup.checkUB = launchSetup.checkUB || goldenCase.checkUB;
+  LaunchOutcome launched = engine.run(launch, launchSetup);
   if (!launched.started()) {
     outcome.error = joinDiagnostics(launched.diagnostics);
     return false;
@@ -99,14 +136,27 @@ bool runAndCompare(const CaseOptions& options, CaseOutcome& outcome) {
     CompareOptions compareOptions;
     compareOptions.maxFailuresShown = options.maxFailuresShown;
     compareOptions.isUnsigned = argument.dtype.isUnsigned;
-    outcome.outputs.push_back(compareOutput(argument.name, argument.dtype.kind, argument.shape, output.bytes,
-                                            expected.array.bytes, output.errorBound, compareOptions));
+    if (argument.unordered) {
+      const std::vector<int64_t> flat = {static_cast<int64_t>(output.bytes.size()) / storageBytes(argument.dtype.kind)};
+      outcome.outputs.push_back(compareOutput(argument.name + " (unordered)", argument.dtype.kind, flat,
+                                              sortedElements(output.bytes, argument.dtype.kind),
+                                              sortedElements(expected.array.bytes, argument.dtype.kind), {},
+                                              compareOptions));
+    } else {
+      outcome.outputs.push_back(compareOutput(argument.name, argument.dtype.kind, argument.shape, output.bytes,
+                                              expected.array.bytes, output.errorBound, compareOptions));
+    }
   }
+  outcome.expectsReports = goldenCase.expectsReports;
+  if (goldenCase.expectsReports) outcome.reportProblems = checkExpectedReports(goldenCase, outcome.launch);
+  outcome.arguments = std::move(launch.arguments);
+  outcome.fileTypes = std::move(built.fileTypes);
+  outcome.goldenCase = goldenCase;
   return true;
 }
 
 // Runs every variant and records which buffers differ from the first variant's.
-void checkDeterminism(const CaseOptions& options, CaseOutcome& outcome) {
+void checkDeterminism(const CaseOptions& options, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
   ParseResult parsed = parseModuleFile(load.goldenCase.kernelPath);
   if (!load.ok() || !parsed.module) return;  // runAndCompare succeeded, so this does not happen
@@ -118,7 +168,10 @@ void checkDeterminism(const CaseOptions& options, CaseOutcome& outcome) {
     launch.kernel = parsed.module->kernel(load.goldenCase.entry);
     launch.arguments = std::move(built.arguments);
     launch.grid = load.goldenCase.grid;
-    LaunchOutcome launched = runLaunch(launch, launchOptions(options, variant.threads, variant.order));
+    launch.numWarps = load.goldenCase.numWarps;
+    LaunchOptions launchSetup = launchOptions(options, variant.threads, variant.order);
+    launchSetup.checkUB = launchSetup.checkUB || load.goldenCase.checkUB;
+    LaunchOutcome launched = engine.run(launch, launchSetup);
     if (!launched.started()) {
       outcome.determinismProblems.push_back(std::string(variant.label) + ": " + joinDiagnostics(launched.diagnostics));
       continue;
@@ -155,17 +208,37 @@ std::string indent(const std::string& text) {
 
 }  // namespace
 
-CaseOutcome runCase(const std::string& directory, const CaseOptions& options) {
+std::vector<std::string> checkExpectedReports(const GoldenCase& goldenCase, const LaunchResult& result) {
+  std::vector<std::string> problems;
+  for (const ExpectedReport& expected : goldenCase.expectReports) {
+    bool found = std::any_of(result.reports.begin(), result.reports.end(),
+                             [&](const Report& report) { return reportMatches(expected, report); });
+    if (!found) problems.push_back("expected " + describeExpected(expected) + ": not reported");
+  }
+  for (const Report& report : result.reports) {
+    bool allowed = std::any_of(goldenCase.expectReports.begin(), goldenCase.expectReports.end(),
+                               [&](const ExpectedReport& expected) { return expected.kind == reportKindName(report.kind); });
+    if (!allowed) problems.push_back("unexpected report: " + report.str());
+  }
+  return problems;
+}
+
+CaseOutcome runCase(const std::string& directory, const CaseOptions& options, Engine& engine) {
   auto start = std::chrono::steady_clock::now();
   CaseOutcome outcome;
   outcome.directory = directory;
+  outcome.engine = engine.name();
   fs::path path = fs::path(directory).lexically_normal();
   outcome.name = (path.has_filename() ? path : path.parent_path()).filename().string();  // "golden/vadd/" too
-  if (runAndCompare(options, outcome)) {
+  if (runAndCompare(options, engine, outcome)) {
     bool outputsPass = std::all_of(outcome.outputs.begin(), outcome.outputs.end(),
                                    [](const OutputComparison& output) { return output.passed(); });
-    if (options.determinism) checkDeterminism(options, outcome);
-    outcome.status = outputsPass && outcome.launch.ok() && outcome.determinismProblems.empty()
+    bool reportsPass = outcome.expectsReports ? outcome.reportProblems.empty() : outcome.launch.ok();
+    // A case whose planted bug is a race has order-dependent outputs by definition; every other case must not.
+    const bool expectsRace = std::any_of(outcome.goldenCase->expectReports.begin(), outcome.goldenCase->expectReports.end(),
+                                         [](const ExpectedReport& expected) { return expected.kind == "race"; });
+    if (options.determinism && !expectsRace) checkDeterminism(options, engine, outcome);
+    outcome.status = outputsPass && reportsPass && outcome.determinismProblems.empty()
                          ? CaseOutcome::Status::Passed
                          : CaseOutcome::Status::Failed;
   }
@@ -177,10 +250,14 @@ std::string CaseOutcome::line() const {
   if (status == Status::Error) return fmt::format("ERROR {}  {}", name, firstLine(error));
   std::string text = fmt::format("{} {} ", passed() ? "PASS " : "FAIL ", name);
   for (const OutputComparison& output : outputs) text += " " + output.summary() + ";";
-  if (outputs.empty()) text += " (no outputs to compare);";
-  int64_t reports = 0;
-  for (int64_t count : launch.totalByKind) reports += count;
-  if (reports > 0) text += fmt::format(" {} report{};", reports, reports == 1 ? "" : "s");
+  const int64_t reports = launch.totalReports();
+  if (expectsReports) {
+    text += reportProblems.empty() ? fmt::format(" the planted bug reported ({} report{});", reports, reports == 1 ? "" : "s")
+                                   : fmt::format(" {} report problem{};", reportProblems.size(), reportProblems.size() == 1 ? "" : "s");
+  } else {
+    if (outputs.empty()) text += " (no outputs to compare);";
+    if (reports > 0) text += fmt::format(" {} report{};", reports, reports == 1 ? "" : "s");
+  }
   if (!determinismProblems.empty()) text += " NOT DETERMINISTIC;";
   text.pop_back();
   return text + fmt::format("  ({:.2f}s)", seconds);
@@ -192,7 +269,11 @@ std::string CaseOutcome::details() const {
     if (error.find('\n') != std::string::npos) text += "\n" + indent(error);
     return text;
   }
-  for (const Report& report : launch.reports) text += "\n  " + report.str();
+  if (expectsReports) {
+    for (const std::string& problem : reportProblems) text += "\n  " + problem;
+  } else {
+    for (const Report& report : launch.reports) text += "\n  " + report.str();
+  }
   for (const OutputComparison& output : outputs)
     for (const std::string& failure : output.failureLines()) text += "\n  " + failure;
   for (const std::string& problem : determinismProblems) text += "\n  determinism: " + problem;
@@ -223,18 +304,23 @@ std::vector<std::string> findCaseDirectories(const std::vector<std::string>& roo
 
 std::string ConformanceSummary::str() const {
   int count = passed + failed + errors;
-  return fmt::format("{} case{}: {} passed, {} failed, {} errors; outputs: {} bit-exact, {} within error bounds ({:.1f}s)",
-                     count, count == 1 ? "" : "s", passed, failed, errors, bitExactOutputs, boundedOutputs, seconds);
+  return fmt::format("{} case{}: {} passed ({} by reporting their planted bug), {} failed, {} errors; outputs: {} "
+                     "bit-exact, {} within error bounds ({:.1f}s)",
+                     count, count == 1 ? "" : "s", passed, diagnosticsPassed, failed, errors, bitExactOutputs,
+                     boundedOutputs, seconds);
 }
 
 ConformanceSummary runConformance(const std::vector<std::string>& caseDirectories, const CaseOptions& options,
-                                  const std::function<void(const CaseOutcome&, size_t, size_t)>& progress) {
+                                  Engine& engine, const std::function<void(const CaseOutcome&, size_t, size_t)>& progress) {
   ConformanceSummary summary;
   auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < caseDirectories.size(); ++i) {
-    CaseOutcome outcome = runCase(caseDirectories[i], options);
+    CaseOutcome outcome = runCase(caseDirectories[i], options, engine);
     switch (outcome.status) {
-      case CaseOutcome::Status::Passed: ++summary.passed; break;
+      case CaseOutcome::Status::Passed:
+        ++summary.passed;
+        if (outcome.expectsReports) ++summary.diagnosticsPassed;
+        break;
       case CaseOutcome::Status::Failed: ++summary.failed; break;
       case CaseOutcome::Status::Error: ++summary.errors; break;
     }

@@ -1,18 +1,23 @@
-// The conformance runner: runs golden cases on the interpreter and judges them against the GPU's outputs.
-// One case = parse kernel.ttir, verify it, launch it with the case's arguments (float profile `triton`, checks
-// on), then compare every buffer that has an `expected` file (Compare.h). A case passes when every output passes
-// and the launch reported nothing (no out-of-bounds access, undefined lane, race, assert or UB).
+// The case driver: runs conformance cases on an engine and judges them. `tilesim run CASE`, `tilesim conformance`
+// and the tests all go through runCase, so a case means the same thing everywhere. One case = parse kernel.ttir,
+// verify it, launch it with the case's arguments (float profile `triton`, checks on, `check: ub` honoured,
+// aliases as one buffer), then judge:
+//   - every buffer with an `expected` file is compared (Compare.h; `unordered` outputs as multisets);
+//   - a case with `expect_reports` (a planted bug) passes when exactly those reports appear: each entry matched
+//     by a report with the fields it names, and every report of a kind some entry names;
+//   - any other case passes only when the launch reported nothing.
 // Determinism mode runs each case several ways (1 thread and all threads; programs in forward, reverse and
 // shuffled order) and requires byte-identical buffers from all of them, since a Triton grid has no order.
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "conformance/runner/Compare.h"
 #include "conformance/runner/GoldenCase.h"
-#include "interpreter/Interpreter.h"
+#include "ir/launch/Engine.h"
 
 namespace tilesim {
 
@@ -32,8 +37,14 @@ struct CaseOutcome {
   std::string directory;
   std::string name;  // the directory's last component
   std::string error;  // Error: why the case could not run (may span lines: one diagnostic each)
+  std::string engine;  // Engine::name() of the engine that ran it
   std::vector<OutputComparison> outputs;
   LaunchResult launch;
+  bool expectsReports = false;               // a diagnostics case
+  std::vector<std::string> reportProblems;   // expected reports missing, or reports no entry allows
+  std::vector<LaunchArgument> arguments;     // the launch's arguments after the run (outputs)
+  std::vector<NpyType> fileTypes;            // per argument: the NumPy dtype of its input file
+  std::optional<GoldenCase> goldenCase;      // as loaded
   std::vector<std::string> determinismProblems;  // "out_ptr differs between 1 thread/forward and all threads/reverse"
   double seconds = 0;
 
@@ -44,8 +55,11 @@ struct CaseOutcome {
   std::string details() const;
 };
 
-// Runs the case in `directory` (which holds case.json and kernel.ttir).
-CaseOutcome runCase(const std::string& directory, const CaseOptions& options);
+// Runs the case in `directory` (which holds case.json and kernel.ttir) on `engine`.
+CaseOutcome runCase(const std::string& directory, const CaseOptions& options, Engine& engine);
+
+// The problems with a launch's reports for a case that expects some (empty: exactly the expected reports).
+std::vector<std::string> checkExpectedReports(const GoldenCase& goldenCase, const LaunchResult& result);
 
 // Case directories under the given roots: a root that is a case is itself; otherwise every directory below it
 // (recursively) that holds a case.json, sorted. Roots that do not exist are reported in `missing`.
@@ -53,6 +67,7 @@ std::vector<std::string> findCaseDirectories(const std::vector<std::string>& roo
 
 struct ConformanceSummary {
   int passed = 0;
+  int diagnosticsPassed = 0;  // of those, cases that passed by reporting exactly their planted bug
   int failed = 0;
   int errors = 0;
   int bitExactOutputs = 0;
@@ -64,6 +79,6 @@ struct ConformanceSummary {
 
 // Runs each case in order and calls `progress` after each with its outcome, its 0-based position and the count.
 ConformanceSummary runConformance(const std::vector<std::string>& caseDirectories, const CaseOptions& options,
-                                  const std::function<void(const CaseOutcome&, size_t, size_t)>& progress);
+                                  Engine& engine, const std::function<void(const CaseOutcome&, size_t, size_t)>& progress);
 
 }  // namespace tilesim

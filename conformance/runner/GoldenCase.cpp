@@ -71,9 +71,23 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
       argument.shape.push_back(integerOf(extent, where + ": shape entry"));
       if (argument.shape.back() < 0) throw CaseError{where + ": negative extent in \"shape\""};
     }
-    argument.inputPath = (fs::path(directory) / stringField(json, "input", where)).string();
+    if (json.contains("alias_of") && !json["alias_of"].is_null()) {
+      argument.aliasOf = stringField(json, "alias_of", where);
+      if (json.contains("alias_offset")) {
+        int64_t offset = integerOf(json["alias_offset"], where + ": \"alias_offset\"");
+        if (offset < 0) throw CaseError{where + ": \"alias_offset\" is negative"};
+        argument.aliasOffset = static_cast<uint64_t>(offset);
+      }
+    }
+    // An alias's contents are its storage's, so its input file is optional (its shape gives the view's size).
+    if (argument.aliasOf.empty() || json.contains("input"))
+      argument.inputPath = (fs::path(directory) / stringField(json, "input", where)).string();
     if (json.contains("expected") && !json["expected"].is_null())
       argument.expectedPath = (fs::path(directory) / stringField(json, "expected", where)).string();
+    if (json.contains("unordered")) {
+      if (!json["unordered"].is_boolean()) throw CaseError{where + ": \"unordered\" is not true or false"};
+      argument.unordered = json["unordered"].get<bool>();
+    }
   } else if (kind == "scalar") {
     argument.pytype = stringField(json, "pytype", where);
     const Json& value = field(json, "value", where);
@@ -120,6 +134,37 @@ GoldenCase parseCase(const std::string& directory) {
   }
   if (json.contains("check") && json["check"].is_string() && json["check"] == "ub") goldenCase.checkUB = true;
   if (json.contains("num_warps")) goldenCase.numWarps = static_cast<int>(integerOf(json["num_warps"], jsonPath + ": num_warps"));
+  if (json.contains("expect_reports")) {
+    const Json& reports = json["expect_reports"];
+    if (!reports.is_array()) throw CaseError{jsonPath + ": \"expect_reports\" is not a list"};
+    goldenCase.expectsReports = true;
+    for (size_t i = 0; i < reports.size(); ++i) {
+      const Json& entry = reports[i];
+      const std::string where = jsonPath + ": expect_reports[" + std::to_string(i) + "]";
+      if (!entry.is_object()) throw CaseError{where + " is not an object"};
+      ExpectedReport expected;
+      expected.kind = stringField(entry, "kind", where);
+      if (entry.contains("program")) {
+        const Json& program = entry["program"];
+        if (!program.is_array() || program.size() != 3) throw CaseError{where + ": \"program\" is not [x, y, z]"};
+        std::array<int64_t, 3> id{};
+        for (size_t axis = 0; axis < 3; ++axis) id[axis] = integerOf(program[axis], where + ": program entry");
+        expected.program = id;
+      }
+      if (entry.contains("lane")) {
+        if (!entry["lane"].is_array()) throw CaseError{where + ": \"lane\" is not a list"};
+        std::vector<int64_t> lane;
+        for (const Json& index : entry["lane"]) lane.push_back(integerOf(index, where + ": lane entry"));
+        expected.lane = lane;
+      }
+      if (entry.contains("op")) expected.op = stringField(entry, "op", where);
+      if (entry.contains("ttir_line")) expected.ttirLine = static_cast<int>(integerOf(entry["ttir_line"], where + ": ttir_line"));
+      if (entry.contains("source")) expected.source = stringField(entry, "source", where);
+      if (entry.contains("buffer")) expected.buffer = stringField(entry, "buffer", where);
+      if (entry.contains("byte_offset")) expected.byteOffset = integerOf(entry["byte_offset"], where + ": byte_offset");
+      goldenCase.expectReports.push_back(std::move(expected));
+    }
+  }
   const Json& args = field(json, "args", jsonPath);
   if (!args.is_array()) throw CaseError{jsonPath + ": \"args\" is not a list"};
   for (size_t i = 0; i < args.size(); ++i) goldenCase.arguments.push_back(parseArgument(args[i], directory, i));
@@ -172,7 +217,25 @@ CaseLoad loadGoldenCase(const std::string& directory) {
 CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
   CaseArguments built;
   for (const CaseArgument& argument : goldenCase.arguments) {
-    if (argument.isTensor) {
+    if (argument.isTensor && !argument.aliasOf.empty()) {
+      // A view into another argument's storage: the size comes from the declared shape; an input file, if the
+      // case has one, must still match it.
+      uint64_t elements = 1;
+      for (int64_t extent : argument.shape) elements *= static_cast<uint64_t>(extent);
+      NpyType fileType = NpyType::U8;
+      if (!argument.inputPath.empty()) {
+        NpyLoad input = readTensorFile(argument, argument.inputPath);
+        if (!input.ok()) {
+          built.error = input.error;
+          return built;
+        }
+        fileType = input.array.type;
+      }
+      const uint64_t bytes = elements * static_cast<uint64_t>(storageBytes(argument.dtype.kind));
+      built.arguments.push_back(
+          LaunchArgument::alias(argument.name, argument.dtype.kind, argument.aliasOf, argument.aliasOffset, bytes));
+      built.fileTypes.push_back(fileType);
+    } else if (argument.isTensor) {
       NpyLoad input = readTensorFile(argument, argument.inputPath);
       if (!input.ok()) {
         built.error = input.error;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "conformance/runner/Npy.h"
-#include "interpreter/Interpreter.h"
+#include "ir/launch/Launch.h"
 
 namespace tilesim {
 
@@ -33,11 +33,30 @@ struct CaseArgument {
   std::vector<int64_t> shape;
   std::string inputPath;     // absolute or relative to the working directory (already joined with the case dir)
   std::string expectedPath;  // empty when the kernel does not write the buffer
+  // Shared memory (Launch.h): this tensor is a view into the storage of the earlier tensor argument `aliasOf`,
+  // starting `aliasOffset` bytes in (case.json "alias_of", "alias_offset"). Its input file is optional.
+  std::string aliasOf;
+  uint64_t aliasOffset = 0;
+  // case.json "unordered": Triton leaves the order of this output's elements unspecified (tl.cat with
+  // can_reorder=True); it is compared as a multiset, bit for bit.
+  bool unordered = false;
   // Scalars.
   std::string pytype;  // "int", "float" or "bool"
   bool scalarIsFloat = false;
   int64_t intValue = 0;
   double floatValue = 0.0;
+};
+
+// A report a diagnostics case expects (case.json "expect_reports"): its kind, and whatever else the entry names.
+struct ExpectedReport {
+  std::string kind;  // reportKindName(): "out-of-bounds", "race", ...
+  std::optional<std::array<int64_t, 3>> program;
+  std::optional<std::vector<int64_t>> lane;
+  std::optional<std::string> op;
+  std::optional<int> ttirLine;
+  std::optional<std::string> source;
+  std::optional<std::string> buffer;
+  std::optional<int64_t> byteOffset;
 };
 
 struct GoldenCase {
@@ -49,6 +68,10 @@ struct GoldenCase {
   int numWarps = 4;
   bool checkUB = false;  // case.json "check": "ub": the case is about undefined behaviour (--check=ub)
   std::vector<CaseArgument> arguments;  // in Python call order
+  // A diagnostics case (one planted bug): it passes when exactly the expected reports appear — each entry matched
+  // by a report, and every report of a kind some entry names.
+  bool expectsReports = false;
+  std::vector<ExpectedReport> expectReports;
 };
 
 struct CaseLoad {

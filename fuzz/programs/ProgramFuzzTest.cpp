@@ -23,6 +23,7 @@
 #include <optional>
 
 #include "conformance/runner/Conformance.h"
+#include "interpreter/Interpreter.h"
 #include "fuzz/programs/KernelGen.h"
 #include "fuzz/programs/ReferenceEval.h"
 #include "fuzz/programs/RegressionWriter.h"
@@ -33,6 +34,13 @@
 
 namespace tilesim::fuzz {
 namespace {
+
+// The engine under test. The interpreter is compared with the independent lane-by-lane reference here; campaigns
+// against other engines (the GPU backend, Triton) use the interpreter as their oracle (docs/fuzzing.md).
+Engine& engine() {
+  static InterpreterEngine interpreter;
+  return interpreter;
+}
 
 // A campaign (TILESIM_FUZZ_CASES) or the bounded default, which runs well under a minute in an ASan+UBSan build.
 const int64_t kCampaignCases = [] {
@@ -129,7 +137,7 @@ std::string checkKernel(const KernelPlan& plan, BuiltKernel* keep = nullptr, Ref
     options.echoPrints = false;
     options.profile = config.profile;
     options.checkUB = true;
-    LaunchOutcome outcome = runLaunch(launch, options);
+    LaunchOutcome outcome = engine().run(launch, options);
     if (!outcome.started()) return "launch did not start: " + outcome.diagnostics[0].str() + "\n" + text;
     std::string reports;
     bool undefinedReported = false, ubReported = false;
@@ -229,7 +237,7 @@ TEST(ProgramFuzz, RegressionCasesPass) {
     if (std::filesystem::path(directory).filename().string().rfind("open_", 0) == 0) continue;
     CaseOptions options;
     options.determinism = true;
-    CaseOutcome outcome = runCase(directory, options);
+    CaseOutcome outcome = runCase(directory, options, engine());
     EXPECT_TRUE(outcome.passed()) << outcome.line() << "\n" << outcome.details();
     ++ran;
   }

@@ -8,6 +8,7 @@
 //   2  the command could not run: usage errors, unreadable or malformed files (TTIR that does not parse when it is
 //      to be run, case.json, .npy), arguments that do not bind to the kernel
 //   3  internal error (a tilesim bug)
+//   4  skipped: the engine asked for (--engine gpu) is not built into this binary or has no GPU to run on
 #pragma once
 
 #include <array>
@@ -21,11 +22,12 @@
 #include "conformance/runner/GoldenCase.h"
 #include "conformance/runner/Npy.h"
 #include "interpreter/Interpreter.h"
+#include "tools/engines/EngineRegistry.h"
 #include "ir/IR.h"
 
 namespace tilesim::cli {
 
-enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3 };
+enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3, kExitEngineUnavailable = 4 };
 
 // Each registers its subcommands; the callback stores the command's exit code in `exitCode`.
 void addParseCommands(CLI::App& app, int& exitCode);  // parse, check
@@ -40,6 +42,11 @@ void printDiagnostics(const Diagnostics& diagnostics);  // one per line on stder
 // Prints the stored reports (one per line, stdout) and a count of those not stored; returns the total.
 int64_t printReports(const LaunchResult& result);
 
+// `--engine interp|gpu` (every command that runs kernels): adds the option, and creates the engine it names.
+// When that engine is unavailable, prints why ("skipped: ...") and returns null with `exitCode` = 4.
+void addEngineOption(CLI::App& command, std::string& engine);
+std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode);
+
 // Parses (and verifies) a TTIR file, printing diagnostics. Returns null and sets `exitCode` on failure.
 std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode);
 
@@ -47,12 +54,13 @@ std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode);
 struct LaunchFlags {
   std::string target;  // KERNEL.ttir or CASE_DIR
   std::string grid;    // "X[,Y,Z]"
-  std::vector<std::string> arguments;  // NAME=FILE.npy | NAME=VALUE
+  std::vector<std::string> arguments;  // NAME=FILE.npy | NAME=@OTHER[+BYTES] | NAME=VALUE
   std::string entry;
   bool noCheck = false;
   std::string check;    // "ub"
   std::string profile;  // "exact" | "triton"; empty: exact for kernels, triton for cases
   int threads = 0;
+  std::string engine = "interp";
   void addTo(CLI::App& command);
 };
 

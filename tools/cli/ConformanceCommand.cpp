@@ -17,6 +17,7 @@ struct ConformanceFlags {
   std::string check;
   int threads = 0;
   bool verbose = false;
+  std::string engine = "interp";
 };
 
 int runConformanceCommand(const ConformanceFlags& flags) {
@@ -28,17 +29,21 @@ int runConformanceCommand(const ConformanceFlags& flags) {
     printError("no case directories (with case.json) found");
     return kExitBadInput;
   }
+  int exitCode = kExitOk;
+  std::unique_ptr<Engine> engine = engineFor(flags.engine, exitCode);
+  if (!engine) return exitCode;
   CaseOptions options;
   options.profile = flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
   options.checks = !flags.noCheck;
   options.checkUB = flags.check == "ub";
   options.threads = flags.threads;
   options.determinism = flags.determinism;
-  std::printf("running %zu case%s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
-              flags.profile.c_str(), flags.determinism ? ", determinism across threads and program orders" : "");
+  std::printf("running %zu case%s on %s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
+              engine->description().c_str(), flags.profile.c_str(),
+              flags.determinism ? ", determinism across threads and program orders" : "");
   std::fflush(stdout);
   int width = static_cast<int>(std::to_string(cases.size()).size());
-  ConformanceSummary summary = runConformance(cases, options, [&](const CaseOutcome& outcome, size_t index, size_t total) {
+  ConformanceSummary summary = runConformance(cases, options, *engine, [&](const CaseOutcome& outcome, size_t index, size_t total) {
     std::string text = flags.verbose || !outcome.passed() ? outcome.details() : outcome.line();
     std::printf("[%*zu/%zu] %s\n", width, index + 1, total, text.c_str());
     std::fflush(stdout);
@@ -60,6 +65,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   command->add_flag("--no-check", flags->noCheck, "skip out-of-bounds, undefined-lane and race checks");
   command->add_option("--check", flags->check, "extra checks: 'ub'")->check(CLI::IsMember({"ub"}));
   command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  addEngineOption(*command, flags->engine);
   command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
   command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });
 }

@@ -81,13 +81,59 @@ int prepareFromCase(const LaunchFlags& flags, PreparedLaunch& prepared) {
     prepared.shapes.push_back(source->shape);
   }
   prepared.launch.grid = load.goldenCase.grid;
+  prepared.launch.numWarps = load.goldenCase.numWarps;
   prepared.options = optionsFrom(flags, flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton);
   if (load.goldenCase.checkUB) prepared.options.checkUB = true;
   prepared.goldenCase = std::move(load.goldenCase);
   return kExitOk;
 }
 
-// Binds one `NAME=FILE.npy|VALUE` to the kernel parameter of that name.
+// `NAME=@OTHER[+BYTES]`: parameter NAME points into buffer argument OTHER's storage, BYTES in (Launch.h aliases).
+// OTHER must be given earlier; the view runs from the offset to the end of OTHER's storage.
+int addAliasArgument(const std::string& name, const std::string& value, Type parameterType, PreparedLaunch& prepared) {
+  std::string target = value.substr(1);
+  uint64_t offset = 0;
+  if (size_t plus = target.find('+'); plus != std::string::npos) {
+    std::optional<int64_t> bytes = parseInteger(target.substr(plus + 1));
+    if (!bytes || *bytes < 0) {
+      printError("--arg " + name + "=" + value + ": the offset after '+' must be a non-negative byte count");
+      return kExitBadInput;
+    }
+    offset = static_cast<uint64_t>(*bytes);
+    target = target.substr(0, plus);
+  }
+  const LaunchArgument* storage = nullptr;
+  for (const LaunchArgument& existing : prepared.launch.arguments)
+    if (existing.name == target) storage = &existing;
+  if (!storage || !storage->isBuffer()) {
+    printError("--arg " + name + "=" + value + ": '" + target +
+               "' is not a buffer argument given before it (write --arg " + target + "=FILE.npy first)");
+    return kExitBadInput;
+  }
+  const Type pointee = parameterType.pointee();
+  if (!pointee.isScalar()) {
+    printError(fmt::format("--arg {}: parameter %{} is {}; only pointers to scalars take a buffer", name, name,
+                           parameterType.str()));
+    return kExitBadInput;
+  }
+  const uint64_t size = storage->bytes.size();
+  const uint64_t elementBytes = static_cast<uint64_t>(storageBytes(pointee.scalarKind()));
+  if (offset > size || offset % elementBytes != 0) {
+    printError(fmt::format("--arg {}={}: offset {} is {} (buffer {} has {} bytes, elements of {} bytes)", name, value,
+                           offset, offset > size ? "past its end" : "not a whole element", target, size, elementBytes));
+    return kExitBadInput;
+  }
+  const uint64_t viewBytes = (size - offset) / elementBytes * elementBytes;
+  prepared.inputPaths.push_back("");
+  const NpyType storageType = prepared.fileTypes[static_cast<size_t>(storage - prepared.launch.arguments.data())];
+  prepared.fileTypes.push_back(npyTypeFits(storageType, pointee.scalarKind()) ? storageType
+                                                                              : defaultNpyType(pointee.scalarKind()));
+  prepared.shapes.push_back({static_cast<int64_t>(viewBytes / elementBytes)});
+  prepared.launch.arguments.push_back(LaunchArgument::alias(name, pointee.scalarKind(), target, offset, viewBytes));
+  return kExitOk;
+}
+
+// Binds one `NAME=FILE.npy|@OTHER|VALUE` to the kernel parameter of that name.
 int addArgument(const std::string& spec, const Function& kernel, PreparedLaunch& prepared) {
   size_t equals = spec.find('=');
   if (equals == std::string::npos || equals == 0) {
@@ -112,6 +158,7 @@ int addArgument(const std::string& spec, const Function& kernel, PreparedLaunch&
       return kExitBadInput;
     }
 
+  if (parameterType->isPointer() && value.starts_with("@")) return addAliasArgument(name, value, *parameterType, prepared);
   if (parameterType->isPointer()) {
     if (!looksLikeFile(value)) {
       printError(fmt::format("--arg {}: parameter %{} is {}, so it needs a .npy file, not '{}'", name, name,
@@ -193,7 +240,9 @@ int prepareFromKernel(const LaunchFlags& flags, PreparedLaunch& prepared) {
 void LaunchFlags::addTo(CLI::App& command) {
   command.add_option("target", target, "a .ttir kernel file, or a golden-case directory (with case.json)")->required();
   command.add_option("--grid", grid, "programs per axis, X[,Y,Z] (kernel files)");
-  command.add_option("--arg", arguments, "NAME=FILE.npy (buffer) or NAME=VALUE (scalar: 5, -3, 0x1F, 1.5e-3, true)")
+  command.add_option("--arg", arguments,
+                     "NAME=FILE.npy (buffer), NAME=@OTHER[+BYTES] (a pointer into buffer OTHER, BYTES in), or "
+                     "NAME=VALUE (scalar: 5, -3, 0x1F, 1.5e-3, true)")
       ->allow_extra_args(false);
   command.add_option("--entry", entry, "the tt.func to run when the module has several");
   command.add_flag("--no-check", noCheck, "skip out-of-bounds, undefined-lane and race checks");
@@ -202,6 +251,7 @@ void LaunchFlags::addTo(CLI::App& command) {
   command.add_option("--profile", profile, "float profile: exact (default for kernels) or triton (default for cases)")
       ->check(CLI::IsMember({"exact", "triton"}));
   command.add_option("--threads", threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  addEngineOption(command, engine);
 }
 
 std::optional<std::array<int64_t, 3>> parseTriple(const std::string& text, int64_t minimum) {

@@ -12,7 +12,8 @@ constexpr const char* kExitCodeHelp =
     "  0  success: valid input, every output matched, no check reported anything\n"
     "  1  ran, and the answer is no: TTIR diagnostics, an output mismatch, a check report, a failing case\n"
     "  2  could not run: usage error, unreadable or malformed file, arguments that do not bind\n"
-    "  3  internal error (a tilesim bug; please report it)\n";
+    "  3  internal error (a tilesim bug; please report it)\n"
+    "  4  skipped: the engine asked for (--engine gpu) is not built in or has no GPU here\n";
 
 int runMain(int argc, char** argv) {
   using namespace tilesim::cli;

@@ -1,9 +1,10 @@
-// `tilesim run`: launch a kernel on the interpreter.
+// `tilesim run`: launch a kernel on an engine (--engine interp|gpu; the interpreter by default).
 //   tilesim run KERNEL.ttir --grid X[,Y,Z] --arg NAME=FILE.npy|VALUE ... [--out DIR]
 //   tilesim run CASE_DIR [--out DIR]
 // A kernel run prints the check reports and, without --out, the buffers the launch changed; with --out every
 // buffer argument is written to DIR/NAME.npy (never over one of the input files). A case run also compares each
-// output with the GPU's (`expected`) and prints pass/fail, bit-exact or max ulp and max abs error.
+// output with the GPU's (`expected`) and prints pass/fail, bit-exact or max ulp and max abs error; it goes through
+// the same case driver as `tilesim conformance` (conformance/runner/Conformance.h).
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "conformance/runner/Compare.h"
+#include "conformance/runner/Conformance.h"
 #include "conformance/runner/Format.h"
 #include "tools/cli/Cli.h"
 
@@ -63,49 +65,95 @@ std::string bufferSummary(const LaunchArgument& argument, const std::vector<int6
   return summarizeArray(shape.empty() ? std::span<const int64_t>(flat) : std::span<const int64_t>(shape), element);
 }
 
-// Compares every output of a golden case; prints one line per output (and failing elements). Returns whether
-// all passed, or nullopt when an expected file cannot be read.
-std::optional<bool> compareCaseOutputs(const PreparedLaunch& prepared) {
-  bool allPassed = true;
-  const GoldenCase& goldenCase = *prepared.goldenCase;
-  for (size_t i = 0; i < goldenCase.arguments.size(); ++i) {
-    const CaseArgument& argument = goldenCase.arguments[i];
-    if (!argument.isTensor || argument.expectedPath.empty()) continue;
-    NpyLoad expected = readExpected(goldenCase, argument);
-    if (!expected.ok()) {
-      printError(expected.error);
-      return std::nullopt;
+// Writes every buffer argument to its path (empty paths are skipped). Returns false after printing an error.
+bool writeOutputs(const PreparedLaunch& prepared, const std::vector<std::string>& paths) {
+  for (size_t i = 0; i < paths.size(); ++i) {
+    if (paths[i].empty()) continue;
+    const LaunchArgument& argument = prepared.launch.arguments[i];
+    NpyArray array;
+    array.type = prepared.fileTypes[i];
+    array.shape = prepared.shapes[i];
+    array.bytes = argument.bytes;
+    if (std::string error = writeNpyFile(paths[i], array); !error.empty()) {
+      printError(error);
+      return false;
     }
-    const LaunchArgument& output = prepared.launch.arguments[i];
-    CompareOptions options;
-    options.isUnsigned = argument.dtype.isUnsigned;
-    OutputComparison comparison = compareOutput(argument.name, argument.dtype.kind, argument.shape, output.bytes,
-                                                expected.array.bytes, output.errorBound, options);
-    std::printf("  %s\n", comparison.details().c_str());
-    allPassed = allPassed && comparison.passed();
+    std::printf("  wrote %s\n", paths[i].c_str());
   }
-  return allPassed;
+  return true;
+}
+
+// Checks `--out DIR` up front (no output may overwrite an input) and creates DIR. Empty paths when no --out.
+std::optional<std::vector<std::string>> prepareOutputs(const PreparedLaunch& prepared, const std::string& directory) {
+  if (directory.empty()) return std::vector<std::string>{};
+  std::vector<std::string> paths = outputPaths(prepared, directory);
+  if (paths.empty()) return std::nullopt;
+  std::error_code error;
+  fs::create_directories(directory, error);
+  if (error || !fs::is_directory(directory)) {
+    printError("--out " + directory + ": cannot create directory");
+    return std::nullopt;
+  }
+  return paths;
+}
+
+// A case directory: the case driver (conformance/runner) runs and judges it, exactly as `tilesim conformance`.
+int runCaseTarget(const RunFlags& flags, Engine& engine) {
+  const LaunchFlags& launch = flags.launch;
+  if (!launch.arguments.empty() || !launch.grid.empty() || !launch.entry.empty()) {
+    printError("--arg, --grid and --entry apply to a kernel file; " + launch.target + " is a case directory");
+    return kExitBadInput;
+  }
+  CaseOptions options;
+  options.profile = launch.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
+  options.checks = !launch.noCheck;
+  options.checkUB = launch.check == "ub";
+  options.threads = launch.threads;
+  CaseOutcome outcome = runCase(launch.target, options, engine);
+  if (outcome.status == CaseOutcome::Status::Error) {
+    std::fprintf(stderr, "tilesim: error: %s\n", outcome.error.c_str());
+    return kExitBadInput;
+  }
+  const GoldenCase& goldenCase = *outcome.goldenCase;
+  for (const std::string& unused : outcome.launch.unusedArguments)
+    std::printf("note: argument %s has no parameter of its name in the kernel (specialised to a constant)\n", unused.c_str());
+  printReports(outcome.launch);
+  const auto& grid = goldenCase.grid;
+  std::printf("%s: @%s on grid %lldx%lldx%lld (%s profile, %s engine)\n", goldenCase.name.c_str(), goldenCase.entry.c_str(),
+              static_cast<long long>(grid[0]), static_cast<long long>(grid[1]), static_cast<long long>(grid[2]),
+              floatProfileName(options.profile), engine.name());
+  std::printf("%s\n", outcome.details().c_str());
+
+  PreparedLaunch prepared;  // the outputs, in the shape --out writes
+  prepared.launch.arguments = outcome.arguments;
+  prepared.fileTypes = outcome.fileTypes;
+  for (const CaseArgument& argument : goldenCase.arguments) {
+    prepared.inputPaths.push_back(argument.isTensor ? argument.inputPath : "");
+    prepared.shapes.push_back(argument.shape);
+  }
+  std::optional<std::vector<std::string>> paths = prepareOutputs(prepared, flags.outDirectory);
+  if (!paths || !writeOutputs(prepared, *paths)) return kExitBadInput;
+  std::printf("%s\n", outcome.passed() ? "PASS" : "FAIL");
+  return outcome.passed() ? kExitOk : kExitFailed;
 }
 
 int runRun(const RunFlags& flags) {
+  int exitCode = kExitOk;
+  std::unique_ptr<Engine> engine = engineFor(flags.launch.engine, exitCode);
+  if (!engine) return exitCode;
+  std::error_code error;
+  if (fs::is_directory(flags.launch.target, error) && isCaseDirectory(flags.launch.target))
+    return runCaseTarget(flags, *engine);
+
   PreparedLaunch prepared;
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
-  std::vector<std::string> paths;
-  if (!flags.outDirectory.empty()) {
-    paths = outputPaths(prepared, flags.outDirectory);
-    if (paths.empty()) return kExitBadInput;
-    std::error_code error;
-    fs::create_directories(flags.outDirectory, error);
-    if (error || !fs::is_directory(flags.outDirectory)) {
-      printError("--out " + flags.outDirectory + ": cannot create directory");
-      return kExitBadInput;
-    }
-  }
+  std::optional<std::vector<std::string>> paths = prepareOutputs(prepared, flags.outDirectory);
+  if (!paths) return kExitBadInput;
   std::vector<std::vector<uint8_t>> before;
   for (const LaunchArgument& argument : prepared.launch.arguments) before.push_back(argument.bytes);
 
   auto start = std::chrono::steady_clock::now();
-  LaunchOutcome outcome = runLaunch(prepared.launch, prepared.options);
+  LaunchOutcome outcome = engine->run(prepared.launch, prepared.options);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.started()) {
     printDiagnostics(outcome.diagnostics);
@@ -117,41 +165,20 @@ int runRun(const RunFlags& flags) {
   int64_t reports = printReports(result);
 
   const auto& grid = prepared.launch.grid;
-  std::string title = prepared.goldenCase ? prepared.goldenCase->name : flags.launch.target;
-  std::printf("%s: @%s on grid %lldx%lldx%lld (%s profile), %.3fs, %lld report%s\n", title.c_str(),
+  std::printf("%s: @%s on grid %lldx%lldx%lld (%s profile, %s engine), %.3fs, %lld report%s\n", flags.launch.target.c_str(),
               prepared.launch.kernel->name().c_str(), static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
-              static_cast<long long>(grid[2]), prepared.options.profile == FloatProfile::Triton ? "triton" : "exact",
-              seconds, static_cast<long long>(reports), reports == 1 ? "" : "s");
-
-  bool outputsPass = true;
-  if (prepared.goldenCase) {
-    std::optional<bool> compared = compareCaseOutputs(prepared);
-    if (!compared) return kExitBadInput;
-    outputsPass = *compared;
-  } else if (paths.empty() && !flags.quiet) {
+              static_cast<long long>(grid[2]), floatProfileName(prepared.options.profile), engine->name(), seconds,
+              static_cast<long long>(reports), reports == 1 ? "" : "s");
+  if (paths->empty() && !flags.quiet) {
     for (size_t i = 0; i < prepared.launch.arguments.size(); ++i) {
       const LaunchArgument& argument = prepared.launch.arguments[i];
-      if (argument.kind != LaunchArgument::Kind::Buffer || argument.bytes == before[i]) continue;
+      if (!argument.isBuffer() || argument.bytes == before[i]) continue;
       std::printf("  %s = %s\n", argument.name.c_str(),
                   bufferSummary(argument, prepared.shapes[i], isNpyUnsigned(prepared.fileTypes[i])).c_str());
     }
   }
-
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (paths[i].empty()) continue;
-    const LaunchArgument& argument = prepared.launch.arguments[i];
-    NpyArray array;
-    array.type = prepared.fileTypes[i];
-    array.shape = prepared.shapes[i];
-    array.bytes = argument.bytes;
-    if (std::string error = writeNpyFile(paths[i], array); !error.empty()) {
-      printError(error);
-      return kExitBadInput;
-    }
-    std::printf("  wrote %s\n", paths[i].c_str());
-  }
-  if (prepared.goldenCase) std::printf("%s\n", outputsPass && reports == 0 ? "PASS" : "FAIL");
-  return outputsPass && reports == 0 ? kExitOk : kExitFailed;
+  if (!writeOutputs(prepared, *paths)) return kExitBadInput;
+  return reports == 0 ? kExitOk : kExitFailed;
 }
 
 }  // namespace

@@ -19,8 +19,7 @@ void printDiagnostics(const Diagnostics& diagnostics) {
 // One line per group of reports (same kind, program and op), the first 20 groups; then what was left out.
 int64_t printReports(const LaunchResult& result) {
   constexpr size_t kMaxGroupsShown = 20;
-  int64_t total = 0, shown = 0;
-  for (int64_t count : result.totalByKind) total += count;
+  int64_t total = result.totalReports(), shown = 0;
   for (size_t i = 0; i < result.groups.size() && i < kMaxGroupsShown; ++i) {
     std::printf("%s\n", result.groups[i].str().c_str());
     shown += result.groups[i].count;
@@ -29,6 +28,27 @@ int64_t printReports(const LaunchResult& result) {
     std::printf("... and %lld more reports (%zu groups in all)\n", static_cast<long long>(total - shown),
                 result.groups.size());
   return total;
+}
+
+void addEngineOption(CLI::App& command, std::string& engine) {
+  command.add_option("--engine", engine, "the engine that runs the kernel: interp (default) or gpu")
+      ->check(CLI::IsMember({"interp", "gpu"}));
+}
+
+std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode) {
+  std::optional<EngineKind> kind = parseEngineKind(name);
+  if (!kind) {
+    printError("--engine '" + name + "': expected interp or gpu");
+    exitCode = kExitBadInput;
+    return nullptr;
+  }
+  EngineChoice choice = createEngine(*kind);
+  if (!choice.engine) {
+    std::fprintf(stderr, "tilesim: skipped: the %s engine is not available: %s\n", name.c_str(),
+                 choice.unavailable.c_str());
+    exitCode = kExitEngineUnavailable;
+  }
+  return std::move(choice.engine);
 }
 
 std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode) {

@@ -51,6 +51,11 @@ std::string tileText(const Tile& tile, int64_t threshold, const Launch& launch) 
 
 int runTrace(const TraceFlags& flags) {
   PreparedLaunch prepared;
+  if (flags.launch.engine != "interp") {
+    printError("trace steps through a program on the interpreter; --engine " + flags.launch.engine +
+               " cannot step programs (use tilesim run --engine " + flags.launch.engine + ")");
+    return kExitBadInput;
+  }
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
   std::optional<std::array<int64_t, 3>> program = parseTriple(flags.program, 0);
   const auto& grid = prepared.launch.grid;
@@ -66,8 +71,9 @@ int runTrace(const TraceFlags& flags) {
 
   const Module& module = *prepared.module;
   int64_t printed = 0;
-  prepared.options.traceProgram = *program;
-  prepared.options.traceHook = [&](const Operation& op, const std::vector<TileRef>& results) {
+  ProgramTrace trace;
+  trace.program = *program;
+  trace.hook = [&](const Operation& op, const std::vector<TileRef>& results) {
     if (flags.atLine > 0 && op.textPos.line != flags.atLine) return;
     ++printed;
     std::string source = module.locations.describe(op.loc);
@@ -84,7 +90,7 @@ int runTrace(const TraceFlags& flags) {
               static_cast<long long>((*program)[1]), static_cast<long long>((*program)[2]),
               prepared.launch.kernel->name().c_str(), static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
               static_cast<long long>(grid[2]));
-  LaunchOutcome outcome = runLaunch(prepared.launch, prepared.options);
+  LaunchOutcome outcome = runLaunch(prepared.launch, prepared.options, &trace);
   if (!outcome.started()) {
     printDiagnostics(outcome.diagnostics);
     return kExitBadInput;

@@ -1,0 +1,110 @@
+// The launch contract every engine implements: what to run (module, kernel, arguments, grid, num_warps), how
+// (LaunchOptions), and what comes back (LaunchResult, Report.h). Buffers are host byte arrays, so any engine —
+// the interpreter, the GPU backend — can fill them, and the runner can compare them without knowing which ran.
+//
+//   Launch launch;
+//   launch.module = &module; launch.kernel = *module.kernel();
+//   launch.arguments = {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytes), LaunchArgument::integer("n", 5000)};
+//   launch.grid = {10, 1, 1};
+//   LaunchOutcome outcome = engine.run(launch, options);  // buffers in launch.arguments hold the outputs
+//
+// Arguments are bound to the tt.func parameters by name (Triton drops parameters it specialised to constants;
+// arguments with no parameter of their name are ignored and listed in result.unusedArguments). A missing or
+// ill-typed argument is a Diagnostic naming it.
+//
+// Shared memory. A buffer argument may be an *alias*: a pointer into another buffer argument's storage at a byte
+// offset (in-place kernels pass one tensor as two pointers; a view starts mid-buffer). The launch then has one
+// buffer and several pointers, exactly as the GPU sees it: out-of-bounds and races are judged against the real
+// storage. An alias's `bytes` only give the size of its view before the launch (its contents are the storage's);
+// after the launch they hold the view's final contents, like any other buffer.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+#include "ir/Type.h"
+#include "ir/launch/Profiles.h"
+#include "ir/launch/Report.h"
+
+namespace tilesim {
+
+struct LaunchArgument {
+  enum class Kind : uint8_t { Buffer, Scalar };
+  std::string name;
+  Kind kind = Kind::Scalar;
+  // Buffer: element type and contents (row-major bytes), updated in place by the launch.
+  ScalarKind elementKind = ScalarKind::F32;
+  std::vector<uint8_t> bytes;
+  // Buffer aliases: the name of the buffer argument whose storage this pointer points into, and the byte offset
+  // of the view's start there. Empty: the argument owns its storage.
+  std::string aliasOf;
+  uint64_t aliasOffset = 0;
+  // After the launch, per element of the buffer: the error bound of the value last stored there under the
+  // triton float profile (0 = must match the GPU bit for bit). Empty when every element is exact.
+  std::vector<double> errorBound;
+  // Scalar: the value; bound to the parameter's type (ints must fit its width, floats round to it).
+  bool scalarIsFloat = false;
+  int64_t intValue = 0;
+  double floatValue = 0.0;
+
+  bool isBuffer() const { return kind == Kind::Buffer; }
+  bool isAlias() const { return kind == Kind::Buffer && !aliasOf.empty(); }
+
+  static LaunchArgument buffer(std::string name, ScalarKind kind, std::vector<uint8_t> bytes);
+  // A view of `sizeBytes` bytes into buffer argument `target`, starting `offsetBytes` into its storage.
+  static LaunchArgument alias(std::string name, ScalarKind kind, std::string target, uint64_t offsetBytes,
+                              uint64_t sizeBytes);
+  static LaunchArgument integer(std::string name, int64_t value);
+  static LaunchArgument floating(std::string name, double value);
+};
+
+enum class ProgramOrder : uint8_t { Forward, Reverse, Shuffled };
+
+struct LaunchOptions {
+  FloatProfile profile = FloatProfile::Exact;
+  bool checks = true;          // out-of-bounds, undefined lanes, races, asserts
+  bool checkUB = false;        // also report integer division by zero, oversized shifts, ... (--check=ub)
+  int threads = 0;             // host threads (interpreter); 0 = all
+  ProgramOrder order = ProgramOrder::Forward;  // the order programs are started in (the interpreter's; a GPU has none)
+  uint64_t shuffleSeed = 1;
+  int maxReportsPerKind = 10;  // further reports of a kind are counted, not stored
+  bool echoPrints = true;      // tt.print output to stdout (in program order)
+};
+
+struct Launch {
+  const Module* module = nullptr;
+  std::optional<Function> kernel;
+  std::vector<LaunchArgument> arguments;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  int numWarps = 4;  // Triton's num_warps: the GPU engine's block size is 32 * numWarps threads
+};
+
+// What an engine returns: diagnostics (bad arguments, unsupported IR) instead of a result when it cannot start.
+struct LaunchOutcome {
+  Diagnostics diagnostics;
+  LaunchResult result;
+  bool started() const { return diagnostics.empty(); }
+};
+
+// Where each buffer argument's bytes live: the argument that owns the storage and the byte offset into it.
+// For an owner, {itself, 0}; for an alias, its target's storage (aliases of aliases are followed). Scalars: {i, 0}.
+struct BufferPlacement {
+  size_t storage = 0;
+  uint64_t offset = 0;
+};
+
+// Checks the buffer arguments every engine needs to agree on (sizes are whole elements, alias targets exist and
+// are buffers, no alias cycle, every view lies inside its storage, argument names are unique) and places them.
+// Returns diagnostics naming the argument at fault; on success `placements` has one entry per argument.
+Diagnostics placeBuffers(const Launch& launch, std::vector<BufferPlacement>& placements);
+
+// After a launch: copies each alias's view (bytes and error bounds) out of its storage, so every argument holds
+// its final contents. `placements` is what placeBuffers gave.
+void refreshAliasViews(Launch& launch, const std::vector<BufferPlacement>& placements);
+
+}  // namespace tilesim

@@ -1,0 +1,41 @@
+// The engines compiled into this binary. The GPU engine joins when gpu_backend/ is built
+// (TILESIM_HAVE_GPU_BACKEND); until then asking for it says so.
+#include "tools/engines/EngineRegistry.h"
+
+#include "interpreter/Interpreter.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/GpuEngine.h"
+#endif
+
+namespace tilesim {
+
+const char* engineKindName(EngineKind kind) {
+  switch (kind) {
+    case EngineKind::Interpreter: return "interp";
+    case EngineKind::Gpu: return "gpu";
+  }
+  return "?";
+}
+
+std::optional<EngineKind> parseEngineKind(std::string_view name) {
+  if (name == "interp" || name == "interpreter") return EngineKind::Interpreter;
+  if (name == "gpu") return EngineKind::Gpu;
+  return std::nullopt;
+}
+
+EngineChoice createEngine(EngineKind kind) {
+  EngineChoice choice;
+  switch (kind) {
+    case EngineKind::Interpreter: choice.engine = std::make_unique<InterpreterEngine>(); break;
+    case EngineKind::Gpu:
+#ifdef TILESIM_HAVE_GPU_BACKEND
+      choice.engine = createGpuEngine(&choice.unavailable);
+#else
+      choice.unavailable = "this tilesim was built without the GPU engine (gpu_backend/ is not part of the build)";
+#endif
+      break;
+  }
+  return choice;
+}
+
+}  // namespace tilesim
