@@ -117,7 +117,8 @@ Replay replay(const nlohmann::json& probe) {
   options.profile = FloatProfile::Triton;
   options.checks = true;
   options.echoPrints = false;
-  LaunchOutcome outcome = runLaunch(launch, options);
+  InterpreterEngine engine;
+  LaunchOutcome outcome = engine.run(launch, options);
   out.arguments = std::move(launch.arguments);
   for (const Diagnostic& diagnostic : outcome.diagnostics) out.error += "\n  launch: " + diagnostic.str();
   for (const Report& report : outcome.result.reports) out.error += "\n  report: " + report.str();

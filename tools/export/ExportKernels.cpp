@@ -138,7 +138,8 @@ bool exportKernel(ExportKernel& kernel, const fs::path& outDir) {
   LaunchOptions options;
   options.profile = FloatProfile::Triton;
   options.echoPrints = false;
-  LaunchOutcome outcome = runLaunch(launch, options);
+  InterpreterEngine engine;
+  LaunchOutcome outcome = engine.run(launch, options);
   for (const Diagnostic& diagnostic : outcome.diagnostics) std::cerr << kernel.name << ": " << diagnostic.str() << "\n";
   for (const Report& report : outcome.result.reports) std::cerr << kernel.name << ": " << report.str() << "\n";
   if (!outcome.started() || !outcome.result.ok()) return false;

@@ -63,7 +63,8 @@ inline std::vector<LaunchArgument> buildAndRun(KernelBuilder& kb, std::vector<La
   LaunchOptions options;
   options.profile = FloatProfile::Triton;
   options.echoPrints = false;
-  LaunchOutcome outcome = runLaunch(launch, options);
+  InterpreterEngine engine;
+  LaunchOutcome outcome = engine.run(launch, options);
   for (const Diagnostic& diagnostic : outcome.diagnostics) ADD_FAILURE() << diagnostic.str();
   for (const Report& report : outcome.result.reports) ADD_FAILURE() << report.str();
   if (!outcome.started() || !outcome.result.ok()) return {};
