@@ -237,8 +237,10 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
     case OpKind::MathFloor: case OpKind::MathCeil: case OpKind::MathAbsF: case OpKind::MathAbsI:
     case OpKind::MathFma: case OpKind::TTFpToFp: case OpKind::TTPreciseDivF: case OpKind::TTPreciseSqrt:
     case OpKind::TTMulhiUI: case OpKind::TTClampF: case OpKind::TTExternElementwise:
-    case OpKind::TTElementwiseInlineAsm:
       executeElementwise(op, frame);
+      return;
+    case OpKind::TTElementwiseInlineAsm:
+      executeInlineAsm(*this, op, frame);
       return;
     case OpKind::TTBitcast:
       if (op.result()->type.isPointerLike()) executeMemoryOp(*this, op, frame);

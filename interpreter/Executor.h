@@ -120,6 +120,7 @@ std::vector<int64_t> laneIndex(std::span<const int64_t> shape, int64_t lane);  /
 }  // namespace ops
 
 void executeMovementOp(Executor& executor, const Operation& op, Executor::Frame& frame);
+void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame);  // InlineAsm.cpp
 void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);  // Atomics.cpp
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame);

@@ -1,0 +1,86 @@
+// tt.elementwise_inline_asm on the interpreter: the asm string runs on the PTX subset machine
+// (interpreter/ptx/PtxSubset.h), once per group of `packed_element` consecutive elements, exactly as Triton's
+// lowering calls it: outputs are $0..$k-1, inputs follow; an element narrower than its register is packed with
+// its neighbours (four i8 or two f16 in one 32-bit register, lowest element in the lowest bits).
+// Undefined lanes: an invocation with an undefined input, or an output the asm never writes (a register that
+// holds garbage on the GPU — Triton's `// dummy $0` idiom), gives undefined outputs, which the checks follow.
+// Under the `triton` profile an output written by an approximate instruction (ex2.approx, tanh.approx) carries
+// the instruction's error as a bound.
+#include <cmath>
+
+#include "interpreter/Executor.h"
+#include "interpreter/ptx/PtxSubset.h"
+#include "ir/FloatBits.h"
+
+namespace tilesim {
+namespace {
+
+int64_t attributeInt(const Operation& op, const char* name, int64_t fallback) {
+  const Attribute* attribute = op.attr(name);
+  return attribute && attribute->kind() == Attribute::Kind::Integer ? attribute->intValue() : fallback;
+}
+
+}  // namespace
+
+void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  const Attribute* asmText = op.attr("asm_string");
+  if (!asmText || asmText->kind() != Attribute::Kind::String) executor.trap(Report::Kind::Unsupported, op, "inline asm without asm_string");
+  const int64_t pack = attributeInt(op, "packed_element", 1);
+  const int outputs = static_cast<int>(op.numResults());
+  const int inputs = static_cast<int>(op.numOperands());
+  ptx::PtxProgram program;
+  if (std::string error = ptx::parsePtx(asmText->text(), outputs + inputs, program); !error.empty())
+    executor.trap(Report::Kind::Unsupported, op, "inline asm: " + error);
+  if (pack < 1 || pack > 8) executor.trap(Report::Kind::Unsupported, op, "inline asm: packed_element must be 1..8");
+
+  std::vector<TileRef> operands;
+  for (const Value* value : op.operands) operands.push_back(executor.get(frame, value));
+  std::vector<MutableTileRef> results;
+  for (int r = 0; r < outputs; ++r) results.push_back(makeTile(op.result(static_cast<size_t>(r))->type));
+  const int64_t elements = outputs > 0 ? results[0]->size() : (inputs > 0 ? operands[0]->size() : 1);
+  if (elements % pack != 0)
+    executor.trap(Report::Kind::Unsupported, op, "inline asm: " + std::to_string(elements) +
+                                                     " elements are not a multiple of packed_element " + std::to_string(pack));
+  const bool triton = executor.context().options.profile == FloatProfile::Triton;
+
+  ptx::PtxMachine machine(program);
+  for (int64_t group = 0; group < elements / pack; ++group) {
+    bool undefined = false;
+    for (int j = 0; j < inputs; ++j) {
+      const Tile& tile = *operands[static_cast<size_t>(j)];
+      const int bits = tile.elementBytes() * 8;
+      uint64_t packed = 0;
+      for (int64_t k = 0; k < pack; ++k) {
+        const int64_t lane = tile.size() == 1 ? 0 : group * pack + k;
+        packed |= (tile.bitsAt(lane) & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1)) << (k * bits);
+        undefined = undefined || (tile.undefinedMask() && tile.undefinedMask()[lane]);
+      }
+      machine.setOperand(outputs + j, packed);
+    }
+    for (int r = 0; r < outputs; ++r) machine.setOperand(r, 0);
+    std::string error;
+    if (!machine.run(&error)) executor.trap(Report::Kind::Unsupported, op, error);
+    for (int r = 0; r < outputs; ++r) {
+      Tile& tile = *results[static_cast<size_t>(r)];
+      const int bits = tile.elementBytes() * 8;
+      const uint64_t packed = machine.operand(r);
+      const bool garbage = undefined || !machine.written(r);
+      const double relative = machine.approximation(r);
+      for (int64_t k = 0; k < pack; ++k) {
+        const int64_t lane = group * pack + k;
+        const uint64_t value = (packed >> (k * bits)) & (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1);
+        tile.setBits(lane, value);
+        if (garbage) tile.mutableUndefinedMask()[lane] = 1;
+        if (triton && relative > 0 && tile.elementType().isFloat()) {
+          const ScalarKind kind = tile.elementType().scalarKind();
+          const double v = doubleFromFloatBits(value, kind);
+          tile.mutableErrorBounds()[lane] = std::isfinite(v) ? std::fabs(v) * relative + std::ldexp(1.0, -149)
+                                                             : INFINITY;
+        }
+      }
+    }
+  }
+  for (int r = 0; r < outputs; ++r) executor.set(frame, op.result(static_cast<size_t>(r)), results[static_cast<size_t>(r)]);
+}
+
+}  // namespace tilesim
