@@ -138,7 +138,7 @@ MutableTileRef evalElementwise(const Operation& op, std::span<const Tile* const>
     case OpKind::TTPreciseSqrt:
     case OpKind::TTClampF:
     case OpKind::TTExternElementwise:
-      result = evalFloatOp(op, operands, error);
+      result = evalFloatOp(op, operands, context.profile, error);
       break;
     case OpKind::ArithExtSI:
     case OpKind::ArithExtUI:

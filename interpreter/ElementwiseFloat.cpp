@@ -1,10 +1,13 @@
 // Float elementwise ops over whole tiles: arith + - * / % neg max/min, arith.cmpf, math.*, tt.precise_*,
 // tt.clampf and tt.extern_elementwise (libdevice). The float kind is dispatched once per tile into a
 // template whose loop loads through FloatCodec (f16/bf16 widen to float), applies the ScalarEval.h
-// function and rounds once on store. Values are the `exact` profile's; error bounds are added afterwards.
+// function and rounds once on store. Math functions: under the exact profile tilesim's own algorithms
+// (ir/eval/ExactMath.h, the ones the GPU backend emits); under the triton profile the correctly rounded value
+// (evalMath in double), to which the triton profile's error bounds are added afterwards.
 #include <array>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/eval/ExactMath.h"
 
 namespace tilesim::elementwise {
 
@@ -56,9 +59,26 @@ void fmaLoop(const Tile& a, const Tile& b, const Tile& c, Tile& result) {
     out[i] = storeFromDouble<K>(fusedMultiplyAdd(loadAsDouble<K>(pa[i]), loadAsDouble<K>(pb[i]), loadAsDouble<K>(pc[i]), K));
 }
 
-// Math functions are evaluated in double (ScalarEval.h evalMath) and rounded once into K.
+// Exact profile: the function's own algorithm in K's compute type (f16/bf16/fp8 in float), rounded once on store.
 template <ScalarKind K>
-void mathLoop(const Tile& a, Tile& result, MathFunction function) {
+void exactMathLoop(const Tile& a, Tile& result, MathFunction function) {
+  using Codec = FloatCodec<K>;
+  using Storage = typename Codec::Storage;
+  const Storage* pa = a.as<Storage>();
+  Storage* out = result.as<Storage>();
+  if constexpr (K == ScalarKind::F64) {
+    exactmath::DoubleFunction fn = exactmath::doubleFunction(function);
+    for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i])));
+  } else {
+    exactmath::FloatFunction fn = exactmath::floatFunction(function);
+    for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i])));
+  }
+}
+
+// Otherwise math functions are evaluated in double (ScalarEval.h evalMath) and rounded once into K.
+template <ScalarKind K>
+void mathLoop(const Tile& a, Tile& result, MathFunction function, FloatProfile profile) {
+  if (profile == FloatProfile::Exact && exactmath::hasOwnAlgorithm(function)) return exactMathLoop<K>(a, result, function);
   using Storage = typename FloatCodec<K>::Storage;
   MathFunctionPointer fn = mathFunctionPointer(function);
   const Storage* pa = a.as<Storage>();
@@ -115,10 +135,10 @@ std::optional<MathFunction> mathFunctionOf(OpKind kind) {
 }
 
 template <ScalarKind K>
-void evalTyped(const Operation& op, Operands operands, Tile& result) {
+void evalTyped(const Operation& op, Operands operands, FloatProfile profile, Tile& result) {
   using C = typename FloatCodec<K>::Compute;
   const Tile& a = *operands[0];
-  if (auto function = mathFunctionOf(op.kind)) return mathLoop<K>(a, result, *function);
+  if (auto function = mathFunctionOf(op.kind)) return mathLoop<K>(a, result, *function, profile);
   switch (op.kind) {
     case OpKind::ArithAddF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; });
     case OpKind::ArithSubF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; });
@@ -147,7 +167,7 @@ void evalTyped(const Operation& op, Operands operands, Tile& result) {
   }
 }
 
-MutableTileRef evalExtern(const Operation& op, Operands operands, std::string* error) {
+MutableTileRef evalExtern(const Operation& op, Operands operands, FloatProfile profile, std::string* error) {
   std::string symbol = op.keywordAttr("symbol");
   const LibdeviceFunction* function = findLibdeviceFunction(symbol);
   if (!function) {
@@ -161,8 +181,14 @@ MutableTileRef evalExtern(const Operation& op, Operands operands, std::string* e
     return nullptr;
   }
   MutableTileRef result = makeResult(op, operands);
-  MathFunctionPointer fn = mathFunctionPointer(function->function);
   ScalarKind kind = result->elementType().scalarKind();
+  if (profile == FloatProfile::Exact && exactmath::hasOwnAlgorithm(function->function) && !function->intResult &&
+      operands[0]->elementType().scalarKind() == kind) {
+    for (int64_t i = 0, n = result->size(); i < n; ++i)
+      result->setBits(i, exactmath::evalBits(function->function, operands[0]->bitsAt(i), kind));
+    return result;
+  }
+  MathFunctionPointer fn = mathFunctionPointer(function->function);
   std::array<double, 3> args{};
   for (int64_t i = 0, n = result->size(); i < n; ++i) {
     for (size_t k = 0; k < operands.size(); ++k) args[k] = laneAsDouble(*operands[k], i);
@@ -175,15 +201,15 @@ MutableTileRef evalExtern(const Operation& op, Operands operands, std::string* e
 
 }  // namespace
 
-MutableTileRef evalFloatOp(const Operation& op, Operands operands, std::string* error) {
-  if (op.kind == OpKind::TTExternElementwise) return evalExtern(op, operands, error);
+MutableTileRef evalFloatOp(const Operation& op, Operands operands, FloatProfile profile, std::string* error) {
+  if (op.kind == OpKind::TTExternElementwise) return evalExtern(op, operands, profile, error);
   MutableTileRef result = makeResult(op, operands);
   if (op.kind == OpKind::ArithNegF || op.kind == OpKind::MathAbsF) {
     signBitLoop(*operands[0], *result, op.kind == OpKind::MathAbsF);
     return result;
   }
   dispatchFloatKind(operands[0]->elementType().scalarKind(),
-                    [&](auto tag) { evalTyped<decltype(tag)::value>(op, operands, *result); });
+                    [&](auto tag) { evalTyped<decltype(tag)::value>(op, operands, profile, *result); });
   return result;
 }
 

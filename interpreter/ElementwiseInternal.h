@@ -58,7 +58,9 @@ MutableTileRef makeResult(const Operation& op, Operands operands);
 
 // Families. Each returns the result tile (without error bounds) or null with `error` set.
 MutableTileRef evalIntegerOp(const Operation& op, Operands operands, const ElementwiseContext& context);
-MutableTileRef evalFloatOp(const Operation& op, Operands operands, std::string* error);
+// Math functions (math.*, libdevice) take the exact profile's own algorithms (ir/eval/ExactMath.h) under
+// FloatProfile::Exact and the correctly rounded value (scalar::evalMath) under FloatProfile::Triton.
+MutableTileRef evalFloatOp(const Operation& op, Operands operands, FloatProfile profile, std::string* error);
 MutableTileRef evalCastOp(const Operation& op, Operands operands, const ElementwiseContext& context);
 MutableTileRef evalSelect(const Operation& op, Operands operands);
 

@@ -1,12 +1,16 @@
 // tt.reduce and tt.scan. The combine region runs on whole slices at once ("vectorised": every op in the
-// region sees tiles holding one lane per independent reduction), so a reduction of S elements costs log2(S)
-// region evaluations, not S-1 per output.
+// region sees tiles holding one lane per independent reduction), so a reduction or scan of S elements costs
+// log2(S) region evaluations, not S-1 per output.
 //
-// Orders (docs/semantics.md §reductions; BRIEF decision 4):
-// - reduce: halving tree. With S the (power-of-two) extent along `axis`: for m = S/2, S/4, ..., 1:
-//   x[i] = combine(x[i], x[i + m]) for i < m. This is the butterfly a GPU warp performs; integer reductions
-//   are exact in any order, and argmax/argmin ties resolve to the smallest index by their combine region.
-// - scan: sequential, acc[0] = x[0], acc[i] = combine(acc[i-1], x[i]) (from the end when reverse).
+// Orders, stated in the bits of the index along `axis` (docs/semantics.md "Reductions and scans"; BRIEF
+// decision 4); S = 2^k is the extent, the left operand of every combine is the lower index:
+// - reduce: a tree that combines the lowest index bit first. Level j = 0..k-1 combines the partial results of
+//   the blocks [2i 2^j, (2i+1) 2^j) and [(2i+1) 2^j, (2i+2) 2^j): x'[i] = combine(x[2i], x[2i+1]) on the array
+//   left by the previous level. On a GPU with a blocked layout (low bits in registers, then lanes, then warps)
+//   that is an in-thread tree, then shfl.bfly over the lane bits from mask 1 upwards, then across warps.
+// - scan: Kogge-Stone (Hillis-Steele) over the same bits: for d = 1, 2, 4, ..., S/2, simultaneously for every
+//   i >= d: x'[i] = combine(x[i - d], x[i]); lanes i < d keep their value. reverse mirrors the index
+//   (i -> S-1-i), so there x'[i] = combine(x[i + d], x[i]) for i < S - d.
 // Under the triton float profile, float sums/products also get an error bound for the GPU's different order:
 // 2 (S-1) u sum|x| (u = unit roundoff of the element type).
 #include <cmath>
@@ -38,28 +42,31 @@ std::vector<int64_t> sliceShape(std::span<const int64_t> shape, int axis, int64_
   return result;
 }
 
-// Lanes [begin, begin + count) along the axis.
-TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count) {
+// Lanes begin, begin + stride, ..., (count of them) along the axis.
+TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count, int64_t stride = 1) {
   AxisGeometry g = geometry(input.shape(), axis);
   std::vector<int64_t> lanes;
   lanes.reserve(static_cast<size_t>(g.outer * count * g.inner));
   for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t a = begin; a < begin + count; ++a)
-      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + a) * g.inner + i);
+    for (int64_t n = 0; n < count; ++n)
+      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + begin + n * stride) * g.inner + i);
   Type type = input.type().withShape(sliceShape(input.shape(), axis, count));
   return ops::gatherLanes(input, lanes, type);
 }
 
-// Writes `part` (shape with extent 1 along axis) into position `at` along the axis of `whole`.
-void scatterSlice(Tile& whole, const Tile& part, int axis, int64_t at) {
+// Writes `part` (extent `count` along axis) into positions [at, at + count) along the axis of `whole`.
+void scatterSlice(Tile& whole, const Tile& part, int axis, int64_t at, int64_t count) {
   AxisGeometry g = geometry(whole.shape(), axis);
   const int bytes = whole.elementBytes();
   for (int64_t o = 0; o < g.outer; ++o) {
-    for (int64_t i = 0; i < g.inner; ++i) {
-      int64_t dst = (o * g.extent + at) * g.inner + i, src = o * g.inner + i;
-      std::memcpy(static_cast<char*>(whole.raw()) + dst * bytes, static_cast<const char*>(part.raw()) + src * bytes, bytes);
-      if (part.undefinedMask()) whole.mutableUndefinedMask()[dst] = part.undefinedMask()[src];
-      if (part.errorBounds()) whole.mutableErrorBounds()[dst] = part.errorBounds()[src];
+    for (int64_t n = 0; n < count; ++n) {
+      int64_t dst = (o * g.extent + at + n) * g.inner, src = (o * count + n) * g.inner;
+      std::memcpy(static_cast<char*>(whole.raw()) + dst * bytes, static_cast<const char*>(part.raw()) + src * bytes,
+                  static_cast<size_t>(g.inner * bytes));
+      for (int64_t i = 0; i < g.inner; ++i) {
+        if (part.undefinedMask()) whole.mutableUndefinedMask()[dst + i] = part.undefinedMask()[src + i];
+        if (part.errorBounds()) whole.mutableErrorBounds()[dst + i] = part.errorBounds()[src + i];
+      }
     }
   }
 }
@@ -103,9 +110,9 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   const int64_t extent = first.shape()[axis];
   for (int64_t size = extent; size > 1; size /= 2) {
     const int64_t half = size / 2;
-    std::vector<TileRef> arguments;
-    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half));
-    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, half, half));
+    std::vector<TileRef> arguments;  // (even positions..., odd positions...): the lowest remaining index bit
+    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half, 2));
+    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 1, half, 2));
     std::vector<TileRef> combined = runCombine(executor, combine, arguments, frame);
     for (size_t k = 0; k < count; ++k) {
       Type expected = arguments[k]->type().withElement(combined[k]->elementType());
@@ -164,25 +171,33 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
   for (const Value* v : op.operands) inputs.push_back(executor.get(frame, v));
   const int64_t extent = inputs[0]->shape()[axis];
   std::vector<MutableTileRef> results;
-  for (size_t k = 0; k < count; ++k) results.push_back(makeTile(op.result(k)->type));
-  std::vector<TileRef> accumulator;
-  for (int64_t step = 0; step < extent; ++step) {
-    const int64_t at = reverse ? extent - 1 - step : step;
-    std::vector<TileRef> current;
-    for (size_t k = 0; k < count; ++k) current.push_back(slice(*inputs[k], axis, at, 1));
-    if (step == 0) {
-      accumulator = current;
-    } else {
-      std::vector<TileRef> arguments = accumulator;
-      arguments.insert(arguments.end(), current.begin(), current.end());
-      std::vector<TileRef> combined = runCombine(executor, combine, arguments, frame);
-      for (size_t k = 0; k < count; ++k) {
-        Type expected = current[k]->type().withElement(combined[k]->elementType());
-        accumulator[k] = combined[k]->size() == expected.numElements() ? combined[k] : ops::broadcastTo(*combined[k], expected);
-      }
+  std::vector<TileRef> current = inputs;
+  for (int64_t distance = 1; distance < extent; distance *= 2) {
+    const int64_t combined = extent - distance;  // lanes that combine at this step
+    // Forward: lanes [distance, extent) take combine(x[i - distance], x[i]); reverse mirrors the index.
+    const int64_t earlierAt = reverse ? distance : 0, laterAt = reverse ? 0 : distance;
+    std::vector<TileRef> arguments;
+    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, earlierAt, combined));
+    for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, laterAt, combined));
+    std::vector<TileRef> values = runCombine(executor, combine, arguments, frame);
+    results.clear();
+    for (size_t k = 0; k < count; ++k) {
+      Type expected = arguments[k]->type().withElement(values[k]->elementType());
+      TileRef value = values[k]->size() == expected.numElements() ? values[k] : ops::broadcastTo(*values[k], expected);
+      MutableTileRef next = makeTile(op.result(k)->type);
+      const int64_t keptAt = reverse ? combined : 0;  // the lanes that keep their value
+      scatterSlice(*next, *slice(*current[k], axis, keptAt, distance), axis, keptAt, distance);
+      scatterSlice(*next, *value, axis, laterAt, combined);
+      results.push_back(next);
     }
-    for (size_t k = 0; k < count; ++k) scatterSlice(*results[k], *accumulator[k], axis, at);
+    current.assign(results.begin(), results.end());
   }
+  if (results.empty())  // extent 1: the scan is the input
+    for (size_t k = 0; k < count; ++k) {
+      MutableTileRef copy = makeTile(op.result(k)->type);
+      scatterSlice(*copy, *inputs[k], axis, 0, extent);
+      results.push_back(copy);
+    }
   if (executor.context().options.profile == FloatProfile::Triton && reordersRounding(combine)) {
     for (size_t k = 0; k < count; ++k) {
       if (!results[k]->type().isFloat()) continue;

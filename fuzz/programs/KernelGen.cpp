@@ -280,7 +280,7 @@ class KernelWriter {
                         Operand(builder::isBool(dtype) ? Literal(false) : safeLiteral(n.literalIndex, builder::isFloating(dtype))));
       }
       case NodeOp::ReduceProduct: {
-        // A user combine region: products round differently in every order, so this pins the halving tree.
+        // A user combine region: products round differently in every order, so this pins the documented tree.
         if (!a.isBlock()) return Tensor{};
         if (a.dtype == DType::Int1) a = kb_.cast(a, DType::Int32);
         bool useXor = !isFloat(a) && n.variant % 2;

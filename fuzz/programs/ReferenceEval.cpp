@@ -3,6 +3,7 @@
 // by index arithmetic. Pointers are (buffer, element index) pairs, not addresses.
 #include "fuzz/programs/ReferenceEval.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -65,8 +66,9 @@ struct Buffer {
 
 class Reference {
  public:
-  Reference(const Function& kernel, const std::vector<LaunchArgument>& arguments, std::array<int64_t, 3> grid)
-      : kernel_(kernel), arguments_(arguments), grid_(grid) {}
+  Reference(const Function& kernel, const std::vector<LaunchArgument>& arguments, std::array<int64_t, 3> grid,
+            FloatProfile profile)
+      : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact) {}
 
   ReferenceOutcome run() {
     for (const LaunchArgument& argument : arguments_)
@@ -191,7 +193,7 @@ class Reference {
       }
       std::string error;
       bool undefinedBehaviour = false;
-      std::optional<uint64_t> value = evalLane(op, lanes, operandKind, resultKind, &error, &undefinedBehaviour);
+      std::optional<uint64_t> value = evalLane(op, lanes, operandKind, resultKind, exactMath_, &error, &undefinedBehaviour);
       if (!value) return fail(error);
       // An undefined lane's value is unspecified, so whether it is UB is too.
       if (result.undefined[i]) outcome_.undefinedBehaviourPossible |= canBeUndefinedBehaviour(op.kind);
@@ -388,7 +390,8 @@ class Reference {
     return values;
   }
 
-  // Halving tree: for m = S/2, S/4, ..., 1: x[j] = combine(x[j], x[j + m]) for j < m.
+  // Lowest index bit first: for width w = 1, 2, 4, ..., S/2: x[j] = combine(x[j], x[j + w]) for every j that is a
+  // multiple of 2w (x[j] then holds the combination of the block [j, j + 2w), left to right).
   void reduce(const Operation& op) {
     const int axis = static_cast<int>(op.intAttr("axis"));
     const Geometry g = geometryOf(get(op.operand(0)).shape, axis);
@@ -397,8 +400,8 @@ class Reference {
     for (int64_t o = 0; o < g.outer; ++o)
       for (int64_t i = 0; i < g.inner; ++i) {
         std::vector<Scalars> values = column(op, g, o, i);
-        for (int64_t m = g.extent / 2; m >= 1; m /= 2)
-          for (int64_t j = 0; j < m; ++j) values[j] = combine(op.region(0).front(), values[j], values[j + m]);
+        for (int64_t w = 1; w < g.extent; w *= 2)
+          for (int64_t j = 0; j + w < g.extent; j += 2 * w) values[j] = combine(op.region(0).front(), values[j], values[j + w]);
         if (!outcome_.error.empty()) return;
         for (size_t k = 0; k < results.size(); ++k) {
           results[k].bits[o * g.inner + i] = values[0][k].first;
@@ -408,7 +411,8 @@ class Reference {
     for (size_t k = 0; k < results.size(); ++k) env_[op.result(k)] = std::move(results[k]);
   }
 
-  // Sequential: acc[0] = x[0], acc[j] = combine(acc[j-1], x[j]), from the end when `reverse`.
+  // Kogge-Stone: for d = 1, 2, 4, ... < S, every j >= d at once: x[j] = combine(x[j - d], x[j]) (computed from the
+  // previous step's values, so walk j downwards); `reverse` runs the same on the mirrored index.
   void scan(const Operation& op) {
     const int axis = static_cast<int>(op.intAttr("axis"));
     const bool reverse = op.intAttr("reverse", 0) != 0;
@@ -418,14 +422,15 @@ class Reference {
     for (int64_t o = 0; o < g.outer; ++o)
       for (int64_t i = 0; i < g.inner; ++i) {
         std::vector<Scalars> values = column(op, g, o, i);
-        Scalars accumulator;
+        if (reverse) std::reverse(values.begin(), values.end());
+        for (int64_t d = 1; d < g.extent; d *= 2)
+          for (int64_t j = g.extent - 1; j >= d; --j) values[j] = combine(op.region(0).front(), values[j - d], values[j]);
+        if (!outcome_.error.empty()) return;
         for (int64_t step = 0; step < g.extent; ++step) {
           int64_t at = reverse ? g.extent - 1 - step : step;
-          accumulator = step == 0 ? values[at] : combine(op.region(0).front(), accumulator, values[at]);
-          if (!outcome_.error.empty()) return;
           for (size_t k = 0; k < results.size(); ++k) {
-            results[k].bits[(o * g.extent + at) * g.inner + i] = accumulator[k].first;
-            results[k].undefined[(o * g.extent + at) * g.inner + i] = accumulator[k].second;
+            results[k].bits[(o * g.extent + at) * g.inner + i] = values[step][k].first;
+            results[k].undefined[(o * g.extent + at) * g.inner + i] = values[step][k].second;
           }
         }
       }
@@ -435,6 +440,7 @@ class Reference {
   const Function& kernel_;
   const std::vector<LaunchArgument>& arguments_;
   std::array<int64_t, 3> grid_;
+  bool exactMath_;
   std::array<int64_t, 3> program_{};
   std::vector<Buffer> buffers_;
   std::unordered_map<const Value*, Lanes> env_;
@@ -444,8 +450,8 @@ class Reference {
 }  // namespace
 
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
-                              std::array<int64_t, 3> grid) {
-  return Reference(kernel, arguments, grid).run();
+                              std::array<int64_t, 3> grid, FloatProfile profile) {
+  return Reference(kernel, arguments, grid, profile).run();
 }
 
 }  // namespace tilesim::fuzz

@@ -1,7 +1,7 @@
 // The fuzzer's independent oracle: a deliberately simple evaluator that walks a kernel op by op and computes every
 // lane on its own with the per-element functions of ir/eval/ScalarEval.h (never the interpreter's tile loops,
-// fast paths, lane gathers or vectorised combine regions). Shape ops, loads, stores, masks, reductions (halving
-// tree) and scans (sequential) are written out plainly from docs/semantics.md. Programs run one after another.
+// fast paths, lane gathers or vectorised combine regions). Shape ops, loads, stores, masks, reductions (the tree
+// over index bits, lowest bit first) and scans (Kogge-Stone) are written out plainly from docs/semantics.md. Programs run one after another.
 //
 // It covers the ops the program generator emits (KernelGen.h): elementwise arith/math, casts, constants, ranges,
 // splat/broadcast/expand_dims, addptr, masked loads and stores, tt.reduce and tt.scan with any combine region.
@@ -34,8 +34,9 @@ struct ReferenceOutcome {
   std::string error;                          // an op the reference cannot evaluate; empty on success
 };
 
-// Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does).
+// Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does). `profile`
+// picks the math functions' values: the exact profile's own algorithms or the correctly rounded ones (triton).
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
-                              std::array<int64_t, 3> grid);
+                              std::array<int64_t, 3> grid, FloatProfile profile = FloatProfile::Exact);
 
 }  // namespace tilesim::fuzz

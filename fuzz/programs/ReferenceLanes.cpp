@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "ir/FloatBits.h"
+#include "ir/eval/ExactMath.h"
 #include "ir/eval/ScalarEval.h"
 
 namespace tilesim::fuzz {
@@ -118,14 +119,17 @@ bool propagatesNaN(const Operation& op) {
 }
 
 template <ScalarKind K>
-std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t> lanes) {
+std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t> lanes, bool exactMath) {
   using C = typename FloatCodec<K>::Compute;
   const int width = bitWidth(K);
   const uint64_t sign = uint64_t{1} << (width - 1);
   C a = decode<K>(lanes[0]);
   C b = lanes.size() > 1 ? decode<K>(lanes[1]) : C(0);
   C c = lanes.size() > 2 ? decode<K>(lanes[2]) : C(0);
-  auto math = [&](MathFunction function) { return floatBitsFromDouble(evalMath(function, static_cast<double>(a)), K); };
+  auto math = [&](MathFunction function) {
+    if (exactMath && exactmath::hasOwnAlgorithm(function)) return exactmath::evalBits(function, lanes[0], K);
+    return floatBitsFromDouble(evalMath(function, static_cast<double>(a)), K);
+  };
   switch (op.kind) {
     case OpKind::ArithAddF: return encode<K>(a + b);
     case OpKind::ArithSubF: return encode<K>(a - b);
@@ -198,7 +202,7 @@ std::optional<uint64_t> castLane(const Operation& op, uint64_t bits, ScalarKind 
 }  // namespace
 
 std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind operandKind,
-                                 ScalarKind resultKind, std::string* error, bool* undefinedBehaviour) {
+                                 ScalarKind resultKind, bool exactMath, std::string* error, bool* undefinedBehaviour) {
   std::optional<uint64_t> result;
   *undefinedBehaviour = false;
   switch (op.kind) {
@@ -223,10 +227,10 @@ std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> 
     }
   } else {
     switch (operandKind) {
-      case ScalarKind::F16: result = floatLane<ScalarKind::F16>(op, lanes); break;
-      case ScalarKind::BF16: result = floatLane<ScalarKind::BF16>(op, lanes); break;
-      case ScalarKind::F32: result = floatLane<ScalarKind::F32>(op, lanes); break;
-      case ScalarKind::F64: result = floatLane<ScalarKind::F64>(op, lanes); break;
+      case ScalarKind::F16: result = floatLane<ScalarKind::F16>(op, lanes, exactMath); break;
+      case ScalarKind::BF16: result = floatLane<ScalarKind::BF16>(op, lanes, exactMath); break;
+      case ScalarKind::F32: result = floatLane<ScalarKind::F32>(op, lanes, exactMath); break;
+      case ScalarKind::F64: result = floatLane<ScalarKind::F64>(op, lanes, exactMath); break;
       default: break;
     }
   }

@@ -20,7 +20,9 @@ int64_t signExtendLane(uint64_t bits, ScalarKind kind);  // i1: 1 -> -1
 // `operandKind` is the first operand's element kind, `resultKind` the result's. Unsupported: nullopt + error.
 // `undefinedBehaviour` is set for the lanes LLVM treats as UB (docs/semantics.md "UB reporting"): integer division
 // or remainder by zero, a shift amount >= the width, a float->int conversion of NaN or an out-of-range value.
+// `exactMath`: math.* take the exact profile's own algorithms (ir/eval/ExactMath.h) instead of the correctly rounded
+// value, as the interpreter does under FloatProfile::Exact.
 std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind operandKind,
-                                 ScalarKind resultKind, std::string* error, bool* undefinedBehaviour);
+                                 ScalarKind resultKind, bool exactMath, std::string* error, bool* undefinedBehaviour);
 
 }  // namespace tilesim::fuzz

@@ -163,8 +163,8 @@ TEST(EngineReduce, ArgminTiesPickTheSmallestIndex) {
     %i_0 = tt.addptr %i, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
     tt.store %i_0, %0#1 : tensor<4x!tt.ptr<i32>>
 )"));
-  // Row 0: minimum at 2 and 7; row 1: all equal; row 2: minimum at 1, 4, 5, 6 (the halving tree meets 4 before
-  // 1, so the index test decides); row 3: one minimum at the end.
+  // Row 0: minimum at 2 and 7; row 1: all equal; row 2: minimum at 1, 4, 5, 6 (4 meets 5 first, then 1 meets
+  // the winner of 4..7, so the index test decides); row 3: one minimum at the end.
   std::vector<int32_t> x = {5, 6, -3, 8, 9, 9, 9, -3,  4, 4, 4, 4, 4, 4, 4, 4,
                             1, 0, 3, 3, 0, 0, 0, 3,    9, 8, 7, 6, 5, 4, 3, -1};
   run.buffer("x_ptr", ScalarKind::I32, x).buffer("v_ptr", ScalarKind::I32, std::vector<int32_t>(4, 99))

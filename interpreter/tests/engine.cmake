@@ -2,6 +2,6 @@
 # shape ops, casts, checks, determinism) run through parseModule, verifyModule and runLaunch, with expected
 # values computed from the ops' definitions.
 tilesim_add_test(engine_test unit
-  SOURCES EngineAtomicTest.cpp EngineCastTest.cpp EngineControlTest.cpp EngineMemoryTest.cpp EngineReduceScanTest.cpp
+  SOURCES EngineAtomicTest.cpp EngineCastTest.cpp EngineControlTest.cpp EngineMemoryTest.cpp EngineReduceScanOrderTest.cpp EngineReduceScanTest.cpp
     EngineShapeTest.cpp
   LIBS tilesim_interpreter tilesim_ir_text tilesim_ir_verify)
