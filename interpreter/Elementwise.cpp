@@ -199,6 +199,9 @@ MutableTileRef evalElementwise(const Operation& op, std::span<const Tile* const>
     case OpKind::SCFWhile:
     case OpKind::SCFYield:
     case OpKind::SCFCondition:
+    case OpKind::CFBr:
+    case OpKind::CFCondBr:
+    case OpKind::GPUBarrier:
     case OpKind::UBPoison:
       TILESIM_UNREACHABLE("evalElementwise called for " + std::string(op.name()) + ", which the engine evaluates");
   }

@@ -92,24 +92,40 @@ void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, st
   }
 }
 
-std::vector<TileRef> Executor::runBlock(const Block& block, std::span<const TileRef> arguments, Frame& frame) {
-  TILESIM_ASSERT(arguments.size() == block.arguments.size(), "block argument count mismatch");
-  for (size_t i = 0; i < arguments.size(); ++i) set(frame, block.argument(i), arguments[i]);
-  for (const auto& op : block.operations) {
-    if (hasTrait(op->kind, kTerminator)) {
-      std::vector<TileRef> yielded;
-      yielded.reserve(op->numOperands());
-      for (const Value* v : op->operands) yielded.push_back(get(frame, v));
-      return yielded;
+// Runs a region from `entry`: ops in order until a terminator. A branch (cf.br, cf.cond_br) binds the successor's
+// block arguments and goes on there — the region's blocks form a CFG; any other terminator returns its operands.
+std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const TileRef> arguments, Frame& frame) {
+  TILESIM_ASSERT(arguments.size() == entry.arguments.size(), "block argument count mismatch");
+  for (size_t i = 0; i < arguments.size(); ++i) set(frame, entry.argument(i), arguments[i]);
+  const Block* block = &entry;
+  for (;;) {
+    const Block* next = nullptr;
+    for (const auto& op : block->operations) {
+      if (op->kind == OpKind::CFBr || op->kind == OpKind::CFCondBr) {
+        size_t taken = 0;
+        if (op->kind == OpKind::CFCondBr) taken = scalarCondition(*op, *get(frame, op->operand(0))) ? 0 : 1;
+        next = op->successors[taken];
+        std::vector<TileRef> passed;
+        for (const Value* v : op->successorOperands(taken)) passed.push_back(get(frame, v));
+        for (size_t i = 0; i < passed.size(); ++i) set(frame, next->argument(i), passed[i]);
+        break;
+      }
+      if (hasTrait(op->kind, kTerminator)) {
+        std::vector<TileRef> yielded;
+        yielded.reserve(op->numOperands());
+        for (const Value* v : op->operands) yielded.push_back(get(frame, v));
+        return yielded;
+      }
+      executeOp(*op, frame);
+      if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
+        std::vector<TileRef> results;
+        for (const auto& r : op->results) results.push_back(get(frame, r.get()));
+        context_.trace->hook(*op, results);
+      }
     }
-    executeOp(*op, frame);
-    if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
-      std::vector<TileRef> results;
-      for (const auto& r : op->results) results.push_back(get(frame, r.get()));
-      context_.trace->hook(*op, results);
-    }
+    if (!next) return {};  // a block without terminator (scf.for with implicit yield) yields nothing
+    block = next;
   }
-  return {};  // a block without terminator (scf.for with implicit yield) yields nothing
 }
 
 bool Executor::scalarCondition(const Operation& op, const Tile& tile) {
@@ -261,6 +277,7 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
     case OpKind::TTScan: executeScan(*this, op, frame); return;
     case OpKind::TTCall: executeCall(op, frame); return;
     case OpKind::TTPrint: executePrint(op, frame); return;
+    case OpKind::GPUBarrier: return;  // a program runs its ops in order: nothing to wait for
     case OpKind::TTAssert: executeAssert(op, frame); return;
     case OpKind::SCFFor: executeFor(op, frame); return;
     case OpKind::SCFIf: executeIf(op, frame); return;
@@ -268,7 +285,7 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
     case OpKind::TTFunc:
       trap(Report::Kind::Unsupported, op, "nested tt.func");
     case OpKind::TTReduceReturn: case OpKind::TTScanReturn: case OpKind::TTReturn: case OpKind::SCFYield:
-    case OpKind::SCFCondition:
+    case OpKind::SCFCondition: case OpKind::CFBr: case OpKind::CFCondBr:
       TILESIM_UNREACHABLE("terminators are handled by runBlock");
   }
   TILESIM_UNREACHABLE("bad OpKind");

@@ -137,4 +137,13 @@ unsigned numberValues(const Function& function) {
   return next;
 }
 
+std::vector<Value*> Operation::successorOperands(size_t i) const {
+  size_t total = 0;
+  for (unsigned count : successorOperandCounts) total += count;
+  size_t begin = operands.size() - total;
+  for (size_t k = 0; k < i; ++k) begin += successorOperandCounts[k];
+  return {operands.begin() + static_cast<ptrdiff_t>(begin),
+          operands.begin() + static_cast<ptrdiff_t>(begin + successorOperandCounts[i])};
+}
+
 }  // namespace tilesim

@@ -50,6 +50,10 @@ class Operation {
   LocId loc = kNoLoc;
   SourcePos textPos;            // where the op's text starts in the TTIR we parsed
   Block* parentBlock = nullptr;
+  // Branches (cf.br, cf.cond_br): the successor blocks, in the op's region, and how many of the trailing operands
+  // each one receives as block arguments. Operands are [own operands..., successor 0's..., successor 1's...].
+  std::vector<Block*> successors;
+  std::vector<unsigned> successorOperandCounts;
 
   std::string_view name() const { return mnemonic(kind); }
   Value* result(size_t i = 0) const { return results[i].get(); }
@@ -57,6 +61,8 @@ class Operation {
   size_t numOperands() const { return operands.size(); }
   size_t numResults() const { return results.size(); }
   Region& region(size_t i) const { return *regions[i]; }
+  // The operands successor `i` receives (a branch's block arguments).
+  std::vector<Value*> successorOperands(size_t i) const;
 
   const Attribute* attr(std::string_view attrName) const { return findAttribute(attributes, attrName); }
   void setAttr(std::string_view attrName, Attribute value);

@@ -35,6 +35,15 @@ class Comparer {
     return true;
   }
 
+  // A block's position in its region (successors are compared by position), or -1.
+  static long blockIndex(const Block* block) {
+    if (!block || !block->parentRegion) return -1;
+    const auto& blocks = block->parentRegion->blocks;
+    for (size_t b = 0; b < blocks.size(); ++b)
+      if (blocks[b].get() == block) return static_cast<long>(b);
+    return -1;
+  }
+
  private:
   bool fail(const std::string& message) {
     if (difference_ && difference_->empty()) *difference_ = message;
@@ -89,6 +98,10 @@ class Comparer {
     }
     if (!attributesEqual(x.attributes, y.attributes)) return fail(where(x) + ": attributes differ");
     if (!locationsEqual(x.loc, y.loc, 0)) return fail(where(x) + ": location differs");
+    if (x.successorOperandCounts != y.successorOperandCounts || x.successors.size() != y.successors.size())
+      return fail(where(x) + ": successors differ");
+    for (size_t i = 0; i < x.successors.size(); ++i)
+      if (blockIndex(x.successors[i]) != blockIndex(y.successors[i])) return fail(where(x) + ": successor " + std::to_string(i) + " differs");
     if (x.regions.size() != y.regions.size()) return fail(where(x) + ": region count differs");
     for (size_t r = 0; r < x.regions.size(); ++r) {
       const Region& rx = *x.regions[r];

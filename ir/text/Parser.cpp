@@ -322,6 +322,7 @@ void ParserImpl::parseRegion(Operation& op, Region& region, const std::vector<Pe
   (void)op;
   expect(TokenKind::LBrace, "to open a region");
   pushScope();
+  const size_t successorMark = pendingSuccessors_.size();
   Block* block = &region.addBlock();
   if (entryArgs)
     for (const PendingArgument& arg : *entryArgs) addBlockArgument(*block, arg);
@@ -353,8 +354,39 @@ void ParserImpl::parseRegion(Operation& op, Region& region, const std::vector<Pe
     first = false;
     block->append(parseOperation());
   }
+  // Branches inside this region name its blocks (nested regions resolved theirs when they closed).
+  for (size_t i = successorMark; i < pendingSuccessors_.size(); ++i) {
+    const PendingSuccessor& pending = pendingSuccessors_[i];
+    Block* target = nullptr;
+    for (size_t b = 0; b < region.blocks.size(); ++b) {
+      const Block& candidate = *region.blocks[b];
+      const std::string name = candidate.label.empty() ? "bb" + std::to_string(b) : candidate.label;
+      if (name == pending.label) target = region.blocks[b].get();
+    }
+    if (!target) failAt(pending.offset, "no block ^" + pending.label + " in this region");
+    pending.op->successors[pending.index] = target;
+  }
+  pendingSuccessors_.resize(successorMark);
   advance();
   popScope();
+}
+
+void ParserImpl::parseSuccessor(Operation& op) {
+  if (!at(TokenKind::CaretId)) fail("expected a successor block (^bb1)");
+  pendingSuccessors_.push_back({&op, op.successors.size(), std::string(token_.text.substr(1)), token_.offset});
+  op.successors.push_back(nullptr);
+  advance();
+  unsigned count = 0;
+  if (consumeIf(TokenKind::LParen)) {
+    std::vector<OperandRef> refs = parseOperandRefList();
+    expect(TokenKind::Colon, "before the successor's argument types");
+    std::vector<Type> types = parseTypeList();
+    if (types.size() != refs.size()) fail("successor arguments and types differ in number");
+    expect(TokenKind::RParen, "to close the successor's arguments");
+    for (size_t i = 0; i < refs.size(); ++i) op.operands.push_back(resolve(refs[i], types[i]));
+    count = static_cast<unsigned>(refs.size());
+  }
+  op.successorOperandCounts.push_back(count);
 }
 
 void ParserImpl::addImplicitYield(Region& region, size_t offset) {

@@ -114,6 +114,15 @@ class ParserImpl {
   std::unique_ptr<Module> module_;
   int depth_ = 0;
   std::vector<Operation*> pendingYields_;  // implicit scf.yield ops that take their parent's loc
+  // Branch successors name blocks that may come later in the region: resolved when the region closes.
+  struct PendingSuccessor {
+    Operation* op;
+    size_t index;
+    std::string label;
+    size_t offset;
+  };
+  std::vector<PendingSuccessor> pendingSuccessors_;
+  void parseSuccessor(Operation& op);  // ^label or ^label(%a, %b : T, U)
 
  private:
   struct NameEntry {

@@ -253,6 +253,22 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes);
       usesAndTypes(0);
       return;
+    case OpKind::GPUBarrier:
+      printAttributeDict(op.attributes);
+      return;
+    case OpKind::CFBr:
+      printSuccessor(op, 0);
+      printAttributeDict(op.attributes);
+      return;
+    case OpKind::CFCondBr:
+      out += " ";
+      printUses(op.operands, 0, 1);
+      out += ",";
+      printSuccessor(op, 0);
+      out += ",";
+      printSuccessor(op, 1);
+      printAttributeDict(op.attributes);
+      return;
     case OpKind::SCFCondition:
       out += "(";
       printUses(op.operands, 0, 1);

@@ -410,6 +410,49 @@ void PrinterImpl::printFunction(const Operation& function, int indent) {
   out += "\n";
 }
 
+namespace {
+
+// A block's name as printed: its label, or bbN by position in its region.
+std::string blockName(const Block& block) {
+  if (!block.label.empty()) return block.label;
+  const Region& region = *block.parentRegion;
+  for (size_t b = 0; b < region.blocks.size(); ++b)
+    if (region.blocks[b].get() == &block) return "bb" + std::to_string(b);
+  return "bb?";
+}
+
+// MLIR's comment after a non-entry block label: `// pred: ^bb0`, `// 2 preds: ^bb0, ^bb1`, `// no predecessors`.
+std::string predecessorComment(const Block& block) {
+  std::vector<std::string> predecessors;
+  for (const auto& other : block.parentRegion->blocks) {
+    const Operation* terminator = other->terminator();
+    if (!terminator) continue;
+    for (const Block* successor : terminator->successors)
+      if (successor == &block) {
+        predecessors.push_back("^" + blockName(*other));
+        break;
+      }
+  }
+  if (predecessors.empty()) return "  // no predecessors";
+  std::string text = predecessors.size() == 1 ? "  // pred: " : "  // " + std::to_string(predecessors.size()) + " preds: ";
+  for (size_t i = 0; i < predecessors.size(); ++i) text += (i ? ", " : "") + predecessors[i];
+  return text;
+}
+
+}  // namespace
+
+void PrinterImpl::printSuccessor(const Operation& op, size_t index) {
+  const Block* target = index < op.successors.size() ? op.successors[index] : nullptr;
+  out += " ^" + (target ? blockName(*target) : std::string("bb?"));
+  std::vector<Value*> arguments = op.successorOperands(index);
+  if (arguments.empty()) return;
+  out += "(";
+  printUses(arguments);
+  out += " : ";
+  for (size_t i = 0; i < arguments.size(); ++i) out += (i ? ", " : "") + arguments[i]->type.str();
+  out += ")";
+}
+
 void PrinterImpl::printBlockHeader(const Block& block, size_t index, int indent) {
   out.append(static_cast<size_t>(indent), ' ');
   out += "^" + (block.label.empty() ? "bb" + std::to_string(index) : block.label);
@@ -423,7 +466,9 @@ void PrinterImpl::printBlockHeader(const Block& block, size_t index, int indent)
     }
     out += ")";
   }
-  out += ":\n";
+  out += ":";
+  if (index > 0) out += predecessorComment(block);
+  out += "\n";
 }
 
 void PrinterImpl::printRegion(const Region& region, int indent, bool printEntryArguments, bool omitEmptyYield,

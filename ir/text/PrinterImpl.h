@@ -30,6 +30,8 @@ class PrinterImpl {
   const std::string& use(const Value* value);
   void printResultNames(const Operation& op);
   void printUses(const std::vector<Value*>& values, size_t begin = 0, size_t end = SIZE_MAX);
+  // ` ^bb1` or ` ^bb1(%a, %b : i32, f32)`: branch successor `index` of `op` with its arguments.
+  void printSuccessor(const Operation& op, size_t index);
 
   void printLocation(LocId loc);   // ` loc(...)` or nothing
   void printLocationReference(LocId loc);

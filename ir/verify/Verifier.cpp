@@ -8,13 +8,16 @@
 //   S1  the module holds at least one and only tt.func ops, with distinct names and a function_type attribute
 //   S2  operand and result counts are within ir/Ops.def's min/max; no operand is null or untyped
 //   S3  ops with regions have the right number (tt.func/scf.for/tt.reduce/tt.scan 1, scf.if 1-2, scf.while 2),
-//       every region holds exactly one block (an absent scf.if else may be empty); other ops have none
+//       every region holds exactly one block (an absent scf.if else may be empty), except a tt.func body, which
+//       may be a CFG of several blocks; other ops have none
 //   S4  every block ends in its terminator: tt.return (tt.func), scf.yield (scf.for, scf.if, scf.while after),
-//       scf.condition (scf.while before), tt.reduce.return / tt.scan.return (combine regions); a terminator
-//       never appears anywhere else
-//   S5  dominance: an operand is defined earlier in the same block or in an enclosing block (block
-//       arguments included); values from sibling regions, later ops, the op itself or other functions are not
-//       visible
+//       scf.condition (scf.while before), tt.reduce.return / tt.scan.return (combine regions), or — in a
+//       tt.func body of several blocks — cf.br / cf.cond_br; a terminator never appears anywhere else
+//   S7  branches: every successor is a block of the branch's own region other than its entry block, takes as
+//       many arguments as the branch passes, of the same types; cf.cond_br's condition is a scalar i1
+//   S5  dominance: an operand is defined earlier in the same block, in an enclosing block, or (in a CFG of
+//       blocks) in a block that dominates this one (block arguments included); values from sibling regions,
+//       later ops, the op itself, blocks that do not dominate, or other functions are not visible
 //   S6  every tensor type of a result or block argument (block-pointer pointees included) has rank >= 1,
 //       power-of-two dimensions and at most 2^20 elements (SEMANTICS.md section 2); elements are scalars or
 //       pointers to scalars; a bad shape is reported once per function (at its first definition), not at
@@ -206,6 +209,9 @@ bool verifySemantics(VerifyContext& ctx, const Operation& op) {
     case OpKind::TTReturn:
     case OpKind::SCFYield:
     case OpKind::SCFCondition:
+    case OpKind::CFBr:
+    case OpKind::CFCondBr:
+    case OpKind::GPUBarrier:
     case OpKind::TTPrint:
     case OpKind::UBPoison: return true;
   }
@@ -265,7 +271,8 @@ class StructureVerifier {
     for (size_t r = 0; r < op.regions.size(); ++r) {
       const Region& region = op.region(r);
       bool optionalElse = op.kind == OpKind::SCFIf && r == 1;
-      if (region.blocks.size() != 1 && !(optionalElse && region.blocks.empty()))
+      bool cfg = op.kind == OpKind::TTFunc && !region.blocks.empty();
+      if (region.blocks.size() != 1 && !(optionalElse && region.blocks.empty()) && !cfg)
         return ctx_.fail(op, "region #" + std::to_string(r) + " has " + std::to_string(region.blocks.size()) +
                                  " blocks, expected 1");
       for (const auto& block : region.blocks)
@@ -305,8 +312,93 @@ class StructureVerifier {
   }
 
   void verifyNested(const Operation& op) {
-    for (size_t r = 0; r < op.regions.size(); ++r)
-      for (const auto& block : op.region(r).blocks) verifyBlock(op, r, *block);
+    for (size_t r = 0; r < op.regions.size(); ++r) {
+      const Region& region = op.region(r);
+      if (region.blocks.size() <= 1) {
+        for (const auto& block : region.blocks) verifyBlock(op, r, *block);
+        continue;
+      }
+      // A CFG: each block sees the values of the blocks that dominate it.
+      std::vector<std::vector<bool>> dominators = blockDominators(region);
+      for (size_t b = 0; b < region.blocks.size(); ++b) {
+        std::vector<const Value*> inherited;
+        for (size_t d = 0; d < region.blocks.size(); ++d) {
+          if (d == b || !dominators[b][d]) continue;
+          const Block& dominator = *region.blocks[d];
+          for (const auto& argument : dominator.arguments) inherited.push_back(argument.get());
+          for (const auto& inner : dominator.operations)
+            for (const auto& result : inner->results) inherited.push_back(result.get());
+        }
+        for (const Value* value : inherited) visible_.insert(value);
+        verifyBlock(op, r, *region.blocks[b]);
+        for (const Value* value : inherited) visible_.erase(value);
+      }
+    }
+  }
+
+  // dominators[b][d]: block d dominates block b (iterative data flow over the branch successors; an unreachable
+  // block is dominated by every block, so it sees nothing it should not: its ops are checked, never run).
+  static std::vector<std::vector<bool>> blockDominators(const Region& region) {
+    const size_t n = region.blocks.size();
+    auto indexOf = [&](const Block* block) -> size_t {
+      for (size_t b = 0; b < n; ++b)
+        if (region.blocks[b].get() == block) return b;
+      return n;
+    };
+    std::vector<std::vector<size_t>> predecessors(n);
+    for (size_t b = 0; b < n; ++b)
+      if (const Operation* terminator = region.blocks[b]->terminator())
+        for (const Block* successor : terminator->successors)
+          if (size_t s = indexOf(successor); s < n) predecessors[s].push_back(b);
+    std::vector<std::vector<bool>> dominators(n, std::vector<bool>(n, true));
+    dominators[0].assign(n, false);
+    dominators[0][0] = true;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = 1; b < n; ++b) {
+        std::vector<bool> meet(n, true);
+        for (size_t p : predecessors[b])
+          for (size_t d = 0; d < n; ++d) meet[d] = meet[d] && dominators[p][d];
+        if (predecessors[b].empty()) meet.assign(n, false);  // unreachable: nothing flows in
+        meet[b] = true;
+        if (meet != dominators[b]) {
+          dominators[b] = std::move(meet);
+          changed = true;
+        }
+      }
+    }
+    return dominators;
+  }
+
+  // S7: a branch's successors and the arguments it passes.
+  bool verifyBranch(const Operation& op) {
+    const size_t expected = op.kind == OpKind::CFCondBr ? 2 : 1;
+    if (op.successors.size() != expected || op.successorOperandCounts.size() != expected)
+      return ctx_.fail(op, "has " + std::to_string(op.successors.size()) + " successors, expected " + std::to_string(expected));
+    if (op.kind == OpKind::CFCondBr) {
+      size_t passed = 0;
+      for (unsigned count : op.successorOperandCounts) passed += count;
+      if (op.numOperands() != passed + 1) return ctx_.fail(op, "expects a condition before the successor arguments");
+      Type condition = op.operand(0)->type;
+      if (!condition.isScalar() || condition.scalarKind() != ScalarKind::I1)
+        return ctx_.fail(op, "condition has type " + condition.str() + ", expected i1");
+    }
+    for (size_t i = 0; i < op.successors.size(); ++i) {
+      const Block* successor = op.successors[i];
+      if (!successor || successor->parentRegion != op.parentBlock->parentRegion)
+        return ctx_.fail(op, "successor #" + std::to_string(i) + " is not a block of this region");
+      if (successor == &successor->parentRegion->front())
+        return ctx_.fail(op, "successor #" + std::to_string(i) + " is the entry block, which cannot be branched to");
+      std::vector<Value*> passed = op.successorOperands(i);
+      if (passed.size() != successor->arguments.size())
+        return ctx_.fail(op, "passes " + std::to_string(passed.size()) + " arguments to successor #" + std::to_string(i) +
+                                 ", which takes " + std::to_string(successor->arguments.size()));
+      for (size_t a = 0; a < passed.size(); ++a)
+        if (passed[a]->type != successor->argument(a)->type)
+          return ctx_.fail(op, "passes " + passed[a]->type.str() + " as argument #" + std::to_string(a) +
+                                   " of successor #" + std::to_string(i) + ", which is " + successor->argument(a)->type.str());
+    }
+    return true;
   }
 
   void verifyBlock(const Operation& owner, size_t regionIndex, const Block& block) {
@@ -320,7 +412,11 @@ class StructureVerifier {
                                           : verifyCounts(op) && verifyDominance(op) && verifyRegions(op);
       if (ok && isTerminator(op.kind) && !last)
         ok = ctx_.fail(op, "is a terminator but is not the last op of its block");
-      if (ok && isTerminator(op.kind) && op.kind != terminator)
+      const bool branch = op.kind == OpKind::CFBr || op.kind == OpKind::CFCondBr;
+      if (ok && branch && owner.kind != OpKind::TTFunc)
+        ok = ctx_.fail(op, "branches only within a tt.func body (inside " + std::string(owner.name()) + ")");
+      else if (ok && branch) ok = verifyBranch(op);
+      if (ok && isTerminator(op.kind) && !branch && op.kind != terminator)
         ok = ctx_.fail(op, "cannot end a region of " + std::string(owner.name()) + " (expected " +
                                std::string(mnemonic(terminator)) + ")");
       if (ok) ok = verifyKeywordAttributes(ctx_, op);

@@ -44,7 +44,14 @@ bool verifyFuncOp(VerifyContext& ctx, const Operation& op) {
   std::vector<Type> results(function.results().begin(), function.results().end());
   const Block& body = op.region(0).front();
   if (!blockArgumentsAre(ctx, op, body, inputs, "@" + name->text())) return false;
-  return verifyTerminatorTypes(ctx, op, body, results, "function type");
+  // Every block that returns (a CFG's others end in branches, checked as branches) matches the function type.
+  bool ok = true;
+  for (const auto& block : op.region(0).blocks) {
+    const Operation* terminator = block->terminator();
+    if (terminator && (terminator->kind == OpKind::CFBr || terminator->kind == OpKind::CFCondBr)) continue;
+    ok = verifyTerminatorTypes(ctx, op, *block, results, "function type") && ok;
+  }
+  return ok;
 }
 
 bool verifyCallOp(VerifyContext& ctx, const Operation& op) {
