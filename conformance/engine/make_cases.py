@@ -1177,6 +1177,52 @@ module {
          "the sum wraps around in int32 (%d of 512 lanes wrap), in any accumulation order." %
          int((exact != wrapped).sum())) \
         .tensor("a_ptr", "int8", a).tensor("b_ptr", "int8", b).tensor("c_ptr", "int32", c, wrapped)
+    dot_f32_case()
+
+
+def round_to_f32(exact):
+    """The f32 nearest to the rational `exact`, ties to even (NumPy's own conversion could round twice)."""
+    guess = np.float32(float(exact))
+    candidates = [guess, np.nextafter(guess, np.float32(np.inf)), np.nextafter(guess, np.float32(-np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact), int(np.array(c).view(np.uint32)) & 1))
+
+
+def fma_f32(a, b, c):
+    """fma(a, b, c) in f32: the exact a * b + c, rounded once."""
+    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    assert exact != 0  # the sign of an exact zero would need IEEE's rule; the data below never gives one
+    return round_to_f32(exact)
+
+
+def dot_f32_case():
+    M = N = K = 16
+    rng = np.random.default_rng(2)
+    a = rng.uniform(-1, 1, size=(M, K)).astype(np.float32)
+    b = rng.uniform(-3, 3, size=(K, N)).astype(np.float32)
+    c = rng.uniform(-1, 1, size=(M, N)).astype(np.float32)
+    d = c.copy()
+    for m in range(M):
+        for n in range(N):
+            acc = c[m, n]
+            for k in range(K):
+                acc = fma_f32(a[m, k], b[k, n], acc)
+            d[m, n] = acc
+    ttir = module("""
+module {
+  tt.func public @dot_f32(%a_ptr: !tt.ptr<f32>, %b_ptr: !tt.ptr<f32>, %c_ptr: !tt.ptr<f32>) attributes {noinline = false} {""" +
+                  tile_offsets("o", M, N, N) + load_tile("a", "o", "16x16", "f32") + load_tile("b", "o", "16x16", "f32") +
+                  load_tile("c", "o", "16x16", "f32") + """    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    tt.store %c_q, %d : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+""")
+    Case("dot", "dot_f32_ieee_sequential_fma", "dot_f32", ttir,
+         "tt.dot f32 with inputPrecision = ieee is the sequential FMA chain over k from the accumulator, "
+         "acc = fma(a[m][k], b[k][n], acc) for k = 0..15, each fma rounded once (BRIEF decision 5: what the GPU "
+         "does); the oracle computes every fma exactly with fractions and rounds to nearest even. An ieee dot "
+         "has bound 0 under the triton profile, so the comparison is bit for bit.") \
+        .tensor("a_ptr", "float32", a).tensor("b_ptr", "float32", b).tensor("c_ptr", "float32", c, d)
 
 
 def main():
