@@ -982,7 +982,8 @@ module {
     tt.store %i_0, %0#1 : tensor<4x!tt.ptr<i32>>
 """), "Triton's argmin combine (tie_break_left: v1 < v2 or (v1 == v2 and i1 < i2)) along axis 1: ties pick the "
           "smallest index. Row 0 has its minimum at 2 and 7, row 1 is all equal, row 2 has it at 1, 4, 5, 6 "
-          "(a halving tree meets 4 before 1, so the index test decides), row 3 once at the end.") \
+          "(in the lowest-bit-first tree 4 meets 5 first, then 1 meets the winner of 4..7, so the index test "
+          "decides), row 3 once at the end.") \
         .tensor("x_ptr", "int32", x).tensor("v_ptr", "int32", np.full(4, 99), rows.min(axis=1)) \
         .tensor("i_ptr", "int32", np.full(4, 99), indices)
 

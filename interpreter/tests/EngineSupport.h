@@ -1,12 +1,14 @@
-// Shared helpers of the engine tests that need the C++ API (EngineAtomicTest.cpp, EngineControlTest.cpp): parse
-// a TTIR kernel and require the verifier to accept it, bind typed host buffers and scalars by name, run it with
-// runLaunch under chosen LaunchOptions, and read the buffers back. Nothing here computes an expected value. Tests
-// of what a launch writes or reports are conformance cases (conformance/engine/), not tests here.
+// Shared helpers of the engine tests that need the C++ API (EngineAtomicTest.cpp, EngineControlTest.cpp,
+// EngineReduceScanOrderTest.cpp): parse a TTIR kernel and require the verifier to accept it, bind typed host
+// buffers and scalars by name, run it with runLaunch under chosen LaunchOptions, and read the buffers back.
+// Nothing here computes an expected value. Tests of what a launch writes or reports are conformance cases
+// (conformance/engine/), not tests here.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -26,6 +28,8 @@ std::vector<uint8_t> toBytes(const std::vector<T>& values) {
   if (!values.empty()) std::memcpy(bytes.data(), values.data(), bytes.size());
   return bytes;
 }
+
+inline uint32_t floatBits(float value) { return std::bit_cast<uint32_t>(value); }
 
 // Options for tests: checks on, no echo of tt.print to stdout, a fixed thread count.
 inline LaunchOptions testOptions() {
