@@ -220,6 +220,12 @@ std::vector<std::string> checkExpectedReports(const GoldenCase& goldenCase, cons
                                [&](const ExpectedReport& expected) { return expected.kind == reportKindName(report.kind); });
     if (!allowed) problems.push_back("unexpected report: " + report.str());
   }
+  for (const auto& [kind, count] : goldenCase.expectReportCounts) {
+    int64_t made = 0;
+    for (size_t k = 0; k < kReportKindCount; ++k)
+      if (kind == reportKindName(static_cast<Report::Kind>(k))) made = result.totalByKind[k];
+    if (made != count) problems.push_back(fmt::format("expected {} {} report{}, the launch made {}", count, kind, count == 1 ? "" : "s", made));
+  }
   return problems;
 }
 

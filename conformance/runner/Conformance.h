@@ -4,7 +4,8 @@
 // aliases as one buffer), then judge:
 //   - every buffer with an `expected` file is compared (Compare.h; `unordered` outputs as multisets);
 //   - a case with `expect_reports` (a planted bug) passes when exactly those reports appear: each entry matched
-//     by a report with the fields it names, and every report of a kind some entry names;
+//     by a report with the fields it names, every report of a kind some entry names, and as many reports of a
+//     kind in total as `expect_report_counts` says;
 //   - any other case passes only when the launch reported nothing.
 // Determinism mode runs each case several ways (1 thread and all threads; programs in forward, reverse and
 // shuffled order) and requires byte-identical buffers from all of them, since a Triton grid has no order.

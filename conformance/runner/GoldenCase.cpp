@@ -165,6 +165,20 @@ GoldenCase parseCase(const std::string& directory) {
       goldenCase.expectReports.push_back(std::move(expected));
     }
   }
+  if (json.contains("expect_report_counts")) {
+    const Json& counts = json["expect_report_counts"];
+    const std::string where = jsonPath + ": expect_report_counts";
+    if (!goldenCase.expectsReports) throw CaseError{where + " needs \"expect_reports\" beside it"};
+    if (!counts.is_object()) throw CaseError{where + " is not an object of kind: count"};
+    for (const auto& [kind, count] : counts.items()) {
+      bool known = false;
+      for (size_t k = 0; k < kReportKindCount; ++k) known = known || kind == reportKindName(static_cast<Report::Kind>(k));
+      if (!known) throw CaseError{where + ": unknown report kind \"" + kind + "\""};
+      int64_t value = integerOf(count, where + ": \"" + kind + "\"");
+      if (value < 0) throw CaseError{where + ": \"" + kind + "\" is negative"};
+      goldenCase.expectReportCounts.emplace_back(kind, value);
+    }
+  }
   const Json& args = field(json, "args", jsonPath);
   if (!args.is_array()) throw CaseError{jsonPath + ": \"args\" is not a list"};
   for (size_t i = 0; i < args.size(); ++i) goldenCase.arguments.push_back(parseArgument(args[i], directory, i));

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "conformance/runner/Npy.h"
@@ -72,6 +73,9 @@ struct GoldenCase {
   // by a report, and every report of a kind some entry names.
   bool expectsReports = false;
   std::vector<ExpectedReport> expectReports;
+  // case.json "expect_report_counts" ({"out-of-bounds": 8}, only beside expect_reports): how many reports of each
+  // named kind the launch makes in total, counted ones included (LaunchResult::totalByKind).
+  std::vector<std::pair<std::string, int64_t>> expectReportCounts;
 };
 
 struct CaseLoad {

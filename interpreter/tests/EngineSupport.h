@@ -1,6 +1,8 @@
-// Shared helpers of the engine semantics tests (Engine*Test.cpp): parse a TTIR kernel and require the verifier
-// to accept it, bind typed host buffers and scalars by name, run it with runLaunch, and read the buffers back.
-// Nothing here computes an expected value: each test derives those from the op's definition.
+// Shared helpers of the engine tests that need the C++ API (EngineAtomicTest.cpp, EngineControlTest.cpp,
+// EngineReduceScanOrderTest.cpp): parse a TTIR kernel and require the verifier to accept it, bind typed host
+// buffers and scalars by name, run it with runLaunch under chosen LaunchOptions, and read the buffers back.
+// Nothing here computes an expected value. Tests of what a launch writes or reports are conformance cases
+// (conformance/engine/), not tests here.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -28,7 +30,6 @@ std::vector<uint8_t> toBytes(const std::vector<T>& values) {
 }
 
 inline uint32_t floatBits(float value) { return std::bit_cast<uint32_t>(value); }
-inline float floatFromBits(uint32_t bits) { return std::bit_cast<float>(bits); }
 
 // Options for tests: checks on, no echo of tt.print to stdout, a fixed thread count.
 inline LaunchOptions testOptions() {
@@ -103,29 +104,6 @@ class KernelRun {
   std::array<int64_t, 3> grid_{1, 1, 1};
   std::map<std::string, std::vector<uint8_t>> outputs_;
 };
-
-// TTIR that defines %offs : tensor<4x8xi32> = r * 8 + c, the row-major offsets of a 4x8 tile, and a kernel
-// `signature` whose body starts with it.
-inline constexpr const char* kTileOffsets = R"(
-    %cst_rows = arith.constant dense<8> : tensor<4x1xi32>
-    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %rows_1 = arith.muli %rows_0, %cst_rows : tensor<4x1xi32>
-    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
-    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
-    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
-)";
-
-inline std::string tileKernel(const std::string& signature, const std::string& body) {
-  return "module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + kTileOffsets + body +
-         "    tt.return\n  }\n}\n";
-}
-
-inline int64_t countOf(const LaunchResult& result, Report::Kind kind) {
-  return result.totalByKind[static_cast<size_t>(kind)];
-}
 
 inline std::string describe(const LaunchResult& result) {
   std::string text;

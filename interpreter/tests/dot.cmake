@@ -1,2 +1,2 @@
-# tt.dot unit tests: exactness against independent definitions (int64 sums, sequential std::fma loops).
+# tt.dot unit tests of evalDot: exactness against independent definitions (sequential std::fma loops), bounds, undefined lanes.
 tilesim_add_test(dot_test unit SOURCES DotTest.cpp LIBS tilesim_interpreter)

@@ -92,5 +92,33 @@ TEST(GoldenCase, ErrorsNameTheFileAndArgument) {
   EXPECT_NE(noDirectory.find("/nonexistent/case/case.json: cannot open"), std::string::npos) << noDirectory;
 }
 
+// expect_report_counts pins the total of each kind (stored or only counted); it needs expect_reports beside it.
+TEST(GoldenCase, ExpectedReportCounts) {
+  const std::string args = R"("args": [{"name": "x_ptr", "kind": "tensor", "dtype": "float32", "shape": [10007], "input": "x_ptr.npy"}])";
+  CaseLoad load = loadGoldenCase(scratchCase("counts", R"({"entry": "k", "expect_reports": [{"kind": "out-of-bounds"}],
+      "expect_report_counts": {"out-of-bounds": 2}, )" + args + "}"));
+  ASSERT_TRUE(load.ok()) << load.error;
+  ASSERT_EQ(load.goldenCase.expectReportCounts.size(), 1u);
+  EXPECT_EQ(load.goldenCase.expectReportCounts[0], (std::pair<std::string, int64_t>{"out-of-bounds", 2}));
+
+  LaunchResult result;
+  Report report;
+  report.kind = Report::Kind::OutOfBounds;
+  report.op = "tt.load";
+  result.reports = {report, report};
+  result.totalByKind[static_cast<size_t>(Report::Kind::OutOfBounds)] = 2;
+  EXPECT_TRUE(checkExpectedReports(load.goldenCase, result).empty());
+  result.totalByKind[static_cast<size_t>(Report::Kind::OutOfBounds)] = 3;  // one more, only counted
+  std::vector<std::string> problems = checkExpectedReports(load.goldenCase, result);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_EQ(problems[0], "expected 2 out-of-bounds reports, the launch made 3");
+
+  CaseLoad unknown = loadGoldenCase(scratchCase("count_kind", R"({"expect_reports": [{"kind": "race"}],
+      "expect_report_counts": {"races": 1}, )" + args + "}"));
+  EXPECT_NE(unknown.error.find("expect_report_counts: unknown report kind \"races\""), std::string::npos) << unknown.error;
+  CaseLoad alone = loadGoldenCase(scratchCase("count_alone", R"({"expect_report_counts": {"race": 1}, )" + args + "}"));
+  EXPECT_NE(alone.error.find("needs \"expect_reports\" beside it"), std::string::npos) << alone.error;
+}
+
 }  // namespace
 }  // namespace tilesim

@@ -1,0 +1,1244 @@
+#!/usr/bin/env python3
+"""Writes the engine cases of conformance/engine/<family>/<case>/ with a NumPy oracle.
+
+These are the end-to-end semantics tests of the execution engine (they used to be C++ tests with inline TTIR in
+interpreter/tests/Engine*Test.cpp): one kernel launch each, as a conformance case that any engine can replay
+(`tilesim conformance conformance/engine --engine interp|gpu`). For every case this script writes
+  kernel.ttir                 the kernel (hand-written TTIR, as the C++ test had it; no loc() annotations),
+  NAME.npy                    each tensor argument before the launch (fixed values or a seeded generator),
+  NAME.expected.npy           each buffer the kernel writes, after the launch, computed HERE with NumPy from the
+                              op's definition (docs/semantics.md, shared/triton-3.6/SEMANTICS.md), never by
+                              running tilesim,
+  case.json                   the launch (docs/conformance.md), with `notes` saying what the case pins and, for a
+                              case about a check, `expect_reports` (and `expect_report_counts`).
+
+Every expected value is exact (integers, bit patterns, float ops whose result is representable or correctly
+rounded), so the `triton` profile the runner uses compares them bit for bit; the notes of the one case that goes
+through libdevice say why a bound may apply there.
+
+Run it by hand and commit what it writes (CI does not run it; ctest `conformance_tree` replays the cases):
+    python3 -m venv /tmp/enginecases-venv && /tmp/enginecases-venv/bin/pip install numpy
+    /tmp/enginecases-venv/bin/python conformance/engine/make_cases.py
+It deletes and rewrites every family directory below conformance/engine/, and it is deterministic: a second
+run leaves `git status` clean.
+"""
+import json
+import os
+import shutil
+from fractions import Fraction
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MADE_BY = "conformance/engine/make_cases.py (NumPy oracle)"
+
+# The NumPy type each case dtype is stored as (docs/conformance.md: fp8 as raw `|u1` bytes).
+STORAGE = {
+    "bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "uint16": np.uint16,
+    "int32": np.int32, "uint32": np.uint32, "int64": np.int64, "uint64": np.uint64, "float16": np.float16,
+    "float32": np.float32, "float64": np.float64, "float8_e4m3fn": np.uint8, "float8_e5m2": np.uint8,
+}
+
+CASES = []
+
+
+class Case:
+    """One case directory: the kernel, its arguments in call order, and what the launch must produce."""
+
+    def __init__(self, family, name, entry, ttir, notes, grid=(1, 1, 1)):
+        self.family, self.name, self.entry, self.ttir, self.notes = family, name, entry, ttir, notes
+        self.grid = list(grid) + [1] * (3 - len(grid))
+        self.args, self.files = [], {}
+        self.reports, self.report_counts = None, None
+        CASES.append(self)
+
+    def tensor(self, name, dtype, value, expected=None):
+        value = np.ascontiguousarray(np.asarray(value, dtype=STORAGE[dtype]))
+        arg = {"name": name, "kind": "tensor", "dtype": dtype, "shape": list(value.shape), "input": name + ".npy"}
+        self.files[name + ".npy"] = value
+        if expected is not None:
+            expected = np.ascontiguousarray(np.asarray(expected, dtype=STORAGE[dtype]))
+            assert expected.shape == value.shape, (self.name, name, expected.shape, value.shape)
+            arg["expected"] = name + ".expected.npy"
+            self.files[name + ".expected.npy"] = expected
+        self.args.append(arg)
+        return self
+
+    def scalar(self, name, value):
+        pytype = "bool" if isinstance(value, bool) else "int" if isinstance(value, int) else "float"
+        self.args.append({"name": name, "kind": "scalar", "pytype": pytype, "value": value})
+        return self
+
+    def expect_report(self, kind, **fields):
+        """A report the launch must produce (kind, and whichever of op, program, lane, buffer, ... it names)."""
+        self.reports = self.reports or []
+        self.reports.append(dict(kind=kind, **fields))
+        return self
+
+    def expect_counts(self, counts):
+        """How many reports of each kind the launch makes in total (stored or only counted)."""
+        self.report_counts = dict(counts)
+        return self
+
+    def write(self):
+        directory = os.path.join(HERE, self.family, self.name)
+        os.makedirs(directory)
+        with open(os.path.join(directory, "kernel.ttir"), "w") as f:
+            f.write(self.ttir)
+        for file_name, array in self.files.items():
+            np.save(os.path.join(directory, file_name), array, allow_pickle=False)
+        case = {"name": self.name, "entry": self.entry, "grid": self.grid, "num_warps": 4, "args": self.args,
+                "notes": self.notes, "made_by": MADE_BY}
+        if self.reports is not None:
+            case["expect_reports"] = self.reports
+        if self.report_counts is not None:
+            case["expect_report_counts"] = self.report_counts
+        with open(os.path.join(directory, "case.json"), "w") as f:
+            f.write(json.dumps(case, indent=1) + "\n")
+
+
+# --- bit helpers -------------------------------------------------------------------------------------------------
+
+def f32_bits(values):
+    return np.asarray(values, dtype=np.uint32).view(np.float32)
+
+
+def bits_of(values):
+    return np.asarray(values, dtype=np.float32).view(np.uint32)
+
+
+CANONICAL_NAN_F32 = 0x7FFFFFFF  # docs/semantics.md "Floats": a NaN an arithmetic op produces
+QUIET_NAN_F32 = 0x7FC00000      # the NaN of block-pointer padding
+
+
+def wrap_i32(values):
+    """Python/NumPy integers to int32 with two's-complement wrap-around."""
+    return np.asarray((np.asarray(values, dtype=object) + 2**31) % 2**32 - 2**31, dtype=np.int64).astype(np.int32)
+
+
+# --- TTIR building blocks (the same text the C++ tests had) -------------------------------------------------------
+
+TILE_OFFSETS = """
+    %cst_rows = arith.constant dense<8> : tensor<4x1xi32>
+    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %rows_1 = arith.muli %rows_0, %cst_rows : tensor<4x1xi32>
+    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
+    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
+    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
+"""
+
+
+def tile_kernel(signature, body):
+    """A kernel whose body starts with %offs : tensor<4x8xi32> = r * 8 + c (and %rows, %cols, %cols_1)."""
+    return ("module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + TILE_OFFSETS + body +
+            "    tt.return\n  }\n}\n")
+
+
+def module(text):
+    return text.lstrip("\n")
+
+
+def tile_4x8():
+    r, c = np.meshgrid(np.arange(4), np.arange(8), indexing="ij")
+    return r, c
+
+
+# =================================================================================================================
+# memory: block pointers, pointer <-> int, masked loads without `other`, a 3-D grid
+# =================================================================================================================
+
+def block_of(matrix, row0, col0, pad):
+    """The 4x8 block of `matrix` at (row0, col0); elements outside the matrix are `pad` (boundary-checked load)."""
+    out = np.full((4, 8), pad, dtype=matrix.dtype)
+    rows, cols = matrix.shape
+    for r in range(4):
+        for c in range(8):
+            if 0 <= row0 + r < rows and 0 <= col0 + c < cols:
+                out[r, c] = matrix[row0 + r, col0 + c]
+    return out
+
+
+def memory_cases():
+    a = (np.float32(1.5) + np.arange(15, dtype=np.float32))
+    zero = block_of(a.reshape(3, 5), 0, 0, np.float32(0))
+    nan = block_of(a.reshape(3, 5), 2, 3, f32_bits([QUIET_NAN_F32])[0])
+    out = np.concatenate([zero.ravel(), nan.ravel()])
+    Case("memory", "block_ptr_load_padding", "bp_load", module(tile_kernel(
+        "bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
+    %c0_i32 = arith.constant 0 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c3_i64 = arith.constant 3 : i64
+    %c5_i64 = arith.constant 5 : i64
+    %cst = arith.constant dense<32> : tensor<4x8xi32>
+    %bp = tt.make_tensor_ptr %a_ptr, [%c3_i64, %c5_i64], [%c5_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
+    %zero = tt.load %bp {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
+    %bp_0 = tt.advance %bp, [%c2_i32, %c3_i32] : <tensor<4x8xf32>>
+    %nan = tt.load %bp_0 {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tt.ptr<tensor<4x8xf32>>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    tt.store %out_0, %zero : tensor<4x8x!tt.ptr<f32>>
+    %out_1 = tt.addptr %out_0, %cst : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    tt.store %out_1, %nan : tensor<4x8x!tt.ptr<f32>>
+""")),
+         "Block pointer over a 3x5 row-major f32 matrix: a boundary-checked 4x8 tt.load at (0,0) pads with zero "
+         "(padding = 1), and after tt.advance by (2,3) with NaN (padding = 2, bits 0x7FC00000). out_ptr is read "
+         "back as int32 so the padding's bits (+0.0, the NaN payload) are compared exactly. Triton 3.6 rewrites "
+         "block pointers away before printing TTIR, so no golden case has them.") \
+        .tensor("a_ptr", "float32", a) \
+        .tensor("out_ptr", "int32", np.full(64, -7.0, np.float32).view(np.int32), out.view(np.int32))
+
+    stored = np.full(15, -1.0, np.float32)
+    for r in range(4):
+        for c in range(8):
+            if 1 + r < 3 and 2 + c < 5:
+                stored[(1 + r) * 5 + 2 + c] = r * 8 + c
+    Case("memory", "block_ptr_checked_store", "bp_store", module(tile_kernel("bp_store(%out_ptr: !tt.ptr<f32>)", """
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c3_i64 = arith.constant 3 : i64
+    %c5_i64 = arith.constant 5 : i64
+    %v = arith.sitofp %offs : tensor<4x8xi32> to tensor<4x8xf32>
+    %bp = tt.make_tensor_ptr %out_ptr, [%c3_i64, %c5_i64], [%c5_i64, %c1_i64], [%c1_i32, %c2_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
+    tt.store %bp, %v {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<4x8xf32>>
+""")),
+         "A boundary-checked block-pointer tt.store of a 4x8 block at (1,2) of a 3x5 matrix writes only rows 1..2, "
+         "columns 2..4. Lanes past the end of a row would land inside the buffer (the next row) and lanes past the "
+         "last row outside it: neither is written, and neither is reported.") \
+        .tensor("out_ptr", "float32", np.full(15, -1.0, np.float32), stored)
+
+    a = np.arange(24, dtype=np.float32) * np.float32(0.25)
+    oob = Case("memory", "block_ptr_unchecked_dim_oob", "bp_oob", module(tile_kernel(
+        "bp_oob(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c3_i64 = arith.constant 3 : i64
+    %c8_i64 = arith.constant 8 : i64
+    %bp = tt.make_tensor_ptr %a_ptr, [%c3_i64, %c8_i64], [%c8_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
+    %a = tt.load %bp {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
+    %cst = arith.constant dense<24> : tensor<4x8xi32>
+    %rows_in = arith.cmpi slt, %offs, %cst : tensor<4x8xi32>
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    tt.store %out_0, %a, %rows_in : tensor<4x8x!tt.ptr<f32>>
+""")),
+        "a_ptr holds a 3x8 matrix; the 4x8 block pointer checks only dim 1, so tt.load reads row 3 past the end of "
+        "a_ptr: one out-of-bounds report per lane of row 3 (8, at byte offsets 96..124 of a_ptr), and nothing "
+        "else. Rows 0..2 are loaded as usual and stored to out_ptr; the store's mask leaves out row 3 (whatever "
+        "an out-of-bounds read gives is engine-specific), so out_ptr[24..31] keep their 0s.")
+    oob.tensor("a_ptr", "float32", a).tensor("out_ptr", "float32", np.zeros(32, np.float32),
+                                             np.concatenate([a, np.zeros(8, np.float32)]))
+    for c in range(8):
+        oob.expect_report("out-of-bounds", op="tt.load", buffer="a_ptr", lane=[3, c], byte_offset=(24 + c) * 4)
+    oob.expect_counts({"out-of-bounds": 8})
+
+    x = np.array([1.0, 2.0, 3.25, 4.0], np.float32)
+    Case("memory", "int_to_ptr_roundtrip", "roundtrip", module("""
+module {
+  tt.func public @roundtrip(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) attributes {noinline = false} {
+    %c8_i64 = arith.constant 8 : i64
+    %0 = tt.ptr_to_int %x_ptr : !tt.ptr<f32> -> i64
+    %1 = arith.addi %0, %c8_i64 : i64
+    %2 = tt.int_to_ptr %1 : i64 -> !tt.ptr<f32>
+    %3 = tt.load %2 : !tt.ptr<f32>
+    tt.store %out_ptr, %3 : !tt.ptr<f32>
+    tt.return
+  }
+}
+"""), "tt.ptr_to_int, + 8 bytes, tt.int_to_ptr is the pointer to x[2]; loading through it gives 3.25.") \
+        .tensor("x_ptr", "float32", x).tensor("out_ptr", "float32", [0.0], [x[2]])
+
+    def masked_kernel(store_masked):
+        store = ("    tt.store %y_0, %w, %mask : tensor<16x!tt.ptr<f32>>\n" if store_masked
+                 else "    tt.store %y_0, %w : tensor<16x!tt.ptr<f32>>\n")
+        return module("""
+module {
+  tt.func public @masked(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %n: i32) attributes {noinline = false} {
+    %offs = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %m = tt.splat %n : i32 -> tensor<16xi32>
+    %mask = arith.cmpi slt, %offs, %m : tensor<16xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %x_0 = tt.addptr %x, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    %x_1 = tt.load %x_0, %mask : tensor<16x!tt.ptr<f32>>
+    %w = arith.mulf %x_1, %x_1 : tensor<16xf32>
+    %y = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %y_0 = tt.addptr %y, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+""") + store + "    tt.return\n  }\n}\n"
+
+    x = np.arange(10, dtype=np.float32) - np.float32(3)
+    y = np.full(16, 99.0, np.float32)
+    y[:10] = x * x
+    Case("memory", "masked_load_no_other_masked_store", "masked", masked_kernel(True),
+         "x has n = 10 elements; lanes 10..15 of the tt.load are masked off (their addresses lie past the end of "
+         "x_ptr and are never touched) and, with no `other`, undefined. The store uses the same mask, so no "
+         "undefined lane reaches memory: no report, y[0..9] = x*x, y[10..15] keep 99.") \
+        .tensor("x_ptr", "float32", x).tensor("y_ptr", "float32", np.full(16, 99.0, np.float32), y).scalar("n", 10)
+
+    undefined = Case("memory", "masked_load_no_other_unmasked_store", "masked", masked_kernel(False),
+                     "As masked_load_no_other_masked_store, but the store has no mask: the 6 undefined lanes "
+                     "10..15 (masked-off load lanes with no `other`) reach memory, one undefined-value report "
+                     "each at tt.store, and no out-of-bounds report (y_ptr has 16 elements). The masked-off load "
+                     "lanes read as 0 (what NVIDIA gives), so y[10..15] = 0 * 0 = 0.")
+    undefined.tensor("x_ptr", "float32", np.full(10, 2.0, np.float32)) \
+        .tensor("y_ptr", "float32", np.full(16, 7.0, np.float32), np.where(np.arange(16) < 10, 4.0, 0.0)) \
+        .scalar("n", 10)
+    for lane in range(10, 16):
+        undefined.expect_report("undefined-value", op="tt.store", lane=[lane])
+    undefined.expect_counts({"undefined-value": 6})
+
+    out = np.zeros(12, np.int32)
+    nums = np.zeros(36, np.int32)
+    for z in range(2):
+        for y in range(3):
+            for x in range(2):
+                p = x + 2 * (y + 3 * z)
+                out[p] = x + 10 * y + 100 * z
+                nums[3 * p:3 * p + 3] = [2, 3, 2]
+    Case("memory", "grid_3d_ids_and_num_programs", "grid3d", module("""
+module {
+  tt.func public @grid3d(%out_ptr: !tt.ptr<i32>, %num_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c10_i32 = arith.constant 10 : i32
+    %c100_i32 = arith.constant 100 : i32
+    %px = tt.get_program_id x : i32
+    %py = tt.get_program_id y : i32
+    %pz = tt.get_program_id z : i32
+    %nx = tt.get_num_programs x : i32
+    %ny = tt.get_num_programs y : i32
+    %nz = tt.get_num_programs z : i32
+    %0 = arith.muli %py, %c10_i32 : i32
+    %1 = arith.addi %px, %0 : i32
+    %2 = arith.muli %pz, %c100_i32 : i32
+    %value = arith.addi %1, %2 : i32
+    %3 = arith.muli %ny, %pz : i32
+    %4 = arith.addi %py, %3 : i32
+    %5 = arith.muli %nx, %4 : i32
+    %idx = arith.addi %px, %5 : i32
+    %6 = tt.addptr %out_ptr, %idx : !tt.ptr<i32>, i32
+    tt.store %6, %value : !tt.ptr<i32>
+    %7 = arith.muli %idx, %c3_i32 : i32
+    %8 = tt.addptr %num_ptr, %7 : !tt.ptr<i32>, i32
+    tt.store %8, %nx : !tt.ptr<i32>
+    %9 = tt.addptr %8, %c1_i32 : !tt.ptr<i32>, i32
+    tt.store %9, %ny : !tt.ptr<i32>
+    %10 = tt.addptr %8, %c2_i32 : !tt.ptr<i32>, i32
+    tt.store %10, %nz : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "A 2x3x2 grid: program (x, y, z) writes x + 10y + 100z at its linear index x + 2(y + 3z), and the "
+          "tt.get_num_programs of each axis (2, 3, 2) at three times that index.", grid=(2, 3, 2)) \
+        .tensor("out_ptr", "int32", np.full(12, -1), out).tensor("num_ptr", "int32", np.full(36, -1), nums)
+
+
+# =================================================================================================================
+# atomic: tt.atomic_rmw / tt.atomic_cas (SEMANTICS.md §3.4)
+# =================================================================================================================
+
+def contended_kernel(op, element):
+    """4 programs x 8 lanes; every lane applies `op` with val[pid * 8 + lane] to acc[0]. (The C++ test also stored
+    the old values; which update saw which value depends on the program order, so a case cannot pin them.)"""
+    ptr, tensor = "!tt.ptr<%s>" % element, "tensor<8x%s>" % element
+    ptrs = "tensor<8x%s>" % ptr
+    return module("""
+module {
+  tt.func public @contended(%%acc_ptr: %(ptr)s, %%val_ptr: %(ptr)s) attributes {noinline = false} {
+    %%c8_i32 = arith.constant 8 : i32
+    %%pid = tt.get_program_id x : i32
+    %%base = arith.muli %%pid, %%c8_i32 : i32
+    %%offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %%idx = tt.splat %%base : i32 -> tensor<8xi32>
+    %%idx_0 = arith.addi %%idx, %%offs : tensor<8xi32>
+    %%v = tt.splat %%val_ptr : %(ptr)s -> %(ptrs)s
+    %%v_0 = tt.addptr %%v, %%idx_0 : %(ptrs)s, tensor<8xi32>
+    %%vals = tt.load %%v_0 : %(ptrs)s
+    %%a = tt.splat %%acc_ptr : %(ptr)s -> %(ptrs)s
+    %%old = tt.atomic_rmw %(op)s, acq_rel, gpu, %%a, %%vals : (%(ptrs)s, %(tensor)s) -> %(tensor)s
+    tt.return
+  }
+}
+""" % dict(ptr=ptr, ptrs=ptrs, tensor=tensor, op=op))
+
+
+def per_lane_kernel(op, element, masked):
+    """One lane per address: acc[k] = op(acc[k], val[k]); old[k] gets acc[k]'s previous value. With `masked`,
+    lanes k >= n are masked off."""
+    ptr, tensor = "!tt.ptr<%s>" % element, "tensor<8x%s>" % element
+    ptrs = "tensor<8x%s>" % ptr
+    if masked:
+        rmw = "    %%old = tt.atomic_rmw %(op)s, acq_rel, gpu, %%a_0, %%vals, %%mask : (%(ptrs)s, %(tensor)s, tensor<8xi1>) -> %(tensor)s\n"
+    else:
+        rmw = "    %%old = tt.atomic_rmw %(op)s, relaxed, gpu, %%a_0, %%vals : (%(ptrs)s, %(tensor)s) -> %(tensor)s\n"
+    return module(("""
+module {
+  tt.func public @per_lane(%%acc_ptr: %(ptr)s, %%val_ptr: %(ptr)s, %%old_ptr: %(ptr)s, %%n: i32) attributes {noinline = false} {
+    %%offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %%m = tt.splat %%n : i32 -> tensor<8xi32>
+    %%mask = arith.cmpi slt, %%offs, %%m : tensor<8xi32>
+    %%v = tt.splat %%val_ptr : %(ptr)s -> %(ptrs)s
+    %%v_0 = tt.addptr %%v, %%offs : %(ptrs)s, tensor<8xi32>
+    %%vals = tt.load %%v_0 : %(ptrs)s
+    %%a = tt.splat %%acc_ptr : %(ptr)s -> %(ptrs)s
+    %%a_0 = tt.addptr %%a, %%offs : %(ptrs)s, tensor<8xi32>
+""" + rmw + """    %%o = tt.splat %%old_ptr : %(ptr)s -> %(ptrs)s
+    %%o_0 = tt.addptr %%o, %%offs : %(ptrs)s, tensor<8xi32>
+    tt.store %%o_0, %%old : %(ptrs)s
+    tt.return
+  }
+}
+""") % dict(ptr=ptr, ptrs=ptrs, tensor=tensor, op=op))
+
+
+def float_max_bits(memory, value):
+    """SEMANTICS §3.4: signed-int max where the operand's sign bit is clear, unsigned-int min where it is set."""
+    if value >> 31 == 0:
+        return max(memory, value, key=lambda bits: bits - (1 << 32) if bits >> 31 else bits)
+    return min(memory, value)
+
+
+def float_min_bits(memory, value):
+    """The mirror image: signed-int min where the sign bit is clear, unsigned-int max where it is set."""
+    if value >> 31 == 0:
+        return min(memory, value, key=lambda bits: bits - (1 << 32) if bits >> 31 else bits)
+    return max(memory, value)
+
+
+def atomic_cases():
+    k = np.arange(32, dtype=np.int64)
+    mixed = wrap_i32((k + 1) * 0x9E3779B9)
+    u32 = lambda values: np.asarray(values, np.int32).view(np.uint32)
+    folds = [
+        ("add", 1000, k + 1, lambda init, v: np.add.reduce(np.append(np.int32(init), v.astype(np.int32)), dtype=np.int32)),
+        ("and", -1, wrap_i32(~(1 << k) & 0xFFFFFFFF), lambda init, v: np.bitwise_and.reduce(np.append(np.int32(init), v))),
+        ("or", 0, wrap_i32(1 << k), lambda init, v: np.bitwise_or.reduce(np.append(np.int32(init), v))),
+        ("xor", 0x12345678, wrap_i32(1 << k), lambda init, v: np.bitwise_xor.reduce(np.append(np.int32(init), v))),
+        ("max", -100, mixed, lambda init, v: np.max(np.append(np.int32(init), v))),
+        ("min", 100, mixed, lambda init, v: np.min(np.append(np.int32(init), v))),
+        ("umax", 5, mixed, lambda init, v: np.array([np.max(u32(np.append(np.int32(init), v)))]).view(np.int32)[0]),
+        ("umin", -5, mixed, lambda init, v: np.array([np.min(u32(np.append(np.int32(init), v)))]).view(np.int32)[0]),
+    ]
+    for op, init, values, fold in folds:
+        values = np.asarray(values).astype(np.int32)
+        final = np.int32(fold(init, values))
+        Case("atomic", "contended_%s_i32" % op, "contended", contended_kernel(op, "i32"),
+             "tt.atomic_rmw %s from all 8 lanes of 4 programs on the one address acc[0]: every lane is one atomic "
+             "update, so acc ends as the fold of its initial value %d and all 32 values in any order (%s is "
+             "associative and commutative on int32%s). Atomics are never races." %
+             (op, init, op, ", wrapping" if op == "add" else ""), grid=(4,)) \
+            .tensor("acc_ptr", "int32", [init], [final]).tensor("val_ptr", "int32", values)
+
+    values = np.arange(1, 33, dtype=np.float32)
+    total = np.float32(0.5) + np.add.reduce(values, dtype=np.float64)
+    assert total == 528.5
+    Case("atomic", "contended_fadd_f32", "contended", contended_kernel("fadd", "f32"),
+         "tt.atomic_rmw fadd of 1..32 from 4 programs x 8 lanes onto acc[0] = 0.5: every partial sum is an "
+         "integer plus 0.5 below 2^24, so each addition is exact and the result, 528.5, is the same in any "
+         "order (a float fadd is order-dependent only through rounding).", grid=(4,)) \
+        .tensor("acc_ptr", "float32", [0.5], [total]).tensor("val_ptr", "float32", values)
+
+    pairs = [  # (memory, value) as f32 bit patterns
+        (0x80000000, 0x00000000), (0x00000000, 0x80000000),  # -0.0 vs +0.0
+        (bits_of(-1.0), bits_of(-3.0)), (bits_of(-3.0), bits_of(-1.0)),
+        (bits_of(-2.0), bits_of(5.0)), (bits_of(5.0), bits_of(-2.0)),
+        (bits_of(3.0), 0x7FC00000), (bits_of(3.0), 0xFFC00000),  # a positive and a negative NaN
+    ]
+    memory = np.array([int(m) for m, _ in pairs], np.uint32)
+    value = np.array([int(v) for _, v in pairs], np.uint32)
+    for op, rule in (("max", float_max_bits), ("min", float_min_bits)):
+        acc = np.array([rule(int(m), int(v)) for m, v in pairs], np.uint32)
+        Case("atomic", "float_%s_bit_order" % op, "per_lane", per_lane_kernel(op, "f32", False),
+             "f32 tt.atomic_rmw %s orders by bit pattern (SEMANTICS.md §3.4: signed-int %s on non-negative "
+             "values, unsigned-int %s on negative ones): -0.0 < +0.0, a positive NaN beats everything and a "
+             "negative NaN loses. One lane per address; old_ptr gets the previous values. acc_ptr and old_ptr "
+             "are read back as int32, so -0.0/+0.0 and NaN signs are compared as bits." %
+             (op, op, "min" if op == "max" else "max")) \
+            .tensor("acc_ptr", "int32", memory.view(np.int32), acc.view(np.int32)) \
+            .tensor("val_ptr", "float32", value.view(np.float32)) \
+            .tensor("old_ptr", "int32", np.zeros(8), memory.view(np.int32)).scalar("n", 8)
+
+    acc = np.array([0, 10, 20, 30, 40], np.int32)
+    old = np.zeros(8, np.int32)
+    old[:5] = acc
+    Case("atomic", "masked_add_i32", "per_lane", per_lane_kernel("add", "i32", True),
+         "A masked tt.atomic_rmw add: lanes 5..7 are masked off, so they touch nothing (acc_ptr holds only 5 "
+         "elements: their addresses lie past its end, and no out-of-bounds report) and return 0 into old_ptr.") \
+        .tensor("acc_ptr", "int32", acc, acc + 1).tensor("val_ptr", "int32", np.ones(8)) \
+        .tensor("old_ptr", "int32", np.full(8, 77), old).scalar("n", 5)
+
+    lanes = np.arange(8)
+    memory = lanes.astype(np.int32)
+    compare = np.where(lanes % 2 == 0, lanes, lanes + 100)
+    Case("atomic", "cas_per_lane", "cas", module("""
+module {
+  tt.func public @cas(%mem_ptr: !tt.ptr<i32>, %cmp_ptr: !tt.ptr<i32>, %old_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %cst = arith.constant dense<50> : tensor<8xi32>
+    %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %c = tt.splat %cmp_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %c_0 = tt.addptr %c, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %cmp = tt.load %c_0 : tensor<8x!tt.ptr<i32>>
+    %val = arith.addi %offs, %cst : tensor<8xi32>
+    %m = tt.splat %mem_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %m_0 = tt.addptr %m, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %old = tt.atomic_cas acq_rel, gpu, %m_0, %cmp, %val : (tensor<8x!tt.ptr<i32>>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
+    %o = tt.splat %old_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %o_0 = tt.addptr %o, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %o_0, %old : tensor<8x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "Per-lane tt.atomic_cas: mem[k] = k, cmp matches on even lanes only, val = 50 + k. Even lanes swap in "
+          "50 + k, odd lanes keep k; every lane returns the old value.") \
+        .tensor("mem_ptr", "int32", memory, np.where(lanes % 2 == 0, 50 + lanes, lanes)) \
+        .tensor("cmp_ptr", "int32", compare).tensor("old_ptr", "int32", np.full(8, -1), memory)
+
+
+# =================================================================================================================
+# cast: bitcast, fp_to_fp (fp8 satfinite, f16 rtz), clampf, precise_divf, libdevice, mulhiui, poison
+# =================================================================================================================
+
+def vector_kernel(parameters, body):
+    """Loads 8 f32 from x_ptr as %x (with %offs); `body` follows."""
+    return module("""
+module {
+  tt.func public @k(%x_ptr: !tt.ptr<f32>""" + parameters + """) attributes {noinline = false} {
+    %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %xs = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %xs_0 = tt.addptr %xs, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %x = tt.load %xs_0 : tensor<8x!tt.ptr<f32>>
+""") + body + "    tt.return\n  }\n}\n"
+
+
+def store_to(buffer, value, element):
+    ptrs = "tensor<8x!tt.ptr<%s>>" % element
+    return ("    %%%s_s = tt.splat %%%s : !tt.ptr<%s> -> %s\n" % (buffer, buffer, element, ptrs) +
+            "    %%%s_a = tt.addptr %%%s_s, %%offs : %s, tensor<8xi32>\n" % (buffer, buffer, ptrs) +
+            "    tt.store %%%s_a, %%%s : %s\n" % (buffer, value, ptrs))
+
+
+def fp8_value(code, exponent_bits, mantissa_bits):
+    """The value of an 8-bit float code (sign, exponent, mantissa; IEEE-style subnormals), or None for NaN/inf."""
+    bias = (1 << (exponent_bits - 1)) - 1
+    sign = -1 if code >> 7 else 1
+    exponent = (code >> mantissa_bits) & ((1 << exponent_bits) - 1)
+    mantissa = code & ((1 << mantissa_bits) - 1)
+    if exponent_bits == 4 and (code & 0x7F) == 0x7F:
+        return None  # e4m3fn: no infinities, S.1111.111 is NaN
+    if exponent_bits == 5 and exponent == 31:
+        return None  # e5m2: IEEE inf / NaN
+    if exponent == 0:
+        return sign * Fraction(mantissa, 1 << mantissa_bits) * Fraction(2) ** (1 - bias)
+    return sign * (1 + Fraction(mantissa, 1 << mantissa_bits)) * Fraction(2) ** (exponent - bias)
+
+
+def to_fp8_rne_satfinite(x, exponent_bits, mantissa_bits):
+    """f32 -> fp8 by round to nearest even with saturation to the largest finite value; NaN -> 0x7F."""
+    x = float(x)
+    if np.isnan(x):
+        return 0x7F
+    codes = [c for c in range(256) if fp8_value(c, exponent_bits, mantissa_bits) is not None]
+    largest = max(fp8_value(c, exponent_bits, mantissa_bits) for c in codes)
+    negative = np.signbit(x)
+    if np.isinf(x) or abs(Fraction(x)) >= largest:
+        magnitude = largest
+    else:
+        magnitude = abs(Fraction(x))
+    positive = [c for c in codes if c < 0x80]
+    best = min(positive, key=lambda c: (abs(fp8_value(c, exponent_bits, mantissa_bits) - magnitude), c & 1))
+    return best | (0x80 if negative else 0)
+
+
+def to_f16_toward_zero(x):
+    """f32 -> f16 rounding toward zero: the f16 of largest magnitude not above |x|; inf stays inf, NaN -> 0x7FFF."""
+    x = np.float32(x)
+    if np.isnan(x):
+        return 0x7FFF
+    if np.isinf(x):
+        return int(np.float16(x).view(np.uint16))
+    with np.errstate(over="ignore"):
+        nearest = np.float16(x)  # round to nearest; step back toward zero if that overshot
+    if abs(float(nearest)) > abs(float(x)):
+        nearest = np.nextafter(nearest, np.float16(0))
+    return int(nearest.view(np.uint16))
+
+
+def cast_cases():
+    bits = np.array([0x3F800000, 0x80000000, 0x7FC00001, 0xFFFFFFFF, 0x00000001, 0x7F800000, 0xC0490FDB, 0x12345678],
+                    np.uint32)
+    Case("cast", "bitcast_roundtrip", "k", vector_kernel(", %i_ptr: !tt.ptr<i32>, %f_ptr: !tt.ptr<f32>",
+                                                        "    %i = tt.bitcast %x : tensor<8xf32> -> tensor<8xi32>\n"
+                                                        "    %f = tt.bitcast %i : tensor<8xi32> -> tensor<8xf32>\n" +
+                                                        store_to("i_ptr", "i", "i32") + store_to("f_ptr", "f", "f32")),
+         "tt.bitcast f32 -> i32 -> f32 keeps every bit: NaN payloads (0x7FC00001, 0xFFFFFFFF), -0.0, subnormals, "
+         "inf. f_ptr is read back as int32 so the NaN payloads are compared as bits.") \
+        .tensor("x_ptr", "float32", bits.view(np.float32)).tensor("i_ptr", "int32", np.zeros(8), bits.view(np.int32)) \
+        .tensor("f_ptr", "int32", np.zeros(8), bits.view(np.int32))
+
+    x = np.array([1e6, -1e6, np.nan, 1.0, -0.0, np.inf, 448.0, 1.000732421875], np.float32)
+    e4 = [to_fp8_rne_satfinite(v, 4, 3) for v in x]
+    e5 = [to_fp8_rne_satfinite(v, 5, 2) for v in x]
+    h = [to_f16_toward_zero(v) for v in x]
+    assert e4 == [0x7E, 0xFE, 0x7F, 0x38, 0x80, 0x7E, 0x7E, 0x38], [hex(v) for v in e4]
+    assert e5 == [0x7B, 0xFB, 0x7F, 0x3C, 0x80, 0x7B, 0x5F, 0x3C], [hex(v) for v in e5]
+    assert h == [0x7BFF, 0xFBFF, 0x7FFF, 0x3C00, 0x8000, 0x7C00, 0x5F00, 0x3C00], [hex(v) for v in h]
+    Case("cast", "fp_to_fp_fp8_satfinite_f16_rtz", "k", vector_kernel(
+        ", %e4_ptr: !tt.ptr<f8E4M3FN>, %e5_ptr: !tt.ptr<f8E5M2>, %h_ptr: !tt.ptr<f16>",
+        "    %e4 = tt.fp_to_fp %x, rounding = rtne : tensor<8xf32> -> tensor<8xf8E4M3FN>\n"
+        "    %e5 = tt.fp_to_fp %x, rounding = rtne : tensor<8xf32> -> tensor<8xf8E5M2>\n"
+        "    %h = tt.fp_to_fp %x, rounding = rtz : tensor<8xf32> -> tensor<8xf16>\n" +
+        store_to("e4_ptr", "e4", "f8E4M3FN") + store_to("e5_ptr", "e5", "f8E5M2") + store_to("h_ptr", "h", "f16")),
+         "tt.fp_to_fp f32 -> f8E4M3FN and f8E5M2 round to nearest even and saturate to the largest finite value "
+         "(448 = 0x7E, 57344 = 0x7B; also for inf), NaN -> 0x7F; f32 -> f16 with rounding = rtz truncates "
+         "(1 + 0.75 * 2^-10 -> 1.0, 1e6 -> 65504 = 0x7BFF) while inf stays inf. The outputs are read back as "
+         "uint8 / uint16 so every code, NaN included, is compared as bits.") \
+        .tensor("x_ptr", "float32", x) \
+        .tensor("e4_ptr", "uint8", np.full(8, 0xAA), e4).tensor("e5_ptr", "uint8", np.full(8, 0xAA), e5) \
+        .tensor("h_ptr", "uint16", np.full(8, 0xAAAA), h)
+
+    x = np.array([-5.0, -1.0, 0.5, 3.0, np.nan, 2.0, 4.0, 0.1], np.float32)
+    y = np.array([3.0, 7.0, -0.5, 3.0, 2.0, 10.0, 0.5, 3.0], np.float32)
+    nan_mask = np.isnan(x)
+    lo, hi = np.float32(-1.5), np.float32(2.0)
+    none = np.where(nan_mask, lo, np.minimum(np.maximum(x, lo), hi)).astype(np.float32)  # max(NaN, lo) = lo
+    clamped_all = np.where(nan_mask, f32_bits([CANONICAL_NAN_F32])[0], np.minimum(np.maximum(x, lo), hi))
+    with np.errstate(invalid="ignore"):
+        div = np.where(nan_mask, f32_bits([CANONICAL_NAN_F32])[0], x / y).astype(np.float32)  # IEEE f32 division
+        power = np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
+        tanh = np.tanh(x.astype(np.float64)).astype(np.float32)
+    power[nan_mask] = f32_bits([CANONICAL_NAN_F32])[0]
+    tanh[nan_mask] = f32_bits([CANONICAL_NAN_F32])[0]
+    assert power[0] == -125.0 and power[6] == 2.0
+    Case("cast", "clamp_precise_div_libdevice", "k", vector_kernel(
+        ", %y_ptr: !tt.ptr<f32>, %none_ptr: !tt.ptr<f32>, %all_ptr: !tt.ptr<f32>, "
+        "%div_ptr: !tt.ptr<f32>, %pow_ptr: !tt.ptr<f32>, %tanh_ptr: !tt.ptr<f32>", """
+    %ys = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>
+    %ys_0 = tt.addptr %ys, %offs : tensor<8x!tt.ptr<f32>>, tensor<8xi32>
+    %y = tt.load %ys_0 : tensor<8x!tt.ptr<f32>>
+    %lo = arith.constant dense<-1.500000e+00> : tensor<8xf32>
+    %hi = arith.constant dense<2.000000e+00> : tensor<8xf32>
+    %none = tt.clampf %x, %lo, %hi, propagateNan = none : tensor<8xf32>
+    %all = tt.clampf %x, %lo, %hi, propagateNan = all : tensor<8xf32>
+    %div = tt.precise_divf %x, %y : tensor<8xf32>
+    %pow = tt.extern_elementwise %x, %y {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+    %tanh = tt.extern_elementwise %x {libname = "", libpath = "", pure = true, symbol = "__nv_tanhf"} : (tensor<8xf32>) -> tensor<8xf32>
+""" + store_to("none_ptr", "none", "f32") + store_to("all_ptr", "all", "f32") + store_to("div_ptr", "div", "f32") +
+        store_to("pow_ptr", "pow", "f32") + store_to("tanh_ptr", "tanh", "f32")),
+         "tt.clampf to [-1.5, 2]: propagateNan = none maps NaN to -1.5 (NaN-ignoring max, then min), "
+         "propagateNan = all gives NaN; tt.precise_divf is correctly rounded (IEEE f32 division); "
+         "tt.extern_elementwise __nv_powf / __nv_tanhf are the double-precision results rounded once to f32 "
+         "(docs/semantics.md \"Libdevice\"; pow(-5, 3) = -125, pow(4, 0.5) = 2). clampf and precise_divf are "
+         "exact ops (bound 0, bit for bit); libdevice results carry the triton profile's ulp bound for the "
+         "GPU's libdevice, so pow_ptr and tanh_ptr may pass within that bound. A NaN output matches any NaN.") \
+        .tensor("x_ptr", "float32", x).tensor("y_ptr", "float32", y) \
+        .tensor("none_ptr", "float32", np.zeros(8), none).tensor("all_ptr", "float32", np.zeros(8), clamped_all) \
+        .tensor("div_ptr", "float32", np.zeros(8), div).tensor("pow_ptr", "float32", np.zeros(8), power) \
+        .tensor("tanh_ptr", "float32", np.zeros(8), tanh)
+
+    a = np.array([0xFFFFFFFF, 0x80000000, 123456789, 0xFFFFFFFF], np.uint64)
+    b = np.array([2, 4, 987654321, 0xFFFFFFFF], np.uint64)
+    high = ((a * b) >> np.uint64(32)).astype(np.uint32)  # the products fit in 64 bits
+    assert high[0] == 1
+    Case("cast", "mulhiui", "mulhi", module("""
+module {
+  tt.func public @mulhi(%a_ptr: !tt.ptr<i32>, %b_ptr: !tt.ptr<i32>, %h_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %offs = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %a = tt.splat %a_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %a_0 = tt.addptr %a, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    %a_1 = tt.load %a_0 : tensor<4x!tt.ptr<i32>>
+    %b = tt.splat %b_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %b_0 = tt.addptr %b, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    %b_1 = tt.load %b_0 : tensor<4x!tt.ptr<i32>>
+    %h = tt.mulhiui %a_1, %b_1 : tensor<4xi32>
+    %o = tt.splat %h_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %o_0 = tt.addptr %o, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %o_0, %h : tensor<4x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "tt.mulhiui is the high 32 bits of the unsigned 64-bit product: umulhi(0xFFFFFFFF, 2) = 1 "
+          "(SEMANTICS.md §1.6), umulhi(-1, -1) = 0xFFFFFFFE.") \
+        .tensor("a_ptr", "uint32", a).tensor("b_ptr", "uint32", b).tensor("h_ptr", "uint32", np.zeros(4), high)
+
+    Case("cast", "poison_reaching_memory", "poison", module("""
+module {
+  tt.func public @poison(%y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32
+    %0 = ub.poison : i32
+    %1 = arith.addi %0, %c1_i32 : i32
+    tt.store %y_ptr, %1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "ub.poison is undefined and so is anything computed from it: storing poison + 1 is one undefined-value "
+          "report at tt.store. y_ptr is not compared (what lands there is unspecified).") \
+        .tensor("y_ptr", "int32", [5]).expect_report("undefined-value", op="tt.store").expect_counts({"undefined-value": 1})
+
+
+# =================================================================================================================
+# control: scf.while, scf.for, scf.if, tt.call, tt.assert
+# =================================================================================================================
+
+def control_cases():
+    x = np.array([1, 2, 3, 6, 7, 27], np.int32)
+    steps = []
+    for n in x.tolist():
+        count = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            count += 1
+        steps.append(count)
+    assert steps[5] == 111
+    Case("control", "while_collatz", "collatz", module("""
+module {
+  tt.func public @collatz(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %pid = tt.get_program_id x : i32
+    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
+    %n = tt.load %0 : !tt.ptr<i32>
+    %steps:2 = scf.while (%n_0 = %n, %count = %c0_i32) : (i32, i32) -> (i32, i32) {
+      %1 = arith.cmpi ne, %n_0, %c1_i32 : i32
+      scf.condition(%1) %n_0, %count : i32, i32
+    } do {
+    ^bb0(%n_0: i32, %count: i32):
+      %2 = arith.remsi %n_0, %c2_i32 : i32
+      %3 = arith.cmpi eq, %2, %c0_i32 : i32
+      %4 = arith.divsi %n_0, %c2_i32 : i32
+      %5 = arith.muli %n_0, %c3_i32 : i32
+      %6 = arith.addi %5, %c1_i32 : i32
+      %n_1 = arith.select %3, %4, %6 : i32
+      %count_2 = arith.addi %count, %c1_i32 : i32
+      scf.yield %n_1, %count_2 : i32, i32
+    }
+    %7 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32
+    tt.store %7, %steps#1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "scf.while with a data-dependent trip count: the Collatz steps of x[pid] until it reaches 1, one program "
+          "per input (27 takes 111 steps).", grid=(6,)) \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.full(6, -1), steps)
+
+    acc = count = total = 0
+    for i in range(2, 20, 3):
+        acc, count, total = acc * 2 + i, count + 1, total + i
+    assert count == 6
+    Case("control", "for_iter_args_step_three", "loop", module("""
+module {
+  tt.func public @loop(%y_ptr: !tt.ptr<i32>, %lb: i32, %ub: i32) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %offs = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %acc:3 = scf.for %i = %lb to %ub step %c3_i32 iter_args(%acc_0 = %c0_i32, %count = %c0_i32, %lanes = %offs) -> (i32, i32, tensor<4xi32>)  : i32 {
+      %0 = arith.muli %acc_0, %c2_i32 : i32
+      %acc_1 = arith.addi %0, %i : i32
+      %count_2 = arith.addi %count, %c1_i32 : i32
+      %1 = tt.splat %i : i32 -> tensor<4xi32>
+      %lanes_3 = arith.addi %lanes, %1 : tensor<4xi32>
+      scf.yield %acc_1, %count_2, %lanes_3 : i32, i32, tensor<4xi32>
+    }
+    tt.store %y_ptr, %acc#0 : !tt.ptr<i32>
+    %2 = tt.addptr %y_ptr, %c1_i32 : !tt.ptr<i32>, i32
+    tt.store %2, %acc#1 : !tt.ptr<i32>
+    %3 = tt.addptr %y_ptr, %c2_i32 : !tt.ptr<i32>, i32
+    %4 = tt.splat %3 : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %5 = tt.addptr %4, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %5, %acc#2 : tensor<4x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "scf.for %i = 2 to 20 step 3 (6 trips) with three iter_args: acc = acc * 2 + i, a trip count, and a "
+          "tensor<4xi32> that adds i to every lane of 0..3.") \
+        .tensor("y_ptr", "int32", np.full(6, -1), [acc, count, total, total + 1, total + 2, total + 3]) \
+        .scalar("lb", 2).scalar("ub", 20)
+
+    Case("control", "nested_if_with_results", "nested", module("""
+module {
+  tt.func public @nested(%y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c100_i32 = arith.constant 100 : i32
+    %c200_i32 = arith.constant 200 : i32
+    %c400_i32 = arith.constant 400 : i32
+    %pid = tt.get_program_id x : i32
+    %0 = arith.cmpi slt, %pid, %c2_i32 : i32
+    %1 = scf.if %0 -> (i32) {
+      %2 = arith.cmpi eq, %pid, %c0_i32 : i32
+      %3 = scf.if %2 -> (i32) {
+        scf.yield %c100_i32 : i32
+      } else {
+        scf.yield %c200_i32 : i32
+      }
+      scf.yield %3 : i32
+    } else {
+      %4 = arith.cmpi eq, %pid, %c2_i32 : i32
+      %5 = scf.if %4 -> (i32) {
+        %6 = arith.muli %pid, %c100_i32 : i32
+        %7 = arith.addi %6, %c100_i32 : i32
+        scf.yield %7 : i32
+      } else {
+        scf.yield %c400_i32 : i32
+      }
+      scf.yield %5 : i32
+    }
+    %8 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32
+    tt.store %8, %1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "Nested scf.if with results, one branch path per program: pid 0 -> 100, 1 -> 200, 2 -> 2 * 100 + 100, "
+          "3 -> 400.", grid=(4,)) \
+        .tensor("y_ptr", "int32", np.full(4, -1), [100, 200, 300, 400])
+
+    x = np.array([0.5, 1.5, -2.0, 0.25], np.float32)
+    Case("control", "call_noinline_helper", "caller", module("""
+module {
+  tt.func public @caller(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) attributes {noinline = false} {
+    %cst = arith.constant 1.000000e+00 : f32
+    %pid = tt.get_program_id x : i32
+    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<f32>, i32
+    %1 = tt.load %0 : !tt.ptr<f32>
+    %2 = tt.call @helper(%pid, %1) : (i32, f32) -> f32
+    %3 = arith.addf %2, %cst : f32
+    %4 = tt.addptr %y_ptr, %pid : !tt.ptr<f32>, i32
+    tt.store %4, %3 : !tt.ptr<f32>
+    tt.return
+  }
+  tt.func private @helper(%i: i32, %s: f32) -> f32 attributes {noinline = true} {
+    %0 = arith.sitofp %i : i32 to f32
+    %1 = arith.mulf %0, %s : f32
+    tt.return %1 : f32
+  }
+}
+"""), "tt.call of a noinline helper: y[pid] = helper(pid, x[pid]) + 1 with helper(i, s) = float(i) * s "
+          "(every product and sum is exact in f32).", grid=(4,)) \
+        .tensor("x_ptr", "float32", x) \
+        .tensor("y_ptr", "float32", np.zeros(4), np.arange(4, dtype=np.float32) * x + np.float32(1))
+
+    x = np.ones(32, np.int32)
+    x[16 + 5] = 12  # program 1, lanes 5 and 9 fail
+    x[16 + 9] = 10
+    Case("control", "assert_first_failing_lane", "check", module("""
+module {
+  tt.func public @check(%x_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c16_i32 = arith.constant 16 : i32
+    %cst = arith.constant dense<10> : tensor<16xi32>
+    %pid = tt.get_program_id x : i32
+    %0 = arith.muli %pid, %c16_i32 : i32
+    %1 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %2 = tt.splat %0 : i32 -> tensor<16xi32>
+    %3 = arith.addi %2, %1 : tensor<16xi32>
+    %4 = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>
+    %5 = tt.addptr %4, %3 : tensor<16x!tt.ptr<i32>>, tensor<16xi32>
+    %6 = tt.load %5 : tensor<16x!tt.ptr<i32>>
+    %7 = arith.cmpi slt, %6, %cst : tensor<16xi32>
+    tt.assert %7, "x must stay below 10" : tensor<16xi1>
+    tt.return
+  }
+}
+"""), "tt.assert fails in program 1 at lanes 5 and 9 (x = 12 and 10, not below 10): exactly one assert "
+          "report, at the first failing lane (5).", grid=(2,)) \
+        .tensor("x_ptr", "int32", x) \
+        .expect_report("assert", op="tt.assert", program=[1, 0, 0], lane=[5]).expect_counts({"assert": 1})
+
+
+# =================================================================================================================
+# reduce_scan: tt.scan and tt.reduce (SEMANTICS.md §3.7-3.8); integer data keeps every result exact in any order
+# =================================================================================================================
+
+def tile_load_kernel(extra_parameters, body):
+    """Loads x (4x8 i32) as %x_1; `body` stores the results."""
+    return module(tile_kernel("k(%x_ptr: !tt.ptr<i32>" + extra_parameters + ")", """
+    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %x_0 = tt.addptr %x, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    %x_1 = tt.load %x_0 : tensor<4x8x!tt.ptr<i32>>
+""" + body))
+
+
+def sample_tile():
+    return (np.arange(32) * 37) % 19 - 9
+
+
+def reduce_scan_cases():
+    x = np.array([3, -1, 4, 1, -5, 9, 2, 6], np.int32)
+    Case("reduce_scan", "scan_reverse_cumsum", "rcumsum", module("""
+module {
+  tt.func public @rcumsum(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %x_0 = tt.addptr %x, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %x_1 = tt.load %x_0 : tensor<8x!tt.ptr<i32>>
+    %0 = "tt.scan"(%x_1) <{axis = 0 : i32, reverse = true}> ({
+    ^bb0(%arg2: i32, %arg3: i32):
+      %2 = arith.addi %arg2, %arg3 : i32
+      tt.scan.return %2 : i32
+    }) : (tensor<8xi32>) -> tensor<8xi32>
+    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %y_0 = tt.addptr %y, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %y_0, %0 : tensor<8x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "tt.scan with reverse = true: y[i] = sum of x[i..7].") \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(8), np.cumsum(x[::-1])[::-1])
+
+    m = np.array([2, 1, 3, 1, 2, 1, 1, 2], np.int32)
+    c = np.arange(1, 9, dtype=np.int32)
+    out_m, out_c = [int(m[0])], [int(c[0])]
+    for i in range(1, 8):
+        out_c.append(out_c[-1] * int(m[i]) + int(c[i]))
+        out_m.append(out_m[-1] * int(m[i]))
+    Case("reduce_scan", "scan_two_operand_affine", "affine", module("""
+module {
+  tt.func public @affine(%m_ptr: !tt.ptr<i32>, %c_ptr: !tt.ptr<i32>, %outm_ptr: !tt.ptr<i32>, %outc_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %m = tt.splat %m_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %m_0 = tt.addptr %m, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %m_1 = tt.load %m_0 : tensor<8x!tt.ptr<i32>>
+    %c = tt.splat %c_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %c_0 = tt.addptr %c, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    %c_1 = tt.load %c_0 : tensor<8x!tt.ptr<i32>>
+    %0:2 = "tt.scan"(%m_1, %c_1) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32):
+      %1 = arith.muli %arg4, %arg6 : i32
+      %2 = arith.muli %arg5, %arg6 : i32
+      %3 = arith.addi %2, %arg7 : i32
+      tt.scan.return %1, %3 : i32, i32
+    }) : (tensor<8xi32>, tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>)
+    %om = tt.splat %outm_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %om_0 = tt.addptr %om, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %om_0, %0#0 : tensor<8x!tt.ptr<i32>>
+    %oc = tt.splat %outc_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %oc_0 = tt.addptr %oc, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %oc_0, %0#1 : tensor<8x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "A two-operand tt.scan whose combine is not commutative: each element (m, c) is the map v -> m*v + c and "
+          "combine((m1, c1), (m2, c2)) = (m1*m2, c1*m2 + c2) composes them left to right, so passing the "
+          "accumulator and the current element in the wrong order changes the result.") \
+        .tensor("m_ptr", "int32", m).tensor("c_ptr", "int32", c) \
+        .tensor("outm_ptr", "int32", np.zeros(8), out_m).tensor("outc_ptr", "int32", np.zeros(8), out_c)
+
+    x = sample_tile()
+    Case("reduce_scan", "scan_axis1_2d", "k", tile_load_kernel(", %y_ptr: !tt.ptr<i32>", """
+    %0 = "tt.scan"(%x_1) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%arg2: i32, %arg3: i32):
+      %1 = arith.addi %arg2, %arg3 : i32
+      tt.scan.return %1 : i32
+    }) : (tensor<4x8xi32>) -> tensor<4x8xi32>
+    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %y_0 = tt.addptr %y, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    tt.store %y_0, %0 : tensor<4x8x!tt.ptr<i32>>
+"""), "tt.scan (cumulative sum) along axis 1 of a 4x8 tile: each row separately.") \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(32),
+                                            np.cumsum(x.reshape(4, 8), axis=1).ravel())
+
+    Case("reduce_scan", "reduce_axis0_2d", "k", tile_load_kernel(", %y_ptr: !tt.ptr<i32>", """
+    %0 = "tt.reduce"(%x_1) <{axis = 0 : i32}> ({
+    ^bb0(%arg2: i32, %arg3: i32):
+      %1 = arith.addi %arg2, %arg3 : i32
+      tt.reduce.return %1 : i32
+    }) : (tensor<4x8xi32>) -> tensor<8xi32>
+    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %y_0 = tt.addptr %y, %cols : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %y_0, %0 : tensor<8x!tt.ptr<i32>>
+"""), "tt.reduce (sum) along axis 0 of a 4x8 tile: one sum per column.") \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(8), x.reshape(4, 8).sum(axis=0))
+
+    x = np.array([5, 6, -3, 8, 9, 9, 9, -3, 4, 4, 4, 4, 4, 4, 4, 4,
+                  1, 0, 3, 3, 0, 0, 0, 3, 9, 8, 7, 6, 5, 4, 3, -1], np.int32)
+    rows = x.reshape(4, 8)
+    indices = np.argmin(rows, axis=1)  # NumPy returns the first occurrence of the minimum
+    assert indices.tolist() == [2, 0, 1, 7]
+    Case("reduce_scan", "argmin_ties_smallest_index", "k", tile_load_kernel(
+        ", %v_ptr: !tt.ptr<i32>, %i_ptr: !tt.ptr<i32>", """
+    %0:2 = "tt.reduce"(%x_1, %cols_1) <{axis = 1 : i32}> ({
+    ^bb0(%arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32):
+      %1 = arith.cmpi eq, %arg4, %arg6 : i32
+      %2 = arith.cmpi slt, %arg5, %arg7 : i32
+      %3 = arith.andi %1, %2 : i1
+      %4 = arith.cmpi slt, %arg4, %arg6 : i32
+      %5 = arith.ori %4, %3 : i1
+      %6 = arith.select %5, %arg4, %arg6 : i32
+      %7 = arith.select %5, %arg5, %arg7 : i32
+      tt.reduce.return %6, %7 : i32, i32
+    }) : (tensor<4x8xi32>, tensor<4x8xi32>) -> (tensor<4xi32>, tensor<4xi32>)
+    %v = tt.splat %v_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %v_0 = tt.addptr %v, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %v_0, %0#0 : tensor<4x!tt.ptr<i32>>
+    %i = tt.splat %i_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %i_0 = tt.addptr %i, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %i_0, %0#1 : tensor<4x!tt.ptr<i32>>
+"""), "Triton's argmin combine (tie_break_left: v1 < v2 or (v1 == v2 and i1 < i2)) along axis 1: ties pick the "
+          "smallest index. Row 0 has its minimum at 2 and 7, row 1 is all equal, row 2 has it at 1, 4, 5, 6 "
+          "(in the lowest-bit-first tree 4 meets 5 first, then 1 meets the winner of 4..7, so the index test "
+          "decides), row 3 once at the end.") \
+        .tensor("x_ptr", "int32", x).tensor("v_ptr", "int32", np.full(4, 99), rows.min(axis=1)) \
+        .tensor("i_ptr", "int32", np.full(4, 99), indices)
+
+    x = np.where(np.arange(32) < 16, np.arange(32) % 5 - 2, np.arange(32) - 10)
+    expected = np.maximum(x.reshape(4, 8).max(axis=1), 5)
+    assert expected.tolist() == [5, 5, 13, 21]
+    Case("reduce_scan", "reduce_region_own_constant", "k", tile_load_kernel(", %y_ptr: !tt.ptr<i32>", """
+    %0 = "tt.reduce"(%x_1) <{axis = 1 : i32}> ({
+    ^bb0(%arg2: i32, %arg3: i32):
+      %c5_i32 = arith.constant 5 : i32
+      %1 = arith.maxsi %arg2, %arg3 : i32
+      %2 = arith.maxsi %1, %c5_i32 : i32
+      tt.reduce.return %2 : i32
+    }) : (tensor<4x8xi32>) -> tensor<4xi32>
+    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %y_0 = tt.addptr %y, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %y_0, %0 : tensor<4x!tt.ptr<i32>>
+"""), "A tt.reduce combine region that defines its own constant: combine(a, b) = max(max(a, b), 5), so each "
+          "row reduces to max(5, max of the row); rows 0-1 stay below 5.") \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(4), expected)
+
+
+# =================================================================================================================
+# shape: gather, histogram, cat / join / split / trans / reshape
+# =================================================================================================================
+
+def gather_kernel(axis):
+    return module(tile_kernel("gather(%x_ptr: !tt.ptr<i32>, %idx_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>)", """
+    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %x_0 = tt.addptr %x, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    %x_1 = tt.load %x_0 : tensor<4x8x!tt.ptr<i32>>
+    %i = tt.splat %idx_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %i_0 = tt.addptr %i, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    %i_1 = tt.load %i_0 : tensor<4x8x!tt.ptr<i32>>
+    %g = tt.gather %x_1[%i_1] {axis = """ + str(axis) + """ : i32} : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
+    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %y_0 = tt.addptr %y, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    tt.store %y_0, %g : tensor<4x8x!tt.ptr<i32>>
+"""))
+
+
+def shape_cases():
+    x = (100 + np.arange(32)).reshape(4, 8)
+    r, c = tile_4x8()
+    for axis in (0, 1):
+        index = (r * 5 + c * 3) % (4 if axis == 0 else 8)
+        gathered = np.take_along_axis(x, index, axis=axis)
+        Case("shape", "gather_axis%d" % axis, "gather", gather_kernel(axis),
+             "tt.gather along axis %d of a 4x8 tile: y[r][c] = x[idx[r][c]][c]%s." %
+             (axis, "" if axis == 0 else " with the index on the column instead: x[r][idx[r][c]]")) \
+            .tensor("x_ptr", "int32", x.ravel()).tensor("idx_ptr", "int32", index.ravel()) \
+            .tensor("y_ptr", "int32", np.full(32, -1), gathered.ravel())
+
+    index = np.zeros(32, np.int32)
+    index[2 * 8 + 3] = 8  # axis 1 has extent 8
+    Case("shape", "gather_index_out_of_range", "gather", gather_kernel(1),
+         "A tt.gather index of 8 along an axis of extent 8 (lane (2, 3)) is one out-of-bounds report at "
+         "tt.gather; the program stops there, so y_ptr keeps its -1s.") \
+        .tensor("x_ptr", "int32", np.ones(32)).tensor("idx_ptr", "int32", index) \
+        .tensor("y_ptr", "int32", np.full(32, -1), np.full(32, -1)) \
+        .expect_report("out-of-bounds", op="tt.gather", lane=[2, 3]).expect_counts({"out-of-bounds": 1})
+
+    x = np.array([0, 1, 1, 7, 8, -1, 3, 3, 3, 100, 7, 0, -2**31, 5, 2, 9], np.int32)
+    Case("shape", "histogram_ignores_outside_bins", "hist", module("""
+module {
+  tt.func public @hist(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %0 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %1 = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>
+    %2 = tt.addptr %1, %0 : tensor<16x!tt.ptr<i32>>, tensor<16xi32>
+    %3 = tt.load %2 : tensor<16x!tt.ptr<i32>>
+    %4 = tt.histogram %3 : tensor<16xi32> -> tensor<8xi32>
+    %5 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %6 = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
+    %7 = tt.addptr %6, %5 : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
+    tt.store %7, %4 : tensor<8x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""), "tt.histogram into 8 bins counts the values in [0, 8) and ignores the rest (8, 9, 100, -1, INT32_MIN).") \
+        .tensor("x_ptr", "int32", x) \
+        .tensor("y_ptr", "int32", np.full(8, -1), np.bincount(x[(x >= 0) & (x < 8)], minlength=8))
+
+    a = np.arange(32).reshape(4, 8)
+    b = a + 100
+    joined = np.stack([a, b], axis=-1)                    # tt.join: a new minor axis of size 2
+    t0 = np.transpose(joined, (2, 0, 1))                  # tt.trans order [2, 0, 1]: out dim i = in dim order[i]
+    t1 = np.transpose(t0, (2, 0, 1))
+    y = np.concatenate([np.concatenate([a[0], b[0]]), joined.ravel(), joined[..., 0].ravel(), joined[..., 1].ravel(),
+                        t1.ravel()])
+    assert y.size == 208
+    Case("shape", "cat_join_split_trans_reshape", "shapes", module(tile_kernel("shapes(%y_ptr: !tt.ptr<i32>)", """
+    %cst = arith.constant dense<100> : tensor<4x8xi32>
+    %cst_0 = arith.constant dense<100> : tensor<8xi32>
+    %a = arith.addi %offs, %cst : tensor<4x8xi32>
+    %b0 = arith.addi %cols, %cst_0 : tensor<8xi32>
+    %cat = tt.cat %cols, %b0 : tensor<8xi32> -> tensor<16xi32>
+    %j = tt.join %offs, %a : tensor<4x8xi32> -> tensor<4x8x2xi32>
+    %j_0 = tt.reshape %j : tensor<4x8x2xi32> -> tensor<64xi32>
+    %l, %r = tt.split %j : tensor<4x8x2xi32> -> tensor<4x8xi32>
+    %l_0 = tt.reshape %l : tensor<4x8xi32> -> tensor<32xi32>
+    %r_0 = tt.reshape %r : tensor<4x8xi32> -> tensor<32xi32>
+    %ab = tt.join %offs, %a : tensor<4x8xi32> -> tensor<4x8x2xi32>
+    %t0 = tt.trans %ab {order = array<i32: 2, 0, 1>} : tensor<4x8x2xi32> -> tensor<2x4x8xi32>
+    %t1 = tt.trans %t0 {order = array<i32: 2, 0, 1>} : tensor<2x4x8xi32> -> tensor<8x2x4xi32>
+    %t2 = tt.reshape %t1 : tensor<8x2x4xi32> -> tensor<64xi32>
+    %o16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %o32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %o64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %c16_i32 = arith.constant 16 : i32
+    %c80_i32 = arith.constant 80 : i32
+    %c112_i32 = arith.constant 112 : i32
+    %c144_i32 = arith.constant 144 : i32
+    %y16 = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>
+    %y16_0 = tt.addptr %y16, %o16 : tensor<16x!tt.ptr<i32>>, tensor<16xi32>
+    tt.store %y16_0, %cat : tensor<16x!tt.ptr<i32>>
+    %p1 = tt.addptr %y_ptr, %c16_i32 : !tt.ptr<i32>, i32
+    %y64 = tt.splat %p1 : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %y64_0 = tt.addptr %y64, %o64 : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    tt.store %y64_0, %j_0 : tensor<64x!tt.ptr<i32>>
+    %p2 = tt.addptr %y_ptr, %c80_i32 : !tt.ptr<i32>, i32
+    %y32 = tt.splat %p2 : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
+    %y32_0 = tt.addptr %y32, %o32 : tensor<32x!tt.ptr<i32>>, tensor<32xi32>
+    tt.store %y32_0, %l_0 : tensor<32x!tt.ptr<i32>>
+    %p3 = tt.addptr %y_ptr, %c112_i32 : !tt.ptr<i32>, i32
+    %y32_1 = tt.splat %p3 : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
+    %y32_2 = tt.addptr %y32_1, %o32 : tensor<32x!tt.ptr<i32>>, tensor<32xi32>
+    tt.store %y32_2, %r_0 : tensor<32x!tt.ptr<i32>>
+    %p4 = tt.addptr %y_ptr, %c144_i32 : !tt.ptr<i32>, i32
+    %y64_1 = tt.splat %p4 : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
+    %y64_2 = tt.addptr %y64_1, %o64 : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
+    tt.store %y64_2, %t2 : tensor<64x!tt.ptr<i32>>
+""")), "With a = 0..31 and b = 100..131 as 4x8 tiles: tt.cat(a[row 0], b[row 0]) -> y[0..15] (tilesim's "
+           "order, a then b: ir/Ops.def; Triton's tl.cat may reorder, so a GPU engine that does would fail only "
+           "here); tt.join(a, b) (4x8x2) reshaped row-major -> y[16..79]; tt.split of it -> y[80..111] and "
+           "y[112..143]; tt.trans order [2, 0, 1] twice (4x8x2 -> 2x4x8 -> 8x2x4) reshaped -> y[144..207]. "
+           "The expand_dims / broadcast / splat that build the offsets are covered on the way.") \
+        .tensor("y_ptr", "int32", np.full(208, -1), y)
+
+
+# =================================================================================================================
+# dot: tt.dot through a launch
+# =================================================================================================================
+
+def tile_offsets(prefix, rows, cols, stride):
+    """TTIR defining %<prefix> : tensor<rows x cols x i32> = r * stride + c."""
+    shape = "%dx%d" % (rows, cols)
+    return """
+    %%%(p)s_s = arith.constant dense<%(stride)d> : tensor<%(rows)dx1xi32>
+    %%%(p)s_r = tt.make_range {end = %(rows)d : i32, start = 0 : i32} : tensor<%(rows)dxi32>
+    %%%(p)s_r0 = tt.expand_dims %%%(p)s_r {axis = 1 : i32} : tensor<%(rows)dxi32> -> tensor<%(rows)dx1xi32>
+    %%%(p)s_r1 = arith.muli %%%(p)s_r0, %%%(p)s_s : tensor<%(rows)dx1xi32>
+    %%%(p)s_r2 = tt.broadcast %%%(p)s_r1 : tensor<%(rows)dx1xi32> -> tensor<%(shape)sxi32>
+    %%%(p)s_c = tt.make_range {end = %(cols)d : i32, start = 0 : i32} : tensor<%(cols)dxi32>
+    %%%(p)s_c0 = tt.expand_dims %%%(p)s_c {axis = 0 : i32} : tensor<%(cols)dxi32> -> tensor<1x%(cols)dxi32>
+    %%%(p)s_c1 = tt.broadcast %%%(p)s_c0 : tensor<1x%(cols)dxi32> -> tensor<%(shape)sxi32>
+    %%%(p)s = arith.addi %%%(p)s_r2, %%%(p)s_c1 : tensor<%(shape)sxi32>
+""" % dict(p=prefix, rows=rows, cols=cols, stride=stride, shape=shape)
+
+
+def load_tile(name, offsets, shape, element):
+    ptrs = "tensor<%sx!tt.ptr<%s>>" % (shape, element)
+    return ("    %%%s_p = tt.splat %%%s_ptr : !tt.ptr<%s> -> %s\n" % (name, name, element, ptrs) +
+            "    %%%s_q = tt.addptr %%%s_p, %%%s : %s, tensor<%sxi32>\n" % (name, name, offsets, ptrs, shape) +
+            "    %%%s = tt.load %%%s_q : %s\n" % (name, name, ptrs))
+
+
+def dot_cases():
+    M, N, K = 16, 32, 64
+    rng = np.random.default_rng(1)
+    a = rng.integers(-128, 128, size=(M, K)).astype(np.int8)
+    b = rng.integers(-128, 128, size=(K, N)).astype(np.int8)
+    a.ravel()[::7] = -128
+    b.ravel()[::5] = -128
+    near = np.where(np.arange(M * N) % 2 == 1, 2**31 - 1 - 1000, -2**31 + 1000)
+    c = (near + rng.integers(-128, 128, size=M * N)).astype(np.int32).reshape(M, N)
+    exact = a.astype(np.int64) @ b.astype(np.int64) + c.astype(np.int64)
+    wrapped = exact.astype(np.int32)  # int64 -> int32 keeps the low 32 bits: two's-complement wrap-around
+    assert (exact != wrapped).sum() > 0
+    ttir = module("""
+module {
+  tt.func public @dot_i8(%a_ptr: !tt.ptr<i8>, %b_ptr: !tt.ptr<i8>, %c_ptr: !tt.ptr<i32>) attributes {noinline = false} {""" +
+                  tile_offsets("ao", M, K, K) + tile_offsets("bo", K, N, N) + tile_offsets("co", M, N, N) +
+                  load_tile("a", "ao", "%dx%d" % (M, K), "i8") + load_tile("b", "bo", "%dx%d" % (K, N), "i8") +
+                  load_tile("c", "co", "%dx%d" % (M, N), "i32") + """    %d = tt.dot %a, %b, %c, inputPrecision = tf32 : tensor<16x64xi8> * tensor<64x32xi8> -> tensor<16x32xi32>
+    tt.store %c_q, %d : tensor<16x32x!tt.ptr<i32>>
+    tt.return
+  }
+}
+""")
+    Case("dot", "dot_i8_i32_wrapping_acc", "dot_i8", ttir,
+         "tt.dot i8 x i8 -> i32 (16x64 by 64x32) onto an accumulator near the int32 limits: exact products, "
+         "the sum wraps around in int32 (%d of 512 lanes wrap), in any accumulation order." %
+         int((exact != wrapped).sum())) \
+        .tensor("a_ptr", "int8", a).tensor("b_ptr", "int8", b).tensor("c_ptr", "int32", c, wrapped)
+    dot_f32_case()
+
+
+def round_to_f32(exact):
+    """The f32 nearest to the rational `exact`, ties to even (NumPy's own conversion could round twice)."""
+    guess = np.float32(float(exact))
+    candidates = [guess, np.nextafter(guess, np.float32(np.inf)), np.nextafter(guess, np.float32(-np.inf))]
+    return min(candidates, key=lambda c: (abs(Fraction(float(c)) - exact), int(np.array(c).view(np.uint32)) & 1))
+
+
+def fma_f32(a, b, c):
+    """fma(a, b, c) in f32: the exact a * b + c, rounded once."""
+    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    assert exact != 0  # the sign of an exact zero would need IEEE's rule; the data below never gives one
+    return round_to_f32(exact)
+
+
+def dot_f32_case():
+    M = N = K = 16
+    rng = np.random.default_rng(2)
+    a = rng.uniform(-1, 1, size=(M, K)).astype(np.float32)
+    b = rng.uniform(-3, 3, size=(K, N)).astype(np.float32)
+    c = rng.uniform(-1, 1, size=(M, N)).astype(np.float32)
+    d = c.copy()
+    for m in range(M):
+        for n in range(N):
+            acc = c[m, n]
+            for k in range(K):
+                acc = fma_f32(a[m, k], b[k, n], acc)
+            d[m, n] = acc
+    ttir = module("""
+module {
+  tt.func public @dot_f32(%a_ptr: !tt.ptr<f32>, %b_ptr: !tt.ptr<f32>, %c_ptr: !tt.ptr<f32>) attributes {noinline = false} {""" +
+                  tile_offsets("o", M, N, N) + load_tile("a", "o", "16x16", "f32") + load_tile("b", "o", "16x16", "f32") +
+                  load_tile("c", "o", "16x16", "f32") + """    %d = tt.dot %a, %b, %c, inputPrecision = ieee : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    tt.store %c_q, %d : tensor<16x16x!tt.ptr<f32>>
+    tt.return
+  }
+}
+""")
+    Case("dot", "dot_f32_ieee_sequential_fma", "dot_f32", ttir,
+         "tt.dot f32 with inputPrecision = ieee is the sequential FMA chain over k from the accumulator, "
+         "acc = fma(a[m][k], b[k][n], acc) for k = 0..15, each fma rounded once (BRIEF decision 5: what the GPU "
+         "does); the oracle computes every fma exactly with fractions and rounds to nearest even. An ieee dot "
+         "has bound 0 under the triton profile, so the comparison is bit for bit.") \
+        .tensor("a_ptr", "float32", a).tensor("b_ptr", "float32", b).tensor("c_ptr", "float32", c, d)
+
+
+def main():
+    for entry in sorted(os.listdir(HERE)):
+        if os.path.isdir(os.path.join(HERE, entry)):
+            shutil.rmtree(os.path.join(HERE, entry))
+    for family in (memory_cases, atomic_cases, cast_cases, control_cases, reduce_scan_cases, shape_cases, dot_cases):
+        family()
+    for case in CASES:
+        case.write()
+    families = {}
+    for case in CASES:
+        families[case.family] = families.get(case.family, 0) + 1
+    print("%d cases: %s" % (len(CASES), ", ".join("%s %d" % item for item in families.items())))
+
+
+if __name__ == "__main__":
+    main()
