@@ -10,6 +10,7 @@
 
 #include "interpreter/MemoryAccess.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim {
 namespace {
@@ -17,18 +18,10 @@ namespace {
 using memory::laneUndefined;
 using memory::MemoryAccessor;
 
-// The `atomic_rmw_op` keyword, read once per op (the verifier has checked it is one of these).
-enum class RmwKind : uint8_t { And, Or, Xor, Add, FAdd, Max, Min, UMax, UMin, Exch };
+// The `atomic_rmw_op` keyword (ir/OpAttributes.h), read once per op; the verifier has checked it.
+using RmwKind = AtomicRmwKind;
 
-std::optional<RmwKind> rmwKind(const std::string& word) {
-  static const std::pair<const char*, RmwKind> kNames[] = {
-      {"and", RmwKind::And}, {"or", RmwKind::Or},     {"xor", RmwKind::Xor},   {"add", RmwKind::Add},
-      {"fadd", RmwKind::FAdd}, {"max", RmwKind::Max}, {"min", RmwKind::Min},   {"umax", RmwKind::UMax},
-      {"umin", RmwKind::UMin}, {"exch", RmwKind::Exch}};
-  for (const auto& [name, kind] : kNames)
-    if (word == name) return kind;
-  return std::nullopt;
-}
+std::optional<RmwKind> rmwKind(const std::string& word) { return parseKeyword<AtomicRmwKind>(word); }
 
 template <typename T>
 T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar) {

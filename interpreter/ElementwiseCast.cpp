@@ -96,10 +96,7 @@ void floatConvert(const Tile& source, Tile& result, Rounding rounding) {
 }
 
 Rounding roundingOf(const Operation& op) {
-  const Attribute* attr = op.attr("rounding");
-  if (!attr) return Rounding::NearestEven;
-  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() == 0 ? Rounding::TowardZero : Rounding::NearestEven;
-  return attr->text() == "rtz" ? Rounding::TowardZero : Rounding::NearestEven;  // triton RoundingMode: RTZ = 0, RTNE = 1
+  return roundingModeFrom(op.attr("rounding")) == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
 }
 
 }  // namespace

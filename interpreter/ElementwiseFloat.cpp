@@ -114,10 +114,7 @@ void signBitLoop(const Tile& a, Tile& result, bool clear) {
 }
 
 bool propagatesNaN(const Operation& op) {
-  const Attribute* attr = op.attr("propagateNan");
-  if (!attr) return false;
-  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() != 0;  // NONE = 0, ALL = 0xFFFF
-  return attr->text() == "all";
+  return propagateNanFrom(op.attr("propagateNan")) == PropagateNan::All;
 }
 
 std::optional<MathFunction> mathFunctionOf(OpKind kind) {

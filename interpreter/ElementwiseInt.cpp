@@ -161,34 +161,8 @@ MutableTileRef evalIntegerOp(const Operation& op, Operands operands, const Eleme
   return result;
 }
 
-IntPredicate intPredicate(const Operation& op) {
-  static constexpr std::array<std::string_view, 10> kNames = {"eq", "ne", "slt", "sle", "sgt",
-                                                              "sge", "ult", "ule", "ugt", "uge"};
-  const Attribute* attr = op.attr("predicate");
-  TILESIM_ASSERT(attr, "arith.cmpi without a predicate");
-  if (attr->kind() == Attribute::Kind::Integer) {
-    TILESIM_ASSERT(attr->intValue() >= 0 && attr->intValue() < 10, "bad cmpi predicate");
-    return static_cast<IntPredicate>(attr->intValue());
-  }
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (attr->text() == kNames[i]) return static_cast<IntPredicate>(i);
-  TILESIM_UNREACHABLE("unknown cmpi predicate " + attr->text());
-}
+IntPredicate intPredicate(const Operation& op) { return CmpIView{op}.predicate(); }
 
-FloatPredicate floatPredicate(const Operation& op) {
-  static constexpr std::array<std::string_view, 16> kNames = {"false", "oeq", "ogt", "oge", "olt", "ole",
-                                                              "one",   "ord", "ueq", "ugt", "uge", "ult",
-                                                              "ule",   "une", "uno", "true"};
-  const Attribute* attr = op.attr("predicate");
-  TILESIM_ASSERT(attr, "arith.cmpf without a predicate");
-  if (attr->kind() == Attribute::Kind::Integer) {
-    TILESIM_ASSERT(attr->intValue() >= 0 && attr->intValue() < 16, "bad cmpf predicate");
-    return static_cast<FloatPredicate>(attr->intValue());
-  }
-  if (attr->kind() == Attribute::Kind::Bool) return attr->boolValue() ? FloatPredicate::True : FloatPredicate::False;
-  for (size_t i = 0; i < kNames.size(); ++i)
-    if (attr->text() == kNames[i]) return static_cast<FloatPredicate>(i);
-  TILESIM_UNREACHABLE("unknown cmpf predicate " + attr->text());
-}
+FloatPredicate floatPredicate(const Operation& op) { return CmpFView{op}.predicate(); }
 
 }  // namespace tilesim::elementwise

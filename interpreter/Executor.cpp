@@ -9,6 +9,7 @@
 
 #include "interpreter/Elementwise.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim {
 
@@ -231,8 +232,7 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
     }
     case OpKind::TTGetProgramId:
     case OpKind::TTGetNumPrograms: {
-      std::string axis = op.keywordAttr("axis", "x");
-      int index = axis == "y" ? 1 : axis == "z" ? 2 : 0;
+      int index = ProgramAxisView{op}.index();
       MutableTileRef t = makeTile(op.result()->type);
       t->setBits(0, static_cast<uint64_t>(op.kind == OpKind::TTGetProgramId ? programId_[index] : context_.grid[index]));
       set(frame, op.result(), t);

@@ -9,6 +9,7 @@
 
 #include "fuzz/programs/ReferenceLanes.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::fuzz {
 namespace {
@@ -140,8 +141,7 @@ class Reference {
     switch (op.kind) {
       case OpKind::TTGetProgramId: {
         Lanes lanes = makeLanes(type);
-        std::string axis = op.keywordAttr("axis", "x");
-        lanes.bits[0] = static_cast<uint64_t>(program_[axis == "y" ? 1 : axis == "z" ? 2 : 0]);
+        lanes.bits[0] = static_cast<uint64_t>(program_[ProgramAxisView{op}.index()]);
         env_[op.result()] = std::move(lanes);
         return;
       }

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 #include "ir/eval/ExactMath.h"
 #include "ir/eval/ScalarEval.h"
 
@@ -31,26 +32,9 @@ int64_t signExtendLane(uint64_t bits, ScalarKind kind) {
 
 namespace {
 
-std::optional<IntPredicate> intPredicateOf(const Operation& op) {
-  static constexpr std::string_view kNames[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
-  const Attribute* attr = op.attr("predicate");
-  if (!attr) return std::nullopt;
-  if (attr->kind() == Attribute::Kind::Integer) return static_cast<IntPredicate>(attr->intValue());
-  for (int i = 0; i < 10; ++i)
-    if (attr->text() == kNames[i]) return static_cast<IntPredicate>(i);
-  return std::nullopt;
-}
+std::optional<IntPredicate> intPredicateOf(const Operation& op) { return intPredicateFrom(op.attr("predicate")); }
 
-std::optional<FloatPredicate> floatPredicateOf(const Operation& op) {
-  static constexpr std::string_view kNames[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
-                                                "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
-  const Attribute* attr = op.attr("predicate");
-  if (!attr) return std::nullopt;
-  if (attr->kind() == Attribute::Kind::Integer) return static_cast<FloatPredicate>(attr->intValue());
-  for (int i = 0; i < 16; ++i)
-    if (attr->text() == kNames[i]) return static_cast<FloatPredicate>(i);
-  return std::nullopt;
-}
+std::optional<FloatPredicate> floatPredicateOf(const Operation& op) { return floatPredicateFrom(op.attr("predicate")); }
 
 template <typename U>
 std::optional<U> intLane(const Operation& op, std::span<const U> v) {
@@ -112,10 +96,7 @@ uint64_t encode(typename FloatCodec<K>::Compute value) {
 }
 
 bool propagatesNaN(const Operation& op) {
-  const Attribute* attr = op.attr("propagateNan");
-  if (!attr) return false;
-  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() != 0;
-  return attr->text() == "all";
+  return propagateNanFrom(op.attr("propagateNan")) == PropagateNan::All;
 }
 
 template <ScalarKind K>
@@ -169,10 +150,7 @@ std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t>
 }
 
 Rounding roundingOf(const Operation& op) {
-  const Attribute* attr = op.attr("rounding");
-  if (!attr) return Rounding::NearestEven;
-  if (attr->kind() == Attribute::Kind::Integer) return attr->intValue() == 0 ? Rounding::TowardZero : Rounding::NearestEven;
-  return attr->text() == "rtz" ? Rounding::TowardZero : Rounding::NearestEven;
+  return roundingModeFrom(op.attr("rounding")) == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
 }
 
 std::optional<uint64_t> castLane(const Operation& op, uint64_t bits, ScalarKind from, ScalarKind to, bool* ub) {

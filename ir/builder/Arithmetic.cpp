@@ -4,6 +4,7 @@
 #include <iterator>
 #include <tuple>
 
+#include "ir/OpAttributes.h"
 #include "ir/builder/Promotion.h"
 #include "ir/builder/Semantic.h"
 
@@ -149,31 +150,31 @@ Tensor compare(Emitter& emitter, CompareOp op, const Operand& a, const Operand& 
   Tensor left = toTensor(emitter, a);
   Tensor right = toTensor(emitter, b);
   auto [lhs, rhs] = typeCheck(emitter, left, right, false, false, true, false);
-  const char* predicate = nullptr;
+  std::string_view predicate;
   OpKind kind = OpKind::ArithCmpI;
   if (isFloating(lhs.dtype)) {
     kind = OpKind::ArithCmpF;
     switch (op) {
-      case CompareOp::Lt: predicate = "olt"; break;
-      case CompareOp::Le: predicate = "ole"; break;
-      case CompareOp::Gt: predicate = "ogt"; break;
-      case CompareOp::Ge: predicate = "oge"; break;
-      case CompareOp::Eq: predicate = "oeq"; break;
-      case CompareOp::Ne: predicate = "une"; break;
+      case CompareOp::Lt: predicate = keywordName(FloatPredicate::Olt); break;
+      case CompareOp::Le: predicate = keywordName(FloatPredicate::Ole); break;
+      case CompareOp::Gt: predicate = keywordName(FloatPredicate::Ogt); break;
+      case CompareOp::Ge: predicate = keywordName(FloatPredicate::Oge); break;
+      case CompareOp::Eq: predicate = keywordName(FloatPredicate::Oeq); break;
+      case CompareOp::Ne: predicate = keywordName(FloatPredicate::Une); break;
     }
   } else {
     bool isSigned = isSignedInt(lhs.dtype);
     switch (op) {
-      case CompareOp::Lt: predicate = isSigned ? "slt" : "ult"; break;
-      case CompareOp::Le: predicate = isSigned ? "sle" : "ule"; break;
-      case CompareOp::Gt: predicate = isSigned ? "sgt" : "ugt"; break;
-      case CompareOp::Ge: predicate = isSigned ? "sge" : "uge"; break;
-      case CompareOp::Eq: predicate = "eq"; break;
-      case CompareOp::Ne: predicate = "ne"; break;
+      case CompareOp::Lt: predicate = keywordName(isSigned ? IntPredicate::Slt : IntPredicate::Ult); break;
+      case CompareOp::Le: predicate = keywordName(isSigned ? IntPredicate::Sle : IntPredicate::Ule); break;
+      case CompareOp::Gt: predicate = keywordName(isSigned ? IntPredicate::Sgt : IntPredicate::Ugt); break;
+      case CompareOp::Ge: predicate = keywordName(isSigned ? IntPredicate::Sge : IntPredicate::Uge); break;
+      case CompareOp::Eq: predicate = keywordName(IntPredicate::Eq); break;
+      case CompareOp::Ne: predicate = keywordName(IntPredicate::Ne); break;
     }
   }
   Value* result = emitter.createValue(kind, {lhs.value, rhs.value}, Emitter::typeOf(DType::Int1, false, lhs.shape),
-                                      {{"predicate", Attribute::keyword(predicate)}});
+                                      {{"predicate", Attribute::keyword(std::string(predicate))}});
   return Emitter::tensorOf(result, DType::Int1, false, lhs.shape);
 }
 
@@ -266,7 +267,7 @@ Tensor clamp(Emitter& emitter, const Operand& x, const Operand& lo, const Operan
     throwFrontendError(FrontendError::Kind::ValueError,
                        "Unexpected dtype " + std::string(dtypeName(value.dtype)) + ". Only floating point clamp is supported");
   Value* result = emitter.createValue(OpKind::TTClampF, {value.value, low.value, high.value}, value.value->type,
-                                      {{"propagateNan", Attribute::keyword(nan == PropagateNan::All ? "all" : "none")}});
+                                      {{"propagateNan", Attribute::keyword(std::string(keywordName(nan)))}});
   return Emitter::tensorOf(result, value.dtype, false, value.shape);
 }
 

@@ -129,20 +129,21 @@ Tensor KernelBuilder::atomic(AtomicOp op, const Tensor& pointer, const Operand& 
   return guarded([&] {
     if (!pointer.pointer) throwFrontendError(FrontendError::Kind::ValueError, "Unsupported ptr type in atomic");
     DType element = pointer.dtype;
-    const char* keyword = nullptr;
+    AtomicRmwKind rmwKind = AtomicRmwKind::Add;
     switch (op) {
-      case AtomicOp::Add: keyword = isFloating(element) ? "fadd" : "add"; break;
-      case AtomicOp::Max: keyword = isSignedInt(element) ? "max" : "umax"; break;
-      case AtomicOp::Min: keyword = isSignedInt(element) ? "min" : "umin"; break;
-      case AtomicOp::And: keyword = "and"; break;
-      case AtomicOp::Or: keyword = "or"; break;
-      case AtomicOp::Xor: keyword = "xor"; break;
-      case AtomicOp::Xchg: keyword = "exch"; break;
+      case AtomicOp::Add: rmwKind = isFloating(element) ? AtomicRmwKind::FAdd : AtomicRmwKind::Add; break;
+      case AtomicOp::Max: rmwKind = isSignedInt(element) ? AtomicRmwKind::Max : AtomicRmwKind::UMax; break;
+      case AtomicOp::Min: rmwKind = isSignedInt(element) ? AtomicRmwKind::Min : AtomicRmwKind::UMin; break;
+      case AtomicOp::And: rmwKind = AtomicRmwKind::And; break;
+      case AtomicOp::Or: rmwKind = AtomicRmwKind::Or; break;
+      case AtomicOp::Xor: rmwKind = AtomicRmwKind::Xor; break;
+      case AtomicOp::Xchg: rmwKind = AtomicRmwKind::Exch; break;
     }
+    const std::string keyword(keywordName(rmwKind));
     if ((op == AtomicOp::Max || op == AtomicOp::Min) && isFloating(element))
       throwFrontendError(FrontendError::Kind::TypeError, "the builder does not support floating-point atomic max/min yet");
     if ((op == AtomicOp::And || op == AtomicOp::Or || op == AtomicOp::Xor) && !isInt(element))
-      throwFrontendError(FrontendError::Kind::ValueError, "atomic_" + std::string(keyword) + " does not support " + std::string(dtypeName(element)));
+      throwFrontendError(FrontendError::Kind::ValueError, "atomic_" + keyword + " does not support " + std::string(dtypeName(element)));
     Tensor operand = broadcastToShape(*emitter_, semantic::toTensor(*emitter_, value), pointer.shape);
     operand = emitter_->cast(operand, element);
     std::vector<Value*> operands{pointer.value, operand.value};
@@ -152,8 +153,8 @@ Tensor KernelBuilder::atomic(AtomicOp op, const Tensor& pointer, const Operand& 
     }
     Value* result = emitter_->createValue(OpKind::TTAtomicRMW, operands, Emitter::typeOf(element, false, pointer.shape),
                                           {{"atomic_rmw_op", Attribute::keyword(keyword)},
-                                           {"sem", Attribute::keyword("acq_rel")},
-                                           {"scope", Attribute::keyword("gpu")}});
+                                           {"sem", keywordAttribute(MemorySemantic::AcqRel)},
+                                           {"scope", keywordAttribute(MemoryScope::Gpu)}});
     return Emitter::tensorOf(result, element, false, pointer.shape);
   });
 }
@@ -165,7 +166,7 @@ Tensor KernelBuilder::atomicCas(const Tensor& pointer, const Operand& compare, c
     Tensor val = emitter_->cast(broadcastToShape(*emitter_, semantic::toTensor(*emitter_, value), pointer.shape), pointer.dtype);
     Value* result = emitter_->createValue(OpKind::TTAtomicCAS, {pointer.value, cmp.value, val.value},
                                           Emitter::typeOf(pointer.dtype, false, pointer.shape),
-                                          {{"sem", Attribute::keyword("acq_rel")}, {"scope", Attribute::keyword("gpu")}});
+                                          {{"sem", keywordAttribute(MemorySemantic::AcqRel)}, {"scope", keywordAttribute(MemoryScope::Gpu)}});
     return Emitter::tensorOf(result, pointer.dtype, false, pointer.shape);
   });
 }

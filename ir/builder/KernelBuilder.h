@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/OpAttributes.h"
 #include "ir/IR.h"
 #include "ir/builder/DType.h"
 #include "ir/builder/Emitter.h"
@@ -32,7 +33,7 @@ struct BuildResult {
   std::optional<FrontendError> error;
 };
 
-enum class PropagateNan : uint8_t { None, All };
+using ::tilesim::PropagateNan;  // ir/OpAttributes.h
 enum class AtomicOp : uint8_t { Add, Max, Min, And, Or, Xor, Xchg };
 
 class KernelBuilder {

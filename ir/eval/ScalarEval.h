@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 #include "ir/Type.h"
 
 namespace tilesim::scalar {
@@ -92,8 +93,8 @@ template <typename U> inline bool mulOverflowsSigned(U a, U b) {
   return __builtin_mul_overflow(static_cast<Signed<U>>(a), static_cast<Signed<U>>(b), &r);
 }
 
-// Integer comparison predicates (MLIR CmpIPredicate numbering).
-enum class IntPredicate : uint8_t { Eq, Ne, Slt, Sle, Sgt, Sge, Ult, Ule, Ugt, Uge };
+// Integer comparison predicates (ir/OpAttributes.h; MLIR CmpIPredicate numbering).
+using ::tilesim::IntPredicate;
 template <typename U> inline bool compareInt(IntPredicate p, U a, U b) {
   Signed<U> sa = static_cast<Signed<U>>(a), sb = static_cast<Signed<U>>(b);
   switch (p) {
@@ -113,8 +114,8 @@ template <typename U> inline bool compareInt(IntPredicate p, U a, U b) {
 
 // ---------------------------------------------------------------- floats (SEMANTICS §1.7)
 
-// Float comparison predicates (MLIR CmpFPredicate numbering: AlwaysFalse = 0 ... AlwaysTrue = 15).
-enum class FloatPredicate : uint8_t { False, Oeq, Ogt, Oge, Olt, Ole, One, Ord, Ueq, Ugt, Uge, Ult, Ule, Une, Uno, True };
+// Float comparison predicates (ir/OpAttributes.h; MLIR CmpFPredicate numbering).
+using ::tilesim::FloatPredicate;
 template <typename C> inline bool compareFloat(FloatPredicate p, C a, C b) {
   bool unordered = std::isnan(a) || std::isnan(b);
   switch (p) {

@@ -27,22 +27,8 @@ const char* ubKindName(UBKind kind) {
   return "?";
 }
 
-const char* inputPrecisionName(InputPrecision precision) {
-  switch (precision) {
-    case InputPrecision::TF32: return "tf32";
-    case InputPrecision::TF32x3: return "tf32x3";
-    case InputPrecision::IEEE: return "ieee";
-    case InputPrecision::BF16x3: return "bf16x3";
-    case InputPrecision::BF16x6: return "bf16x6";
-  }
-  return "?";
-}
+const char* inputPrecisionName(InputPrecision precision) { return keywordName(precision).data(); }
 
-std::optional<InputPrecision> parseInputPrecision(std::string_view name) {
-  for (InputPrecision p : {InputPrecision::TF32, InputPrecision::TF32x3, InputPrecision::IEEE, InputPrecision::BF16x3,
-                           InputPrecision::BF16x6})
-    if (name == inputPrecisionName(p)) return p;
-  return std::nullopt;
-}
+std::optional<InputPrecision> parseInputPrecision(std::string_view name) { return parseKeyword<InputPrecision>(name); }
 
 }  // namespace tilesim

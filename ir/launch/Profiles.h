@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "ir/OpAttributes.h"
+
 namespace tilesim {
 
 // BRIEF.md "Two float profiles" (docs/semantics.md §Floats).
@@ -24,8 +26,8 @@ std::optional<FloatProfile> parseFloatProfile(std::string_view name);
 enum class UBKind : uint8_t { DivisionByZero, ShiftOutOfRange, FloatToIntOutOfRange, SignedOverflow };
 const char* ubKindName(UBKind kind);
 
-// tt.dot's `inputPrecision` (Triton's TritonOps.td InputPrecision): how f32 operands enter the multiply.
-enum class InputPrecision : uint8_t { TF32, TF32x3, IEEE, BF16x3, BF16x6 };
+// tt.dot's `inputPrecision` (Triton's TritonOps.td InputPrecision): how f32 operands enter the multiply. The enum
+// and its keyword table are defined with the other enumerated op attributes in ir/OpAttributes.h.
 const char* inputPrecisionName(InputPrecision precision);  // "tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"
 std::optional<InputPrecision> parseInputPrecision(std::string_view name);
 

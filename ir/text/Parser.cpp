@@ -27,6 +27,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "ir/OpAttributes.h"
 #include "ir/text/ParserImpl.h"
 
 namespace tilesim {
@@ -460,6 +461,7 @@ std::unique_ptr<Operation> ParserImpl::parseOperation() {
   if (named != types.size())
     failAt(defs.empty() ? nameOffset : start, std::string(info.mnemonic) + " produces " + std::to_string(types.size()) +
                                                   " result(s) but " + std::to_string(named) + " name(s) are given");
+  normaliseKeywordAttributes(*op);  // one canonical spelling per enumerated attribute (ir/OpAttributes.h)
   op->textPos = positionOf(start);
   op->loc = parseOptionalLocation();
   for (size_t i = yieldMark; i < pendingYields_.size(); ++i) pendingYields_[i]->loc = op->loc;

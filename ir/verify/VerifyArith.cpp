@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "ir/OpAttributes.h"
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim::verify {
@@ -66,26 +67,16 @@ const char* className(ElementClass elements) {
   return "any";
 }
 
-constexpr std::array<std::string_view, 10> kIntegerPredicates = {"eq", "ne", "slt", "sle", "sgt",
-                                                                 "sge", "ult", "ule", "ugt", "uge"};
-constexpr std::array<std::string_view, 16> kFloatPredicates = {"false", "oeq", "ogt", "oge", "olt", "ole",
-                                                               "one",   "ord", "ueq", "ugt", "uge", "ult",
-                                                               "ule",   "une", "uno", "true"};
-
-// The predicate as a keyword (custom syntax) or as its enum number (generic syntax).
+// The predicate as a keyword (custom syntax) or as its enum number (generic syntax); ir/OpAttributes.h reads both.
 bool validPredicate(const Operation& op, std::string* spelled) {
   const Attribute* predicate = op.attr("predicate");
   if (!predicate) return false;
-  bool integer = op.kind == OpKind::ArithCmpI;
-  size_t count = integer ? kIntegerPredicates.size() : kFloatPredicates.size();
-  if (predicate->kind() == Attribute::Kind::Integer) {
-    *spelled = std::to_string(predicate->intValue());
-    return predicate->intValue() >= 0 && predicate->intValue() < static_cast<int64_t>(count);
-  }
-  if (predicate->kind() != Attribute::Kind::Keyword && predicate->kind() != Attribute::Kind::String) return false;
-  *spelled = predicate->text();
-  if (integer) return std::find(kIntegerPredicates.begin(), kIntegerPredicates.end(), *spelled) != kIntegerPredicates.end();
-  return std::find(kFloatPredicates.begin(), kFloatPredicates.end(), *spelled) != kFloatPredicates.end();
+  if (predicate->kind() == Attribute::Kind::Integer) *spelled = std::to_string(predicate->intValue());
+  else if (predicate->kind() == Attribute::Kind::Keyword || predicate->kind() == Attribute::Kind::String)
+    *spelled = predicate->text();
+  else return false;
+  if (op.kind == OpKind::ArithCmpI) return intPredicateFrom(predicate).has_value();
+  return floatPredicateFrom(predicate).has_value();
 }
 
 // Bit width used by the width rules of casts; pointers are not allowed there, so this is the scalar's.

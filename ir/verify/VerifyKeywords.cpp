@@ -3,8 +3,10 @@
 // Keyword attributes (docs/ir-syntax.md); engines read them by name, so an unknown word must stop here rather
 // than fall through to a default somewhere else.
 #include <algorithm>
-#include <initializer_list>
+#include <span>
+#include <string_view>
 
+#include "ir/OpAttributes.h"
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim::verify {
@@ -13,27 +15,27 @@ namespace {
 struct KeywordRule {
   OpKind kind;
   const char* attribute;
-  std::initializer_list<const char*> values;
+  std::span<const std::string_view> values;  // the enum's keyword table (ir/OpAttributes.h)
 };
 
 const KeywordRule kRules[] = {
-    {OpKind::TTFpToFp, "rounding", {"rtz", "rtne"}},
-    {OpKind::TTAtomicRMW, "atomic_rmw_op", {"and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch"}},
-    {OpKind::TTAtomicRMW, "sem", {"relaxed", "acquire", "release", "acq_rel"}},
-    {OpKind::TTAtomicRMW, "scope", {"gpu", "cta", "sys"}},
-    {OpKind::TTAtomicCAS, "sem", {"relaxed", "acquire", "release", "acq_rel"}},
-    {OpKind::TTAtomicCAS, "scope", {"gpu", "cta", "sys"}},
-    {OpKind::TTDot, "inputPrecision", {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"}},
-    {OpKind::TTClampF, "propagateNan", {"none", "all"}},
-    {OpKind::TTLoad, "cache", {"none", "ca", "cg", "wb", "cs", "wt", "cv"}},
-    {OpKind::TTLoad, "evict", {"evict_normal", "evict_first", "evict_last"}},
-    {OpKind::TTStore, "cache", {"none", "ca", "cg", "wb", "cs", "wt", "cv"}},
-    {OpKind::TTStore, "evict", {"evict_normal", "evict_first", "evict_last"}},
+    {OpKind::TTFpToFp, "rounding", keywordNames<RoundingMode>()},
+    {OpKind::TTAtomicRMW, "atomic_rmw_op", keywordNames<AtomicRmwKind>()},
+    {OpKind::TTAtomicRMW, "sem", keywordNames<MemorySemantic>()},
+    {OpKind::TTAtomicRMW, "scope", keywordNames<MemoryScope>()},
+    {OpKind::TTAtomicCAS, "sem", keywordNames<MemorySemantic>()},
+    {OpKind::TTAtomicCAS, "scope", keywordNames<MemoryScope>()},
+    {OpKind::TTDot, "inputPrecision", keywordNames<InputPrecision>()},
+    {OpKind::TTClampF, "propagateNan", keywordNames<PropagateNan>()},
+    {OpKind::TTLoad, "cache", keywordNames<CacheModifier>()},
+    {OpKind::TTLoad, "evict", keywordNames<EvictionPolicy>()},
+    {OpKind::TTStore, "cache", keywordNames<CacheModifier>()},
+    {OpKind::TTStore, "evict", keywordNames<EvictionPolicy>()},
 };
 
-std::string join(std::initializer_list<const char*> values) {
+std::string join(std::span<const std::string_view> values) {
   std::string text;
-  for (const char* value : values) text += (text.empty() ? "" : " ") + std::string(value);
+  for (std::string_view value : values) text += (text.empty() ? "" : " ") + std::string(value);
   return text;
 }
 
@@ -47,7 +49,7 @@ bool verifyKeywordAttributes(VerifyContext& ctx, const Operation& op) {
     if (attribute->kind() != Attribute::Kind::Keyword && attribute->kind() != Attribute::Kind::String)
       return ctx.fail(op, std::string(rule.attribute) + " must be one of: " + join(rule.values));
     const std::string& word = attribute->text();
-    if (std::none_of(rule.values.begin(), rule.values.end(), [&](const char* value) { return word == value; }))
+    if (std::none_of(rule.values.begin(), rule.values.end(), [&](std::string_view value) { return word == value; }))
       return ctx.fail(op, std::string(rule.attribute) + " = " + word + " is not one of: " + join(rule.values));
   }
   return true;

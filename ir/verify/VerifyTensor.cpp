@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "ir/OpAttributes.h"
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim::verify {
@@ -134,10 +135,7 @@ bool verifyGatherHistogram(VerifyContext& ctx, const Operation& op) {
 
 bool verifyProgramInfoOp(VerifyContext& ctx, const Operation& op) {
   if (op.result()->type != Type::i32()) return ctx.fail(op, "result has type " + typeName(op.result()->type) + ", expected i32");
-  const Attribute* axis = op.attr("axis");
-  bool ok = axis && ((axis->kind() == Attribute::Kind::Keyword && (axis->text() == "x" || axis->text() == "y" || axis->text() == "z")) ||
-                     (axis->kind() == Attribute::Kind::Integer && axis->intValue() >= 0 && axis->intValue() < 3));
-  if (!ok) return ctx.fail(op, "axis must be x, y or z");
+  if (!programAxisFrom(op.attr("axis"))) return ctx.fail(op, "axis must be x, y or z");
   return true;
 }
 

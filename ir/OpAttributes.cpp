@@ -1,0 +1,169 @@
+// The keyword tables of ir/OpAttributes.h, the readers that accept every spelling, the parse-time
+// normalisation and the typed views.
+#include "ir/OpAttributes.h"
+
+#include "ir/Assert.h"
+
+namespace tilesim {
+
+namespace {
+
+constexpr std::string_view kIntPredicates[] = {"eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"};
+constexpr std::string_view kFloatPredicates[] = {"false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+                                                 "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
+constexpr std::string_view kRoundingModes[] = {"rtz", "rtne"};
+constexpr std::string_view kAtomicRmwKinds[] = {"and", "or", "xor", "add", "fadd", "max", "min", "umax", "umin", "exch"};
+constexpr std::string_view kMemorySemantics[] = {"relaxed", "acquire", "release", "acq_rel"};
+constexpr std::string_view kMemoryScopes[] = {"gpu", "cta", "sys"};
+constexpr std::string_view kInputPrecisions[] = {"tf32", "tf32x3", "ieee", "bf16x3", "bf16x6"};
+constexpr std::string_view kPropagateNans[] = {"none", "all"};
+constexpr std::string_view kCacheModifiers[] = {"none", "ca", "cg", "wb", "cs", "wt", "cv"};
+constexpr std::string_view kEvictionPolicies[] = {"evict_normal", "evict_first", "evict_last"};
+constexpr std::string_view kProgramAxes[] = {"x", "y", "z"};
+constexpr std::string_view kPaddingOptions[] = {"none", "zero", "nan"};
+
+// An Integer attribute in [0, count), as the enum.
+template <typename Enum>
+std::optional<Enum> fromEncoding(const Attribute* attribute, int64_t count) {
+  if (attribute->kind() != Attribute::Kind::Integer) return std::nullopt;
+  int64_t value = attribute->intValue();
+  if (value < 0 || value >= count) return std::nullopt;
+  return static_cast<Enum>(value);
+}
+
+// Replaces attribute `name` by its canonical keyword when `read` understands it.
+template <typename Enum, typename Reader>
+void canonicalise(Operation& op, const char* name, Reader read) {
+  const Attribute* attribute = op.attr(name);
+  if (!attribute || attribute->kind() == Attribute::Kind::Keyword) return;
+  if (std::optional<Enum> value = read(attribute)) op.setAttr(name, Attribute::keyword(std::string(keywordName(*value))));
+}
+
+template <typename Enum>
+Enum required(std::optional<Enum> value, const Operation& op, const char* name) {
+  TILESIM_ASSERT(value.has_value(), std::string(op.name()) + " has no valid " + name + " (unverified IR?)");
+  return *value;
+}
+
+template <typename Enum>
+Enum optionalKeyword(const Operation& op, const char* name, Enum fallback) {
+  const Attribute* attribute = op.attr(name);
+  if (!attribute) return fallback;
+  return required(keywordFrom<Enum>(attribute), op, name);
+}
+
+}  // namespace
+
+template <> std::span<const std::string_view> keywordNames<IntPredicate>() { return kIntPredicates; }
+template <> std::span<const std::string_view> keywordNames<FloatPredicate>() { return kFloatPredicates; }
+template <> std::span<const std::string_view> keywordNames<RoundingMode>() { return kRoundingModes; }
+template <> std::span<const std::string_view> keywordNames<AtomicRmwKind>() { return kAtomicRmwKinds; }
+template <> std::span<const std::string_view> keywordNames<MemorySemantic>() { return kMemorySemantics; }
+template <> std::span<const std::string_view> keywordNames<MemoryScope>() { return kMemoryScopes; }
+template <> std::span<const std::string_view> keywordNames<InputPrecision>() { return kInputPrecisions; }
+template <> std::span<const std::string_view> keywordNames<PropagateNan>() { return kPropagateNans; }
+template <> std::span<const std::string_view> keywordNames<CacheModifier>() { return kCacheModifiers; }
+template <> std::span<const std::string_view> keywordNames<EvictionPolicy>() { return kEvictionPolicies; }
+template <> std::span<const std::string_view> keywordNames<ProgramAxis>() { return kProgramAxes; }
+template <> std::span<const std::string_view> keywordNames<PaddingOption>() { return kPaddingOptions; }
+
+std::optional<IntPredicate> intPredicateFrom(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (auto encoded = fromEncoding<IntPredicate>(attribute, std::size(kIntPredicates))) return encoded;
+  return keywordFrom<IntPredicate>(attribute);
+}
+
+std::optional<FloatPredicate> floatPredicateFrom(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (attribute->kind() == Attribute::Kind::Bool)
+    return attribute->boolValue() ? FloatPredicate::True : FloatPredicate::False;
+  if (auto encoded = fromEncoding<FloatPredicate>(attribute, std::size(kFloatPredicates))) return encoded;
+  return keywordFrom<FloatPredicate>(attribute);
+}
+
+std::optional<RoundingMode> roundingModeFrom(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (auto encoded = fromEncoding<RoundingMode>(attribute, std::size(kRoundingModes))) return encoded;
+  return keywordFrom<RoundingMode>(attribute);
+}
+
+std::optional<PropagateNan> propagateNanFrom(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (attribute->kind() == Attribute::Kind::Integer) {
+    if (attribute->intValue() == 0) return PropagateNan::None;
+    if (attribute->intValue() == 0xFFFF) return PropagateNan::All;
+    return std::nullopt;
+  }
+  return keywordFrom<PropagateNan>(attribute);
+}
+
+// An if-chain rather than a switch: most ops have no enumerated attribute, and a switch over OpKind must list
+// every kind (no `default:`).
+std::optional<ProgramAxis> programAxisFrom(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (auto encoded = fromEncoding<ProgramAxis>(attribute, std::size(kProgramAxes))) return encoded;
+  return keywordFrom<ProgramAxis>(attribute);
+}
+
+void normaliseKeywordAttributes(Operation& op) {
+  const OpKind kind = op.kind;
+  if (kind == OpKind::ArithCmpI) canonicalise<IntPredicate>(op, "predicate", intPredicateFrom);
+  if (kind == OpKind::ArithCmpF) canonicalise<FloatPredicate>(op, "predicate", floatPredicateFrom);
+  if (kind == OpKind::TTFpToFp) canonicalise<RoundingMode>(op, "rounding", roundingModeFrom);
+  if (kind == OpKind::TTClampF) canonicalise<PropagateNan>(op, "propagateNan", propagateNanFrom);
+  if (kind == OpKind::TTAtomicRMW) canonicalise<AtomicRmwKind>(op, "atomic_rmw_op", keywordFrom<AtomicRmwKind>);
+  if (kind == OpKind::TTAtomicRMW || kind == OpKind::TTAtomicCAS) {
+    canonicalise<MemorySemantic>(op, "sem", keywordFrom<MemorySemantic>);
+    canonicalise<MemoryScope>(op, "scope", keywordFrom<MemoryScope>);
+  }
+  if (kind == OpKind::TTDot) canonicalise<InputPrecision>(op, "inputPrecision", keywordFrom<InputPrecision>);
+  if (kind == OpKind::TTLoad || kind == OpKind::TTStore) {
+    canonicalise<CacheModifier>(op, "cache", keywordFrom<CacheModifier>);
+    canonicalise<EvictionPolicy>(op, "evict", keywordFrom<EvictionPolicy>);
+  }
+  if (kind == OpKind::TTGetProgramId || kind == OpKind::TTGetNumPrograms)
+    canonicalise<ProgramAxis>(op, "axis", programAxisFrom);
+}
+
+IntPredicate CmpIView::predicate() const { return required(intPredicateFrom(op.attr("predicate")), op, "predicate"); }
+FloatPredicate CmpFView::predicate() const {
+  return required(floatPredicateFrom(op.attr("predicate")), op, "predicate");
+}
+
+std::optional<RoundingMode> FpToFpView::rounding() const {
+  const Attribute* attribute = op.attr("rounding");
+  if (!attribute) return std::nullopt;
+  return required(roundingModeFrom(attribute), op, "rounding");
+}
+
+AtomicRmwKind AtomicView::rmwKind() const {
+  return required(keywordFrom<AtomicRmwKind>(op.attr("atomic_rmw_op")), op, "atomic_rmw_op");
+}
+MemorySemantic AtomicView::semantic() const { return optionalKeyword(op, "sem", MemorySemantic::AcqRel); }
+MemoryScope AtomicView::scope() const { return optionalKeyword(op, "scope", MemoryScope::Gpu); }
+
+InputPrecision DotView::inputPrecision() const { return optionalKeyword(op, "inputPrecision", InputPrecision::IEEE); }
+
+PropagateNan ClampFView::propagateNan() const {
+  const Attribute* attribute = op.attr("propagateNan");
+  if (!attribute) return PropagateNan::None;
+  return required(propagateNanFrom(attribute), op, "propagateNan");
+}
+
+CacheModifier MemoryHintsView::cache() const { return optionalKeyword(op, "cache", CacheModifier::None); }
+EvictionPolicy MemoryHintsView::eviction() const { return optionalKeyword(op, "evict", EvictionPolicy::Normal); }
+PaddingOption MemoryHintsView::padding() const {
+  switch (op.intAttr("padding", 0)) {
+    case 1: return PaddingOption::Zero;
+    case 2: return PaddingOption::NaN;
+    default: return PaddingOption::None;
+  }
+}
+
+ProgramAxis ProgramAxisView::axis() const {
+  const Attribute* attribute = op.attr("axis");
+  if (!attribute) return ProgramAxis::X;
+  return required(programAxisFrom(attribute), op, "axis");
+}
+
+}  // namespace tilesim
