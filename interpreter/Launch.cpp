@@ -124,6 +124,10 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
     outcome.diagnostics = std::move(problems);
     return outcome;
   }
+  if (Diagnostics problems = checkSpecialisation(launch, placements); !problems.empty()) {
+    outcome.diagnostics = std::move(problems);
+    return outcome;
+  }
   // One window per buffer that owns storage; an alias points into its storage's window at its offset.
   Memory memory;
   std::vector<Buffer*> storageOf(launch.arguments.size(), nullptr);

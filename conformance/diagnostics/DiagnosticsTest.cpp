@@ -163,12 +163,12 @@ TEST(Diagnostics, AliasedPointersShareOneBuffer) {
   CaseRun shared = runCaseDirectory(directory, false);
   ASSERT_TRUE(shared.error.empty()) << shared.error;
   ASSERT_TRUE(shared.outcome.started()) << shared.outcome.diagnostics[0].str();
-  EXPECT_EQ(shared.outcome.result.total(Report::Kind::Race), 1) << "one element (src[64]) is both read and written";
+  EXPECT_EQ(shared.outcome.result.total(Report::Kind::Race), 16) << "src[64..79] are both read and written";
   ASSERT_EQ(shared.arguments.size(), 2u);
   EXPECT_TRUE(shared.arguments[1].isAlias());
-  // After the launch the alias holds its view of the storage: dst[i] is src[i + 1].
+  // After the launch the alias holds its view of the storage: dst[i] is src[i + 16].
   EXPECT_TRUE(std::equal(shared.arguments[1].bytes.begin(), shared.arguments[1].bytes.end(),
-                         shared.arguments[0].bytes.begin() + 4));
+                         shared.arguments[0].bytes.begin() + 64));
 
   CaseLoad load = loadGoldenCase(directory);
   ASSERT_TRUE(load.ok()) << load.error;
@@ -193,14 +193,15 @@ TEST(Diagnostics, AliasedPointersShareOneBuffer) {
   EXPECT_NE(problems[0].find("not reported"), std::string::npos) << problems[0];
 }
 
-// Bad aliases are diagnostics naming the argument: a target that does not exist, a view past the storage's end.
+// Bad aliases are diagnostics naming the argument: a target that does not exist, a view past the storage's end,
+// a cycle, and a view whose start breaks the divisibility the kernel was specialised for.
 TEST(Diagnostics, BadAliasesAreDiagnosed) {
   CaseLoad load = loadGoldenCase(kDiagnostics + "/race_two_pointers_one_buffer");
   ASSERT_TRUE(load.ok()) << load.error;
   ParseResult parsed = parseModuleFile(load.goldenCase.kernelPath);
   ASSERT_TRUE(parsed.module);
   InterpreterEngine engine;
-  for (int variant = 0; variant < 3; ++variant) {
+  for (int variant = 0; variant < 4; ++variant) {
     CaseArguments built = buildCaseArguments(load.goldenCase);
     ASSERT_TRUE(built.error.empty()) << built.error;
     Launch launch;
@@ -208,7 +209,8 @@ TEST(Diagnostics, BadAliasesAreDiagnosed) {
     launch.kernel = parsed.module->kernel(load.goldenCase.entry);
     launch.arguments = std::move(built.arguments);
     if (variant == 0) launch.arguments[1].aliasOf = "nowhere";
-    if (variant == 1) launch.arguments[1].aliasOffset = 8;  // 128 floats from byte 8 of a 129-float buffer
+    if (variant == 1) launch.arguments[1].aliasOffset = 128;  // 128 floats from float 32 of a 144-float buffer
+    if (variant == 3) launch.arguments[1].aliasOffset = 4;  // fits, but breaks the kernel's tt.divisibility = 16
     if (variant == 2) launch.arguments[1].aliasOf = "dst_ptr";  // itself: a cycle
     LaunchOutcome outcome = engine.run(launch, LaunchOptions{});
     ASSERT_FALSE(outcome.started()) << "variant " << variant;

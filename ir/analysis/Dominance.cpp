@@ -3,7 +3,11 @@
 
 namespace tilesim::analysis {
 
-std::vector<const Block*> successorBlocks(const Block&) { return {}; }
+std::vector<const Block*> successorBlocks(const Block& block) {
+  const Operation* terminator = block.terminator();
+  if (!terminator) return {};
+  return {terminator->successors.begin(), terminator->successors.end()};
+}
 
 DominanceInfo::DominanceInfo(const Operation& root) {
   auto indexRegion = [&](const Region& region) {

@@ -3,7 +3,7 @@
 //   - a value defined in a block dominates the later ops of that block and everything nested in them;
 //   - a block argument dominates every op of its block (and everything nested);
 //   - an op's results do not dominate the op itself nor the ops inside its own regions.
-// Only a region with several blocks (unstructured cf.br / cf.cond_br, a later issue) needs a CFG: for those,
+// Only a region with several blocks (unstructured cf.br / cf.cond_br, in a tt.func body) needs a CFG: for those,
 // DominanceInfo builds a DominatorTree (ir/analysis/DominatorTree.h) over the region's blocks, with edges from
 // successorBlocks() below, and a def in block A dominates a use in block B != A when A dominates B.
 #pragma once
@@ -17,8 +17,7 @@
 
 namespace tilesim::analysis {
 
-// The CFG successors of a block, read from its terminator. TTIR has no branch ops yet, so this is empty for
-// every block today; cf.br / cf.cond_br will list their successor blocks here.
+// The CFG successors of a block: its terminator's successors (cf.br: one, cf.cond_br: two; none otherwise).
 std::vector<const Block*> successorBlocks(const Block& block);
 
 class DominanceInfo {

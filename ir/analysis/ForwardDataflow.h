@@ -8,7 +8,8 @@
 //   - scf.while: before args = join(inits, after-region yields); after args and results = the values
 //     scf.condition forwards;
 //   - block arguments of other regions (tt.reduce / tt.scan combine regions) and results of tt.call:
-//     pessimistic (no inter-procedural or combine-region reasoning); kernel arguments: argumentState().
+//     pessimistic (no inter-procedural or combine-region reasoning); kernel arguments: argumentState();
+//   - arguments of the non-entry blocks of a function's CFG (cf.br / cf.cond_br successors): pessimistic.
 // States only grow (each update joins into the old state), and a value updated more than kWideningLimit times
 // jumps to pessimistic, so the worklist terminates even for a lattice of unbounded height.
 //
@@ -46,6 +47,9 @@ class ForwardDataflow {
     uses_ = &uses;
     for (size_t i = 0; i < function.numArguments(); ++i)
       update(*function.argument(i), argumentState(function, *function.argument(i)));
+    const Region& body = function.op()->region(0);
+    for (size_t b = 1; b < body.blocks.size(); ++b)
+      for (const auto& argument : body.blocks[b]->arguments) update(*argument, pessimistic(*argument));
     walk(*function.op(), [&](const Operation& op) {
       if (&op != function.op() && !isStructuredLoopOrBranch(op.kind))
         for (const auto& region : op.regions)

@@ -96,6 +96,36 @@ Diagnostics placeBuffers(const Launch& launch, std::vector<BufferPlacement>& pla
   return problems;
 }
 
+Diagnostics checkSpecialisation(const Launch& launch, const std::vector<BufferPlacement>& placements) {
+  Diagnostics problems;
+  if (!launch.kernel) return problems;
+  const Function& kernel = *launch.kernel;
+  for (size_t p = 0; p < kernel.numArguments(); ++p) {
+    const Attribute* divisibility = findAttribute(kernel.argumentAttributes(p), "tt.divisibility");
+    if (!divisibility || divisibility->kind() != Attribute::Kind::Integer || divisibility->intValue() <= 1) continue;
+    const uint64_t required = static_cast<uint64_t>(divisibility->intValue());
+    const std::string& name = kernel.argumentName(p);
+    for (size_t i = 0; i < launch.arguments.size(); ++i) {
+      const LaunchArgument& argument = launch.arguments[i];
+      if (argument.name != name) continue;
+      if (argument.isBuffer()) {
+        const uint64_t offset = i < placements.size() ? placements[i].offset : 0;
+        if (offset % required != 0)
+          problems.push_back({SourcePos{}, "argument '" + name + "' points " + std::to_string(offset) + " bytes into '" +
+                                               launch.arguments[placements[i].storage].name +
+                                               "', but the kernel was specialised for tt.divisibility = " +
+                                               std::to_string(required) + " (an address that is a multiple of " +
+                                               std::to_string(required) + ")"});
+      } else if (!argument.scalarIsFloat && static_cast<uint64_t>(argument.intValue) % required != 0) {
+        problems.push_back({SourcePos{}, "argument '" + name + "' = " + std::to_string(argument.intValue) +
+                                             ", but the kernel was specialised for tt.divisibility = " +
+                                             std::to_string(required) + " (a multiple of " + std::to_string(required) + ")"});
+      }
+    }
+  }
+  return problems;
+}
+
 void refreshAliasViews(Launch& launch, const std::vector<BufferPlacement>& placements) {
   for (size_t i = 0; i < launch.arguments.size(); ++i) {
     LaunchArgument& view = launch.arguments[i];

@@ -103,6 +103,13 @@ struct BufferPlacement {
 // Returns diagnostics naming the argument at fault; on success `placements` has one entry per argument.
 Diagnostics placeBuffers(const Launch& launch, std::vector<BufferPlacement>& placements);
 
+// Triton specialises a kernel on `tt.divisibility = N` of its parameters (a pointer's address, an integer's
+// value, a multiple of N); a launch that breaks it runs code compiled for another launch, which on a GPU means
+// vectorised accesses that skip or corrupt elements. Every engine's storage starts at an address aligned far
+// beyond any N Triton claims, so a pointer's divisibility is its byte offset's. Returns one diagnostic per broken
+// precondition, naming the argument.
+Diagnostics checkSpecialisation(const Launch& launch, const std::vector<BufferPlacement>& placements);
+
 // After a launch: copies each alias's view (bytes and error bounds) out of its storage, so every argument holds
 // its final contents. `placements` is what placeBuffers gave.
 void refreshAliasViews(Launch& launch, const std::vector<BufferPlacement>& placements);
