@@ -727,6 +727,62 @@ module {
           "per input (27 takes 111 steps).", grid=(6,)) \
         .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.full(6, -1), steps)
 
+    Case("control", "cf_collatz_block_arguments", "collatz_cf", module("""
+module {
+  tt.func public @collatz_cf(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %pid = tt.get_program_id x : i32
+    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
+    %n = tt.load %0 : !tt.ptr<i32>
+    cf.br ^bb1(%n, %c0_i32 : i32, i32)
+  ^bb1(%n_0: i32, %count: i32):  // 2 preds: ^bb0, ^bb2
+    %1 = arith.cmpi ne, %n_0, %c1_i32 : i32
+    cf.cond_br %1, ^bb2, ^bb3
+  ^bb2:  // pred: ^bb1
+    %2 = arith.remsi %n_0, %c2_i32 : i32
+    %3 = arith.cmpi eq, %2, %c0_i32 : i32
+    %4 = arith.divsi %n_0, %c2_i32 : i32
+    %5 = arith.muli %n_0, %c3_i32 : i32
+    %6 = arith.addi %5, %c1_i32 : i32
+    %n_1 = arith.select %3, %4, %6 : i32
+    %count_2 = arith.addi %count, %c1_i32 : i32
+    cf.br ^bb1(%n_1, %count_2 : i32, i32)
+  ^bb3:  // pred: ^bb1
+    %7 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32
+    tt.store %7, %count : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "Unstructured control flow: the Collatz loop of while_collatz written with cf.br / cf.cond_br and block "
+          "arguments (a back edge ^bb2 -> ^bb1), one program per input (27 takes 111 steps).", grid=(6,)) \
+        .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.full(6, -1), steps)
+
+    n_valid = 5
+    early = np.full(8, -1, np.int32)
+    early[:n_valid] = np.arange(n_valid, dtype=np.int32) * 10
+    Case("control", "cf_early_return", "early_return", module("""
+module {
+  tt.func public @early_return(%y_ptr: !tt.ptr<i32>, %n: i32) attributes {noinline = false} {
+    %c10_i32 = arith.constant 10 : i32
+    %pid = tt.get_program_id x : i32
+    %0 = arith.cmpi sge, %pid, %n : i32
+    cf.cond_br %0, ^bb1, ^bb2
+  ^bb1:  // pred: ^bb0
+    tt.return
+  ^bb2:  // pred: ^bb0
+    %1 = arith.muli %pid, %c10_i32 : i32
+    %2 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32
+    tt.store %2, %1 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "A `return` inside an `if` (Triton emits cf.cond_br to two returning blocks): programs pid >= n return "
+          "before storing, so y[5..7] keep their -1.", grid=(8,)) \
+        .tensor("y_ptr", "int32", np.full(8, -1), early).scalar("n", n_valid)
+
     acc = count = total = 0
     for i in range(2, 20, 3):
         acc, count, total = acc * 2 + i, count + 1, total + i

@@ -306,6 +306,8 @@ class StructureVerifier {
       if (!inFunction_.count(value)) return ctx_.fail(op, what + " is defined outside this function");
       if (value->definingOp == &op) return ctx_.fail(op, what + " is the op's own result");
       if (inOpenBlock) return ctx_.fail(op, what + " is used before it is defined");
+      if (home && op.parentBlock && home != op.parentBlock && home->parentRegion == op.parentBlock->parentRegion)
+        return ctx_.fail(op, what + " is defined in a block that does not dominate this use");
       return ctx_.fail(op, what + " is defined in a region that does not enclose this use");
     }
     return true;
