@@ -148,9 +148,10 @@ def view_of(obj, dtype_override=None):
 
 
 def _override(dtype, itemsize: int):
-    name = dtype.name if hasattr(dtype, "name") else str(dtype)
-    if name not in _TRITON_ELEMENT:
-        raise TypeError(f"tilesim: as_dtype to {name} is not supported")
+    import triton.language as tl
+    name = next((n for n in _TRITON_ELEMENT if getattr(tl, n) == dtype), None)
+    if name is None:
+        raise TypeError(f"tilesim: as_dtype to {dtype} is not supported")
     element = _TRITON_ELEMENT[name]
     size = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
             "f8E4M3FN": 1, "f8E5M2": 1}[element]
