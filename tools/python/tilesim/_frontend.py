@@ -64,10 +64,10 @@ def _binder(fn):
     return binder
 
 
-def wrap_arguments(args, kwargs):
+def wrap_arguments(args, kwargs, any_device=False):
     """Replaces numpy arrays / CPU tensors by ArrayViews (what Triton's binder can specialise); keeps the rest."""
     def wrap(value):
-        view = _memory.view_of(value)
+        view = _memory.view_of(value, any_device=any_device)
         return view if view is not None else value
     return [wrap(a) for a in args], {k: wrap(v) for k, v in kwargs.items()}
 

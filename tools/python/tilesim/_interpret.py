@@ -105,25 +105,58 @@ def options_from_environment() -> dict:
 
 
 def install():
+    """Routes JITFunction.run and Autotuner.run through tilesim, once per process. The patched methods fall
+    through to Triton's own when no interpret() block is active, and hand each launch to the recorder first when
+    tilesim.capture.record() is active (so recording works on a GPU and, for tests, under interpret())."""
     if _installed:
         return
     _installed["jit"] = JITFunction.run
     _installed["autotune"] = Autotuner.run
+    _installed["bench"] = Autotuner._bench
+
+    def execute(fn, *args, grid, warmup, **kwargs):
+        options = current()
+        if options is None:
+            return _installed["jit"](fn, *args, grid=grid, warmup=warmup, **kwargs)
+        return launch(fn, args, kwargs, grid, options, warmup=warmup)
 
     def jit_run(self, *args, grid, warmup, **kwargs):
-        options = current()
-        if options is None:
-            return _installed["jit"](self, *args, grid=grid, warmup=warmup, **kwargs)
-        return launch(self, args, kwargs, grid, options, warmup=warmup)
+        recorder = _recorder()
+        if recorder is not None:
+            return recorder.launch(execute, self, args, kwargs, grid, warmup)
+        return execute(self, *args, grid=grid, warmup=warmup, **kwargs)
 
     def autotune_run(self, *args, **kwargs):
-        options = current()
-        if options is None:
-            return _installed["autotune"](self, *args, **kwargs)
-        return autotuned_launch(self, args, kwargs, options)
+        recorder = _recorder()
+        if recorder is not None:
+            recorder.launch_path = "Autotuner.run"
+        try:
+            options = current()
+            if options is None:
+                return _installed["autotune"](self, *args, **kwargs)
+            return autotuned_launch(self, args, kwargs, options)
+        finally:
+            if recorder is not None:
+                recorder.launch_path = "JITFunction.run"
+
+    def autotune_bench(self, *args, **kwargs):  # benchmarking launches are never recorded
+        recorder = _recorder()
+        if recorder is not None:
+            recorder.benchmarking += 1
+        try:
+            return _installed["bench"](self, *args, **kwargs)
+        finally:
+            if recorder is not None:
+                recorder.benchmarking -= 1
 
     JITFunction.run = jit_run
     Autotuner.run = autotune_run
+    Autotuner._bench = autotune_bench
+
+
+def _recorder():
+    capture = sys.modules.get("tilesim.capture")
+    return capture._active[-1] if capture is not None and capture._active else None
 
 
 def launch(fn, args, kwargs, grid, options: Options, warmup=False):

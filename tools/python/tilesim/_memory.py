@@ -106,10 +106,11 @@ def _is_torch_tensor(obj) -> bool:
     return type(obj).__module__.startswith("torch") and hasattr(obj, "untyped_storage")
 
 
-def view_of(obj, dtype_override=None):
-    """An ArrayView for a numpy array or CPU torch tensor (or a Reinterpreted one); None for anything else."""
+def view_of(obj, dtype_override=None, any_device=False):
+    """An ArrayView for a numpy array or CPU torch tensor (or a Reinterpreted one); None for anything else.
+    `any_device`: also tensors on a GPU (the recorder reads them; tilesim cannot run on them)."""
     if isinstance(obj, Reinterpreted):
-        return view_of(obj.array, obj.dtype)
+        return view_of(obj.array, obj.dtype, any_device)
     if isinstance(obj, ArrayView):
         return obj
     if isinstance(obj, np.ndarray):
@@ -123,7 +124,7 @@ def view_of(obj, dtype_override=None):
             triton_name, element = _override(dtype_override, obj.itemsize)
         return ArrayView(obj, triton_name, element, pointer, low, high, ("numpy", id(root)), writable)
     if _is_torch_tensor(obj):
-        if obj.device.type != "cpu":
+        if obj.device.type != "cpu" and not any_device:
             raise TypeError(f"tilesim: tensor on {obj.device}; tilesim runs kernels on CPU tensors")
         torch_name = str(obj.dtype).removeprefix("torch.")
         if torch_name not in _TORCH_TO_TRITON:
