@@ -4,10 +4,10 @@ users'-style kernels of tools/python/tests/kernels.py at benchmark sizes.
 
     python bench/python/interpret_bench.py                 # tilesim.interpret on numpy arrays (checks on)
     python bench/python/interpret_bench.py --no-checks     # checks off
-    python bench/python/interpret_bench.py --triton        # TRITON_INTERPRET=1 on torch CPU tensors (needs torch)
+    python bench/python/interpret_bench.py --triton        # TRITON_INTERPRET=1 on the same numpy arrays
 
 Each kernel runs once as a warm-up (for tilesim that includes Triton's front end making the TTIR; for Triton's
-interpreter, its tracing) and is checked against a numpy float64 reference, then `--repeat` timed runs; the best
+interpreter, nothing: it has no compile step) and is checked against a numpy float64 reference, then `--repeat` timed runs; the best
 time.perf_counter time is printed, with the machine's CPU and thread count. A wrong result is an error.
 """
 import argparse
@@ -18,7 +18,7 @@ import sys
 import time
 
 parser = argparse.ArgumentParser()
-parser.add_argument("--triton", action="store_true", help="run under TRITON_INTERPRET=1 (torch CPU tensors)")
+parser.add_argument("--triton", action="store_true", help="run under TRITON_INTERPRET=1 (numpy_tensor.py)")
 parser.add_argument("--no-checks", action="store_true")
 parser.add_argument("--threads", type=int, default=0)
 parser.add_argument("--repeat", type=int, default=3)
@@ -34,13 +34,14 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import kernels  # noqa: E402
 
 if options.triton:
-    import torch
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from numpy_tensor import NumpyTensor  # the arrays in place, through the tensor methods Triton's interpreter uses
 
     def to_device(a):
-        return torch.from_numpy(np.ascontiguousarray(a))
+        return NumpyTensor(np.ascontiguousarray(a))
 
     def to_host(t):
-        return t.numpy()
+        return t.array
 
     def launcher(fn):
         return fn

@@ -81,13 +81,27 @@ def _plan_storage(tensors):
         low = min(t.pointer for t in members)  # the kernel gets the span's base address: start at a pointer
         high = max(t.high for t in members)
         owner = next(t for t in members if t.pointer == low)
+        if any(t.low < low for t in members):
+            raise ValueError(f"{owner.name}: a view with negative strides reaches below every pointer into its "
+                             "storage; the case format cannot hold it")
         for tensor in members:
             plan[tensor.name] = (owner.name, tensor.pointer - low, low, high)
     return plan
 
 
-def _span_array(snapshot: TensorSnapshot, start: int, end: int, dtype_name: str):
-    data = snapshot.data[start - snapshot.low:end - snapshot.low]
+def _merge_storage(snapshots, low: int, high: int):
+    """The bytes of [low, high) from the snapshots of the views of one storage; bytes no view covers (a gap between
+    views, which the kernel cannot reach in bounds) are zero. Returns (bytes, whether there was a gap)."""
+    merged = bytearray(high - low)
+    covered = bytearray(high - low)
+    for snap in snapshots:
+        merged[snap.low - low:snap.high - low] = snap.data
+        covered[snap.low - low:snap.high - low] = b"\x01" * (snap.high - snap.low)
+    return bytes(merged), 0 in covered
+
+
+def _span_array(storage: bytes, storage_low: int, snapshot: TensorSnapshot, start: int, end: int, dtype_name: str):
+    data = storage[start - storage_low:end - storage_low]
     file_dtype = _UNSIGNED_FILE.get(dtype_name, _FILE_DTYPE[snapshot.element])
     return np.frombuffer(data, dtype=file_dtype).copy()
 
@@ -99,8 +113,18 @@ def write_case(directory: str, record: CaseRecord) -> str:
     with open(os.path.join(case_dir, "kernel.ttir"), "w") as file:
         file.write(record.ttir)
     tensors = [before for kind, before, *_ in record.arguments if kind == "tensor"]
+    afters = {entry[1].name: entry[2] for entry in record.arguments if entry[0] == "tensor"}
     plan = _plan_storage(tensors)
     notes = list(record.notes)
+    storage_bytes = {}  # owner -> (bytes before, bytes after)
+    for owner in {owner for owner, *_ in plan.values()}:
+        members = [t for t in tensors if plan[t.name][0] == owner]
+        low, high = plan[owner][2], plan[owner][3]
+        before_bytes, gap = _merge_storage(members, low, high)
+        after_bytes, _ = _merge_storage([afters[t.name] for t in members], low, high)
+        storage_bytes[owner] = (before_bytes, after_bytes)
+        if gap:
+            notes.append(f"{owner}: bytes of its storage that no argument covers are saved as zeros")
     args = []
     for entry in record.arguments:
         if entry[0] == "scalar":
@@ -129,8 +153,9 @@ def write_case(directory: str, record: CaseRecord) -> str:
             if offset:
                 arg["alias_offset"] = offset
         file_input, file_expected = f"{before.name}.npy", f"{before.name}.expected.npy"
-        before_array = _span_array(before, start, end, before.dtype)
-        after_array = _span_array(after, start, end, before.dtype)
+        before_bytes, after_bytes = storage_bytes[owner]
+        before_array = _span_array(before_bytes, low, before, start, end, before.dtype)
+        after_array = _span_array(after_bytes, low, before, start, end, before.dtype)
         if arg["shape"] != [elements]:
             before_array = before_array.reshape(arg["shape"])
             after_array = after_array.reshape(arg["shape"])
