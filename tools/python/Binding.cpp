@@ -181,9 +181,8 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
   {
     py::gil_scoped_release release;
     for (const PendingCopy& copy : reads) {
-      std::vector<uint8_t>& bytes = launch.arguments[copy.argument].bytes;
-      bytes.resize(copy.bytes);
-      if (copy.bytes) std::memcpy(bytes.data(), reinterpret_cast<const void*>(copy.address), copy.bytes);
+      const auto* host = reinterpret_cast<const uint8_t*>(copy.address);
+      launch.arguments[copy.argument].bytes.assign(host, host + copy.bytes);  // one pass: no zero-fill first
     }
     outcome = engine.run(launch, options);
     if (outcome.started()) {

@@ -18,7 +18,7 @@ fi
 cxx="${CXX:-g++}"
 objects="$(mktemp -d)"
 sources=()
-for dir in ir ir/text ir/verify ir/launch ir/eval interpreter tools/engines; do
+for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx tools/engines; do
   for file in "$root/$dir"/*.cpp; do sources+=("$file"); done
 done
 sources+=("$root/tools/python/Binding.cpp")
