@@ -77,6 +77,27 @@ def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.conste
         tl.store(Y + cols, y, mask=mask)
 
 
+@triton.jit
+def layer_norm_bwd(DX, DY, DW, DB, X, W, Mean, Rstd, stride, N, BLOCK_SIZE: tl.constexpr):
+    # One row per program; the weight and bias gradients are summed over rows with atomics.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_SIZE)
+    mask = cols < N
+    x = tl.load(X + row * stride + cols, mask=mask, other=0.)
+    dy = tl.load(DY + row * stride + cols, mask=mask, other=0.)
+    w = tl.load(W + cols, mask=mask)
+    mean = tl.load(Mean + row)
+    rstd = tl.load(Rstd + row)
+    xhat = tl.where(mask, (x - mean) * rstd, 0.)
+    wdy = tl.where(mask, w * dy, 0.)
+    c1 = tl.sum(xhat * wdy, axis=0) / N
+    c2 = tl.sum(wdy, axis=0) / N
+    dx = (wdy - (xhat * c1 + c2)) * rstd
+    tl.store(DX + row * stride + cols, dx, mask=mask)
+    tl.atomic_add(DW + cols, dy * xhat, mask=mask)
+    tl.atomic_add(DB + cols, dy, mask=mask)
+
+
 @triton.autotune(
     configs=[
         triton.Config({"BLOCK_SIZE_M": 32, "BLOCK_SIZE_N": 32, "BLOCK_SIZE_K": 16, "GROUP_SIZE_M": 2}, num_warps=4),

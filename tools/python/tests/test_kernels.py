@@ -54,6 +54,28 @@ def test_layer_norm_forward():
     np.testing.assert_allclose(y, (x64 - mu[:, None]) * sd[:, None] * w + b, rtol=1e-4, atol=1e-5)
 
 
+def test_layer_norm_backward_with_atomics():
+    m, n = 29, 333
+    x = rng.standard_normal((m, n), dtype=np.float32)
+    dy = rng.standard_normal((m, n), dtype=np.float32)
+    w = rng.standard_normal(n, dtype=np.float32)
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=1)
+    rstd = 1 / np.sqrt(x64.var(axis=1) + 1e-5)
+    dx = np.full_like(x, np.nan)
+    dw, db = np.zeros(n, np.float32), np.zeros(n, np.float32)
+    with tilesim.interpret(threads=THREADS):  # many programs add into dw/db: atomics, so no race is reported
+        kernels.layer_norm_bwd[(m,)](dx, dy, dw, db, x, w, mean.astype(np.float32), rstd.astype(np.float32),
+                                     x.strides[0] // 4, n, BLOCK_SIZE=512)
+    xhat = (x64 - mean[:, None]) * rstd[:, None]
+    wdy = w * dy.astype(np.float64)
+    c1 = (xhat * wdy).mean(axis=1, keepdims=True)
+    c2 = wdy.mean(axis=1, keepdims=True)
+    np.testing.assert_allclose(dx, (wdy - (xhat * c1 + c2)) * rstd[:, None], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(dw, (dy * xhat).sum(axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(db, dy.sum(axis=0), rtol=1e-4, atol=1e-4)
+
+
 @pytest.mark.parametrize("autotune", ["first", "all"])
 def test_k_loop_matmul_autotuned(autotune):
     m, n, k = 70, 45, 100
