@@ -3,6 +3,8 @@
 function(tilesim_add_library name)
   add_library(${name} STATIC ${ARGN})
   target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  # Position-independent, so the Python extension (tools/python, a shared module) can link the same libraries.
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_compile_options(${name} PRIVATE ${TILESIM_WARNINGS})
 endfunction()
 

@@ -11,15 +11,20 @@ arguments). A kernel that the interpreter cannot run, that gives a wrong result,
 --limit seconds in one launch is reported as such; the script goes on with the next one.
 
     python3 bench/triton/triton_interpreter_bench.py [--kernel NAME]... [--repeat N] [--limit SECONDS]
+
+With --tilesim [--no-checks] [--threads N] the same kernels, tensors and checks run under tilesim.interpret
+instead (the Python package, tools/python; docs/python.md), so both interpreters are timed on one machine.
 """
 import os
+import sys
 
-os.environ["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
+TILESIM = "--tilesim" in sys.argv
+if not TILESIM:
+    os.environ["TRITON_INTERPRET"] = "1"  # must be set before triton is imported
 
 import argparse
 import platform
 import signal
-import sys
 import time
 import traceback
 
@@ -27,6 +32,11 @@ import numpy as np
 import torch
 import triton
 import triton.language as tl
+
+if TILESIM:
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python"))
+    import tilesim
+TILESIM_OPTIONS = {}
 
 
 # ---- kernels (one per .ttir file) ----
@@ -269,7 +279,11 @@ def timed(launch, limit):
     signal.alarm(int(limit))
     try:
         start = time.perf_counter()
-        launch()
+        if TILESIM:
+            with tilesim.interpret(**TILESIM_OPTIONS):
+                launch()
+        else:
+            launch()
         return time.perf_counter() - start
     finally:
         signal.alarm(0)
@@ -307,7 +321,11 @@ def main():
     parser.add_argument("--kernel", action="append", choices=list(CASES), help="repeatable; default all")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs after the warm-up (best is shown)")
     parser.add_argument("--limit", type=float, default=60, help="seconds one launch may take")
+    parser.add_argument("--tilesim", action="store_true", help="run under tilesim.interpret instead")
+    parser.add_argument("--no-checks", action="store_true", help="with --tilesim: checks off")
+    parser.add_argument("--threads", type=int, default=0, help="with --tilesim: host threads (0 = all)")
     args = parser.parse_args()
+    TILESIM_OPTIONS.update(checks=not args.no_checks, threads=args.threads)
     signal.signal(signal.SIGALRM, on_alarm)
 
     cpu = "unknown CPU"
@@ -318,7 +336,9 @@ def main():
         pass
     print(f"machine: {cpu}, {os.cpu_count()} hardware threads; python {platform.python_version()}, "
           f"triton {triton.__version__}, torch {torch.__version__}, numpy {np.__version__}, "
-          f"torch threads {torch.get_num_threads()}; TRITON_INTERPRET={os.environ['TRITON_INTERPRET']}", flush=True)
+          f"torch threads {torch.get_num_threads()}; "
+          + (f"tilesim.interpret {TILESIM_OPTIONS}" if TILESIM else f"TRITON_INTERPRET={os.environ['TRITON_INTERPRET']}"),
+          flush=True)
     rows = []
     for name, make in CASES.items():
         if args.kernel and name not in args.kernel:

@@ -1,0 +1,260 @@
+// _tilesim: the native half of the Python package (tools/python/tilesim). It parses and verifies TTIR text into
+// a Program, and runs a launch of it in-process through the Engine interface (the interpreter, or the GPU engine
+// when this build has one and the machine a GPU) — no subprocess and no files.
+//
+// Memory crosses the boundary as (address, size) spans the Python side took from numpy's array interface or a
+// torch tensor's storage and keeps alive for the call: each span is read once into the launch's host buffer and,
+// after the run, written back to the caller's memory where the kernel changed it (the Launch contract owns its
+// bytes, so that one copy each way is the whole cost; nothing is pickled or converted). Views that share storage
+// arrive as one "buffer" span plus "alias" entries at byte offsets into it (ir/launch/Launch.h), so the engine
+// sees one buffer with several pointers, as the GPU does. The GIL is released while the engine runs.
+//
+// Errors, three kinds, as Python exceptions: TtirError (the text does not parse or verify: file:line:col lines),
+// LaunchError (the engine could not start: a missing or ill-typed argument, named), EngineUnavailable (the
+// engine asked for is not built in or has no GPU: the reason in one sentence). Program outcomes are not
+// exceptions here: reports come back as data and the Python side decides (tilesim.KernelError).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "interpreter/Interpreter.h"
+#include "ir/text/Parser.h"
+#include "ir/verify/Verifier.h"
+#include "tools/engines/EngineRegistry.h"
+
+namespace py = pybind11;
+
+namespace tilesim::python {
+namespace {
+
+struct TtirError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct LaunchError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct EngineUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string joinDiagnostics(const Diagnostics& diagnostics) {
+  std::string text;
+  for (const Diagnostic& diagnostic : diagnostics) text += (text.empty() ? "" : "\n") + diagnostic.str();
+  return text;
+}
+
+// A parsed, verified module; launches refer to its kernels by name.
+struct Program {
+  std::unique_ptr<Module> module;
+
+  static std::shared_ptr<Program> parse(const std::string& text, const std::string& fileName) {
+    ParseResult parsed = parseModule(text, fileName);
+    if (!parsed.diagnostics.empty() || !parsed.module) throw TtirError(joinDiagnostics(parsed.diagnostics));
+    if (Diagnostics problems = verifyModule(*parsed.module); !problems.empty())
+      throw TtirError(joinDiagnostics(problems));
+    auto program = std::make_shared<Program>();
+    program->module = std::move(parsed.module);
+    return program;
+  }
+
+  Function kernel(const std::string& entry) const {
+    std::optional<Function> function = module->kernel(entry);
+    if (!function) throw LaunchError("no kernel named '" + entry + "' in " + module->sourceName);
+    return *function;
+  }
+
+  // (name, type) of each parameter of `entry`, in order: what Triton kept after specialisation.
+  std::vector<std::pair<std::string, std::string>> parameters(const std::string& entry) const {
+    Function function = kernel(entry);
+    std::vector<std::pair<std::string, std::string>> result;
+    for (size_t i = 0; i < function.numArguments(); ++i)
+      result.emplace_back(function.argument(i)->name, function.argument(i)->type.str());
+    return result;
+  }
+};
+
+ScalarKind elementKindFromName(const std::string& name) {
+  for (int i = 0; i < kNumScalarKinds; ++i)
+    if (name == scalarKindName(static_cast<ScalarKind>(i))) return static_cast<ScalarKind>(i);
+  throw LaunchError("unknown element type '" + name + "'");
+}
+
+// The engines are made once per kind and reused: a GPU engine owns a CUDA context.
+Engine& engineFor(const std::string& name) {
+  static std::mutex mutex;
+  static std::map<EngineKind, std::unique_ptr<Engine>> engines;
+  std::optional<EngineKind> kind = parseEngineKind(name);
+  if (!kind) throw LaunchError("unknown engine '" + name + "' (expected 'interp' or 'gpu')");
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = engines.find(*kind);
+  if (it != engines.end()) return *it->second;
+  EngineChoice choice = createEngine(*kind);
+  if (!choice.engine) throw EngineUnavailable("engine '" + name + "' is unavailable: " + choice.unavailable);
+  return *(engines[*kind] = std::move(choice.engine));
+}
+
+// Where a buffer argument's bytes came from in the caller's memory (owners only).
+struct HostSpan {
+  size_t argument = 0;
+  uintptr_t address = 0;
+  bool writable = true;
+};
+
+py::dict reportDict(const Report& report) {
+  py::dict entry;
+  entry["kind"] = reportKindName(report.kind);
+  entry["program"] = py::make_tuple(report.program[0], report.program[1], report.program[2]);
+  entry["lane"] = py::cast(report.lane);
+  entry["op"] = report.op;
+  entry["ttir"] = report.ttirPos.known() ? report.ttirPos.str() : std::string();
+  entry["source"] = report.sourceLoc;
+  entry["buffer"] = report.buffer;
+  entry["byte_offset"] = report.byteOffset;
+  entry["message"] = report.message;
+  entry["text"] = report.str();
+  return entry;
+}
+
+// args: a list of tuples, in any order (aliases may name any buffer):
+//   ("buffer", name, element, address, nbytes, writable)   owns storage: nbytes read from address
+//   ("alias",  name, element, target, offset, nbytes)      a view into `target`'s storage at a byte offset
+//   ("int", name, value)  ("float", name, value)
+py::dict launch(const Program& program, const std::string& entry, const py::list& args,
+                const std::vector<int64_t>& grid, int numWarps, const std::string& profileName, bool checks,
+                bool checkUB, int threads, const std::string& engineName, int maxReports, bool echoPrints) {
+  Launch launch;
+  launch.module = program.module.get();
+  launch.kernel = program.kernel(entry);
+  if (grid.empty() || grid.size() > 3) throw LaunchError("a grid has 1 to 3 dimensions");
+  for (size_t i = 0; i < grid.size(); ++i) launch.grid[i] = grid[i];
+  launch.numWarps = numWarps;
+
+  LaunchOptions options;
+  std::optional<FloatProfile> profile = parseFloatProfile(profileName);
+  if (!profile) throw LaunchError("unknown float profile '" + profileName + "' (expected 'exact' or 'triton')");
+  options.profile = *profile;
+  options.checks = checks;
+  options.checkUB = checkUB;
+  options.threads = threads;
+  options.maxReportsPerKind = maxReports;
+  options.echoPrints = echoPrints;
+  Engine& engine = engineFor(engineName);
+
+  std::vector<HostSpan> spans;
+  struct PendingCopy {
+    size_t argument;
+    uintptr_t address;
+    size_t bytes;
+  };
+  std::vector<PendingCopy> reads;
+  for (const py::handle& item : args) {
+    py::tuple tuple = py::reinterpret_borrow<py::tuple>(item);
+    const std::string what = tuple[0].cast<std::string>(), name = tuple[1].cast<std::string>();
+    if (what == "buffer") {
+      const size_t bytes = tuple[4].cast<size_t>();
+      launch.arguments.push_back(
+          LaunchArgument::buffer(name, elementKindFromName(tuple[2].cast<std::string>()), {}));
+      reads.push_back({launch.arguments.size() - 1, tuple[3].cast<uintptr_t>(), bytes});
+      spans.push_back({launch.arguments.size() - 1, tuple[3].cast<uintptr_t>(), tuple[5].cast<bool>()});
+    } else if (what == "alias") {
+      launch.arguments.push_back(LaunchArgument::alias(name, elementKindFromName(tuple[2].cast<std::string>()),
+                                                       tuple[3].cast<std::string>(), tuple[4].cast<uint64_t>(),
+                                                       tuple[5].cast<uint64_t>()));
+    } else if (what == "int") {
+      launch.arguments.push_back(LaunchArgument::integer(name, tuple[2].cast<int64_t>()));
+    } else if (what == "float") {
+      launch.arguments.push_back(LaunchArgument::floating(name, tuple[2].cast<double>()));
+    } else {
+      throw LaunchError("argument '" + name + "': unknown kind '" + what + "'");
+    }
+  }
+
+  LaunchOutcome outcome;
+  std::vector<std::string> readOnlyWritten;
+  {
+    py::gil_scoped_release release;
+    for (const PendingCopy& copy : reads) {
+      const auto* host = reinterpret_cast<const uint8_t*>(copy.address);
+      launch.arguments[copy.argument].bytes.assign(host, host + copy.bytes);  // one pass: no zero-fill first
+    }
+    outcome = engine.run(launch, options);
+    if (outcome.started()) {
+      for (const HostSpan& span : spans) {
+        const std::vector<uint8_t>& bytes = launch.arguments[span.argument].bytes;
+        void* host = reinterpret_cast<void*>(span.address);
+        if (bytes.empty() || std::memcmp(host, bytes.data(), bytes.size()) == 0) continue;
+        if (span.writable)
+          std::memcpy(host, bytes.data(), bytes.size());
+        else
+          readOnlyWritten.push_back(launch.arguments[span.argument].name);
+      }
+    }
+  }
+  if (!outcome.started()) throw LaunchError(joinDiagnostics(outcome.diagnostics));
+
+  const LaunchResult& result = outcome.result;
+  py::list reports, groups;
+  for (const Report& report : result.reports) reports.append(reportDict(report));
+  for (const ReportGroup& group : result.groups) {
+    py::dict entry = reportDict(group.first);
+    entry["count"] = group.count;
+    entry["last_lane"] = py::cast(group.lastLane);
+    entry["min_byte_offset"] = group.minByteOffset;
+    entry["max_byte_offset"] = group.maxByteOffset;
+    entry["text"] = group.str();
+    groups.append(entry);
+  }
+  py::dict totals;
+  for (size_t i = 0; i < kReportKindCount; ++i)
+    if (result.totalByKind[i]) totals[reportKindName(static_cast<Report::Kind>(i))] = result.totalByKind[i];
+  py::dict answer;
+  answer["reports"] = reports;
+  answer["groups"] = groups;
+  answer["totals"] = totals;
+  answer["total"] = result.totalReports();
+  answer["unused"] = py::cast(result.unusedArguments);
+  answer["printed"] = py::cast(result.printed);
+  answer["read_only_written"] = py::cast(readOnlyWritten);
+  answer["engine"] = engine.description();
+  return answer;
+}
+
+}  // namespace
+}  // namespace tilesim::python
+
+PYBIND11_MODULE(_tilesim, module) {
+  using namespace tilesim::python;
+  module.doc() = "tilesim's engines, in-process: parse TTIR, run launches (see tools/python/tilesim)";
+  py::register_exception<TtirError>(module, "TtirError", PyExc_ValueError);
+  py::register_exception<LaunchError>(module, "LaunchError", PyExc_ValueError);
+  py::register_exception<EngineUnavailable>(module, "EngineUnavailable", PyExc_RuntimeError);
+
+  py::class_<Program, std::shared_ptr<Program>>(module, "Program")
+      .def_static("parse", &Program::parse, py::arg("text"), py::arg("file_name") = "<ttir>",
+                  "Parses and verifies TTIR text; raises TtirError with file:line:col lines.")
+      .def("parameters", &Program::parameters, py::arg("entry") = "",
+           "(name, type) of each parameter of the kernel `entry` (the only public one when empty).")
+      .def("kernel_name", [](const Program& program, const std::string& entry) {
+        return program.kernel(entry).name();
+      }, py::arg("entry") = "");
+  module.def("launch", &launch, py::arg("program"), py::arg("entry"), py::arg("args"), py::arg("grid"),
+             py::arg("num_warps") = 4, py::arg("profile") = "exact", py::arg("checks") = true,
+             py::arg("check_ub") = false, py::arg("threads") = 0, py::arg("engine") = "interp",
+             py::arg("max_reports") = 10, py::arg("echo_prints") = true,
+             "Runs one launch; returns a dict of reports, groups, totals, unused arguments and printed lines.");
+  module.def("engine_available", [](const std::string& name) -> py::object {
+    try {
+      engineFor(name);
+      return py::none();
+    } catch (const EngineUnavailable& error) {
+      return py::str(error.what());
+    }
+  }, py::arg("engine"), "None when the engine can run here, else the reason it cannot.");
+}

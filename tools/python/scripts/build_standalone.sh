@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Builds the extension _tilesim without CMake, for a machine that has a C++20 compiler, Python headers and
+# pybind11 headers (from the pybind11 package, or the copy inside torch) but not the project's other build
+# dependencies — the GPU machine. The engine libraries need only the standard library and OpenMP.
+#   bash tools/python/scripts/build_standalone.sh [OUTPUT_DIR]    (default: tools/python/tilesim)
+# The package finds the module inside itself (tools/python/tilesim/_tilesim*.so).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
+out="${1:-$root/tools/python/tilesim}"
+python="${PYTHON:-python3}"
+py_include="$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
+suffix="$("$python" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
+pybind="$("$python" -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null || true)"
+if [ -z "$pybind" ]; then
+  pybind="$("$python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')"
+fi
+[ -f "$pybind/pybind11/pybind11.h" ] || { echo "build_standalone: no pybind11 headers found" >&2; exit 1; }
+cxx="${CXX:-g++}"
+objects="$(mktemp -d)"
+sources=()
+for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx tools/engines; do
+  for file in "$root/$dir"/*.cpp; do sources+=("$file"); done
+done
+sources+=("$root/tools/python/Binding.cpp")
+printf '%s\n' "${sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+  'f="{}"; o="'"$objects"'/$(echo "$f" | tr / _).o"; '"$cxx"' -std=c++20 -O3 -fPIC -fopenmp -fvisibility=hidden \
+   -I"'"$root"'" -isystem "'"$py_include"'" -isystem "'"$pybind"'" -c "$f" -o "$o"'
+"$cxx" -shared -fopenmp -o "$out/_tilesim$suffix" "$objects"/*.o
+rm -rf "$objects"
+echo "build_standalone: $out/_tilesim$suffix"

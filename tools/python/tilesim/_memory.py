@@ -1,0 +1,191 @@
+"""Turns the caller's arrays into the launch's buffers, as the GPU would see them.
+
+An array argument is a *view*: a data pointer into some storage, an element type, and the span of bytes it
+covers. numpy arrays (through `__array_interface__`, no copy) and CPU torch tensors (through `data_ptr()` and
+`untyped_storage()`) are both understood; so is `tilesim.as_dtype(array, tl.bfloat16)` for element types numpy
+lacks (bf16, fp8: the array holds their bit patterns).
+
+Views of one storage become ONE buffer: its bytes are the union of the spans they cover, and each view is an
+alias at its byte offset into it (ir/launch/Launch.h). So an in-place kernel given `x` twice, or two slices of one
+array, is judged against the real memory: a write through one pointer is seen through the other, and races and
+out-of-bounds are measured against the storage, exactly like on the GPU.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+# numpy dtype -> (Triton's type name, tilesim element type)
+_NUMPY_TYPES = {
+    np.dtype(np.bool_): ("int1", "i1"),
+    np.dtype(np.int8): ("int8", "i8"),
+    np.dtype(np.int16): ("int16", "i16"),
+    np.dtype(np.int32): ("int32", "i32"),
+    np.dtype(np.int64): ("int64", "i64"),
+    np.dtype(np.uint8): ("uint8", "i8"),
+    np.dtype(np.uint16): ("uint16", "i16"),
+    np.dtype(np.uint32): ("uint32", "i32"),
+    np.dtype(np.uint64): ("uint64", "i64"),
+    np.dtype(np.float16): ("float16", "f16"),
+    np.dtype(np.float32): ("float32", "f32"),
+    np.dtype(np.float64): ("float64", "f64"),
+}
+# Triton dtype name -> tilesim element type, for as_dtype and torch tensors.
+_TRITON_ELEMENT = {
+    "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
+    "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
+    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
+    "float8e4nv": "f8E4M3FN", "float8e5": "f8E5M2",
+}
+_TORCH_TO_TRITON = {
+    "bool": "int1", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
+    "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16", "bfloat16": "bfloat16",
+    "float32": "float32", "float64": "float64", "float8_e4m3fn": "float8e4nv", "float8_e5m2": "float8e5",
+}
+
+
+def _triton_dtype(name: str):
+    import triton.language as tl
+    return getattr(tl, name)
+
+
+class ArrayView:
+    """An array argument as a Triton launch sees it: `data_ptr()` and a Triton `dtype`, plus its span."""
+
+    def __init__(self, obj, triton_name: str, element: str, pointer: int, low: int, high: int, storage_key,
+                 writable: bool):
+        self.obj = obj  # keeps the memory alive for the launch
+        self.dtype = _triton_dtype(triton_name)
+        self.element = element
+        self.pointer = pointer
+        self.low, self.high = low, high
+        self.storage_key = storage_key
+        self.writable = writable
+
+    def data_ptr(self) -> int:
+        return self.pointer
+
+
+class Reinterpreted:
+    """What `as_dtype` returns: the same memory read as another element type of the same size."""
+
+    def __init__(self, array, dtype):
+        self.array = array
+        self.dtype = dtype
+
+
+def as_dtype(array, dtype):
+    """Reads `array`'s memory as Triton dtype `dtype` (e.g. a uint16 numpy array as tl.bfloat16)."""
+    return Reinterpreted(array, dtype)
+
+
+def _numpy_span(array: np.ndarray):
+    interface = array.__array_interface__
+    pointer = interface["data"][0]
+    itemsize = array.itemsize
+    if array.size == 0:
+        return pointer, pointer, pointer
+    low = high = pointer
+    for extent, stride in zip(array.shape, array.strides):
+        if stride < 0:
+            low += (extent - 1) * stride
+        else:
+            high += (extent - 1) * stride
+    return pointer, low, high + itemsize
+
+
+def _numpy_root(array: np.ndarray):
+    root = array
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    return root.base if root.base is not None else root
+
+
+def _is_torch_tensor(obj) -> bool:
+    return type(obj).__module__.startswith("torch") and hasattr(obj, "untyped_storage")
+
+
+def view_of(obj, dtype_override=None, any_device=False):
+    """An ArrayView for a numpy array or CPU torch tensor (or a Reinterpreted one); None for anything else.
+    `any_device`: also tensors on a GPU (the recorder reads them; tilesim cannot run on them)."""
+    if isinstance(obj, Reinterpreted):
+        return view_of(obj.array, obj.dtype, any_device)
+    if isinstance(obj, ArrayView):
+        return obj
+    if isinstance(obj, np.ndarray):
+        if obj.dtype not in _NUMPY_TYPES:
+            raise TypeError(f"tilesim: numpy dtype {obj.dtype} has no Triton pointer type")
+        triton_name, element = _NUMPY_TYPES[obj.dtype]
+        pointer, low, high = _numpy_span(obj)
+        root = _numpy_root(obj)
+        writable = bool(obj.flags.writeable)
+        if dtype_override is not None:
+            triton_name, element = _override(dtype_override, obj.itemsize)
+        return ArrayView(obj, triton_name, element, pointer, low, high, ("numpy", id(root)), writable)
+    if _is_torch_tensor(obj):
+        if obj.device.type != "cpu" and not any_device:
+            raise TypeError(f"tilesim: tensor on {obj.device}; tilesim runs kernels on CPU tensors")
+        torch_name = str(obj.dtype).removeprefix("torch.")
+        if torch_name not in _TORCH_TO_TRITON:
+            raise TypeError(f"tilesim: torch dtype {obj.dtype} has no Triton pointer type")
+        triton_name = _TORCH_TO_TRITON[torch_name]
+        element = _TRITON_ELEMENT[triton_name]
+        if dtype_override is not None:
+            triton_name, element = _override(dtype_override, obj.element_size())
+        itemsize = obj.element_size()
+        pointer = obj.data_ptr()
+        low = high = pointer
+        if obj.numel() > 0:
+            for extent, stride in zip(obj.shape, obj.stride()):
+                if stride < 0:
+                    low += (extent - 1) * stride * itemsize
+                else:
+                    high += (extent - 1) * stride * itemsize
+            high += itemsize
+        storage = obj.untyped_storage()
+        return ArrayView(obj, triton_name, element, pointer, low, high, ("torch", storage.data_ptr()), True)
+    return None
+
+
+def _override(dtype, itemsize: int):
+    import triton.language as tl
+    name = next((n for n in _TRITON_ELEMENT if getattr(tl, n) == dtype), None)
+    if name is None:
+        raise TypeError(f"tilesim: as_dtype to {dtype} is not supported")
+    element = _TRITON_ELEMENT[name]
+    size = {"i1": 1, "i8": 1, "i16": 2, "i32": 4, "i64": 8, "f16": 2, "bf16": 2, "f32": 4, "f64": 8,
+            "f8E4M3FN": 1, "f8E5M2": 1}[element]
+    if size != itemsize:
+        raise TypeError(f"tilesim: as_dtype({name}) needs {size}-byte elements, the array has {itemsize}")
+    return name, element
+
+
+@dataclass
+class BufferPlan:
+    """The launch arguments for a set of named views, and the host spans behind them."""
+    arguments: list = field(default_factory=list)  # tuples for _tilesim.launch
+    owners: dict = field(default_factory=dict)     # storage owner name -> (low, high)
+
+
+def plan_buffers(views: dict) -> BufferPlan:
+    """Groups named ArrayViews by storage; each group is one buffer, each view a pointer (an alias) into it."""
+    groups: dict = {}
+    for name, view in views.items():
+        groups.setdefault(view.storage_key, []).append((name, view))
+    plan = BufferPlan()
+    for members in groups.values():
+        low = min(view.low for _, view in members)
+        high = max(view.high for _, view in members)
+        writable = any(view.writable for _, view in members)
+        owner = next((name for name, view in members if view.pointer == low), None)
+        if owner is None:  # no view starts at the span's start (negative strides): a buffer of its own
+            owner = members[0][0] + ".storage"
+        element = dict(members)[owner].element if owner in dict(members) else members[0][1].element
+        plan.arguments.append(("buffer", owner, element, low, high - low, writable))
+        plan.owners[owner] = (low, high)
+        for name, view in members:
+            if name == owner:
+                continue
+            plan.arguments.append(("alias", name, view.element, owner, view.pointer - low, view.high - view.pointer))
+    return plan
