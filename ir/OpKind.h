@@ -30,6 +30,7 @@ enum class OpFamily : uint8_t {
 // CompareOp, CastOp, ExternalOp, ConstantOp, ProgramOp, ShapeOp, PointerOp, MemoryOp, AtomicOp, DotOp,
 // ReduceScanOp, ControlFlowOp, FunctionOp, TerminatorOp, DebugOp. A switch over one of them with no
 // default covers the family, so a row added to a family does not compile until its switches handle it.
+// (Each TILESIM_FAMILY line closes the enum before it and opens its own; the first closes this empty one.)
 enum class OpFamilyNone_ : uint16_t {
 #define TILESIM_FAMILY(Name, Description) \
   }                                       \
@@ -41,11 +42,14 @@ enum class OpFamilyNone_ : uint16_t {
 #undef TILESIM_FAMILY
 };
 
+// The family of each family enum (undefined for any other type, so familyOp<int> does not compile).
 template <typename FamilyEnum>
-inline constexpr OpFamily kFamilyOf = OpFamily{};
-#define TILESIM_FAMILY(Name, Description) \
-  template <>                             \
-  inline constexpr OpFamily kFamilyOf<Name##Op> = OpFamily::Name;
+struct FamilyOfEnum;
+#define TILESIM_FAMILY(Name, Description)                 \
+  template <>                                             \
+  struct FamilyOfEnum<Name##Op> {                         \
+    static constexpr OpFamily value = OpFamily::Name;     \
+  };
 #define TILESIM_OP(...)
 #include "ir/Ops.def"
 #undef TILESIM_OP
@@ -132,8 +136,9 @@ const char* syntaxName(Syntax syntax);
 // Calling it for an op of another family is an internal error (the family dispatch rules it out).
 template <typename FamilyEnum>
 FamilyEnum familyOp(OpKind kind) {
-  TILESIM_ASSERT(opFamily(kind) == kFamilyOf<FamilyEnum>, "op " + std::string(mnemonic(kind)) + " is not in family " +
-                                                              std::string(familyName(kFamilyOf<FamilyEnum>)));
+  constexpr OpFamily family = FamilyOfEnum<FamilyEnum>::value;
+  TILESIM_ASSERT(opFamily(kind) == family,
+                 "op " + std::string(mnemonic(kind)) + " is not in family " + std::string(familyName(family)));
   return static_cast<FamilyEnum>(kind);
 }
 
