@@ -352,6 +352,23 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       parseOptionalAttributeDict(op.attributes);
       operandsThenTypes();
       return {};
+    case CustomSyntaxOp::GPUBarrier:
+      parseOptionalAttributeDict(op.attributes);
+      return {};
+    case CustomSyntaxOp::CFBr:
+      parseSuccessor(op);
+      parseOptionalAttributeDict(op.attributes);
+      return {};
+    case CustomSyntaxOp::CFCondBr: {
+      OperandRef condition = parseOperandRef();
+      op.operands.push_back(resolve(condition, Type::i1()));
+      expect(TokenKind::Comma, "after the branch condition");
+      parseSuccessor(op);
+      expect(TokenKind::Comma, "between the two successors");
+      parseSuccessor(op);
+      parseOptionalAttributeDict(op.attributes);
+      return {};
+    }
     case CustomSyntaxOp::SCFCondition: {
       expect(TokenKind::LParen, "before the condition");
       OperandRef condition = parseOperandRef();

@@ -253,6 +253,22 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes);
       usesAndTypes(0);
       return;
+    case CustomSyntaxOp::GPUBarrier:
+      printAttributeDict(op.attributes);
+      return;
+    case CustomSyntaxOp::CFBr:
+      printSuccessor(op, 0);
+      printAttributeDict(op.attributes);
+      return;
+    case CustomSyntaxOp::CFCondBr:
+      out += " ";
+      printUses(op.operands, 0, 1);
+      out += ",";
+      printSuccessor(op, 0);
+      out += ",";
+      printSuccessor(op, 1);
+      printAttributeDict(op.attributes);
+      return;
     case CustomSyntaxOp::SCFCondition:
       out += "(";
       printUses(op.operands, 0, 1);
