@@ -88,7 +88,7 @@ uint64_t atomicCasLane(uint8_t* location, int bytes, uint64_t expected, uint64_t
 
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame) {
   MemoryAccessor memory(executor, op);
-  const bool isCas = op.kind == OpKind::TTAtomicCAS;
+  const bool isCas = familyOp<AtomicOp>(op.kind) == AtomicOp::TTAtomicCAS;
   const Tile& pointers = *executor.get(frame, op.operand(0));
   const Tile& values = *executor.get(frame, op.operand(isCas ? 2 : 1));
   const Tile* compare = isCas ? executor.get(frame, op.operand(1)).get() : nullptr;

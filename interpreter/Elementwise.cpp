@@ -1,5 +1,7 @@
-// evalElementwise: one switch over every OpKind (no default, so a new op in ir/Ops.def does not compile until
-// it is placed here) routing to the integer, float and cast families, plus arith.select. Under the triton
+// evalElementwise: one switch over the op families (no default, so a new family in ir/Ops.def does not
+// compile until it is placed here) routing to ElementwiseInt.cpp (IntArith, arith.cmpi), ElementwiseFloat.cpp
+// (FloatArith, Math, arith.cmpf, tt.extern_elementwise), ElementwiseCast.cpp (Cast) and arith.select; each of
+// those switches over its family's ops with no default. Under the triton
 // profile the error bounds are added afterwards by ElementwiseBounds.cpp; the exact profile never allocates
 // them. The engine owns the pointer ops (tt.addptr, int_to_ptr, ptr_to_int) and arith.constant.
 #include <algorithm>
@@ -87,122 +89,38 @@ MutableTileRef evalElementwise(const Operation& op, std::span<const Tile* const>
                                const ElementwiseContext& context, std::string* error) {
   using namespace elementwise;
   MutableTileRef result;
-  switch (op.kind) {
-    case OpKind::ArithAddI:
-    case OpKind::ArithSubI:
-    case OpKind::ArithMulI:
-    case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI:
-    case OpKind::ArithRemSI:
-    case OpKind::ArithRemUI:
-    case OpKind::ArithAndI:
-    case OpKind::ArithOrI:
-    case OpKind::ArithXOrI:
-    case OpKind::ArithShLI:
-    case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI:
-    case OpKind::ArithMaxSI:
-    case OpKind::ArithMinSI:
-    case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI:
-    case OpKind::ArithCmpI:
-    case OpKind::MathAbsI:
-    case OpKind::TTMulhiUI:
-      result = evalIntegerOp(op, operands, context);
+  switch (opFamily(op.kind)) {
+    case OpFamily::IntArith: result = evalIntegerOp(op, operands, context); break;
+    case OpFamily::FloatArith:
+    case OpFamily::Math: result = evalFloatOp(op, operands, context.profile, error); break;
+    case OpFamily::Compare:
+      switch (familyOp<CompareOp>(op.kind)) {
+        case CompareOp::ArithCmpI: result = evalIntegerOp(op, operands, context); break;
+        case CompareOp::ArithCmpF: result = evalFloatOp(op, operands, context.profile, error); break;
+        case CompareOp::ArithSelect: result = evalSelect(op, operands); break;
+      }
       break;
-    case OpKind::ArithAddF:
-    case OpKind::ArithSubF:
-    case OpKind::ArithMulF:
-    case OpKind::ArithDivF:
-    case OpKind::ArithRemF:
-    case OpKind::ArithNegF:
-    case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF:
-    case OpKind::ArithMaximumF:
-    case OpKind::ArithMinimumF:
-    case OpKind::ArithCmpF:
-    case OpKind::MathExp:
-    case OpKind::MathExp2:
-    case OpKind::MathLog:
-    case OpKind::MathLog2:
-    case OpKind::MathSin:
-    case OpKind::MathCos:
-    case OpKind::MathSqrt:
-    case OpKind::MathRsqrt:
-    case OpKind::MathErf:
-    case OpKind::MathFloor:
-    case OpKind::MathCeil:
-    case OpKind::MathAbsF:
-    case OpKind::MathFma:
-    case OpKind::TTPreciseDivF:
-    case OpKind::TTPreciseSqrt:
-    case OpKind::TTClampF:
-    case OpKind::TTExternElementwise:
-      result = evalFloatOp(op, operands, context.profile, error);
+    case OpFamily::Cast: result = evalCastOp(op, operands, context); break;
+    case OpFamily::External:
+      switch (familyOp<ExternalOp>(op.kind)) {
+        case ExternalOp::TTExternElementwise: result = evalFloatOp(op, operands, context.profile, error); break;
+        case ExternalOp::TTElementwiseInlineAsm:  // the engine runs it (interpreter/InlineAsm.cpp)
+          if (error) *error = "inline asm cannot be interpreted";
+          return nullptr;
+      }
       break;
-    case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI:
-    case OpKind::ArithTruncI:
-    case OpKind::ArithSIToFP:
-    case OpKind::ArithUIToFP:
-    case OpKind::ArithFPToSI:
-    case OpKind::ArithFPToUI:
-    case OpKind::ArithExtF:
-    case OpKind::ArithTruncF:
-    case OpKind::ArithBitcast:
-    case OpKind::TTFpToFp:
-    case OpKind::TTBitcast:
-      result = evalCastOp(op, operands, context);
-      break;
-    case OpKind::ArithSelect:
-      result = evalSelect(op, operands);
-      break;
-    case OpKind::TTElementwiseInlineAsm:
-      if (error) *error = "inline asm cannot be interpreted";
-      return nullptr;
-    case OpKind::TTAddPtr:
-    case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt:
-    case OpKind::ArithConstant:
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms:
-    case OpKind::TTMakeRange:
-    case OpKind::TTSplat:
-    case OpKind::TTUnsplat:
-    case OpKind::TTBroadcast:
-    case OpKind::TTExpandDims:
-    case OpKind::TTReshape:
-    case OpKind::TTTrans:
-    case OpKind::TTJoin:
-    case OpKind::TTSplit:
-    case OpKind::TTCat:
-    case OpKind::TTGather:
-    case OpKind::TTHistogram:
-    case OpKind::TTLoad:
-    case OpKind::TTStore:
-    case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance:
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS:
-    case OpKind::TTDot:
-    case OpKind::TTReduce:
-    case OpKind::TTReduceReturn:
-    case OpKind::TTScan:
-    case OpKind::TTScanReturn:
-    case OpKind::TTFunc:
-    case OpKind::TTReturn:
-    case OpKind::TTCall:
-    case OpKind::TTPrint:
-    case OpKind::TTAssert:
-    case OpKind::SCFFor:
-    case OpKind::SCFIf:
-    case OpKind::SCFWhile:
-    case OpKind::SCFYield:
-    case OpKind::SCFCondition:
-    case OpKind::CFBr:
-    case OpKind::CFCondBr:
-    case OpKind::GPUBarrier:
-    case OpKind::UBPoison:
+    case OpFamily::Constant:
+    case OpFamily::Program:
+    case OpFamily::Shape:
+    case OpFamily::Pointer:
+    case OpFamily::Memory:
+    case OpFamily::Atomic:
+    case OpFamily::Dot:
+    case OpFamily::ReduceScan:
+    case OpFamily::ControlFlow:
+    case OpFamily::Function:
+    case OpFamily::Terminator:
+    case OpFamily::Debug:
       TILESIM_UNREACHABLE("evalElementwise called for " + std::string(op.name()) + ", which the engine evaluates");
   }
   if (!result) return nullptr;

@@ -1,7 +1,7 @@
 // Whole-tile evaluation of every elementwise op: arith (except constant), math, tt.fp_to_fp, tt.bitcast of
 // non-pointers, tt.precise_divf/sqrt, tt.mulhiui, tt.clampf, tt.extern_elementwise (libdevice), arith.select.
-// Per-element semantics come from ir/eval/ScalarEval.h, so the interpreter, constant folding and the fuzzer's
-// expected values cannot disagree. Pointer ops (tt.addptr, int_to_ptr, ptr_to_int) belong to the engine.
+// Per-element semantics come from ir/eval/ScalarEval.h, so the interpreter and the fuzzer's expected values
+// cannot disagree. Pointer ops (tt.addptr, int_to_ptr, ptr_to_int) belong to the engine.
 #pragma once
 
 #include <span>

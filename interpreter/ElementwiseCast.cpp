@@ -104,23 +104,22 @@ Rounding roundingOf(const Operation& op) {
 MutableTileRef evalCastOp(const Operation& op, Operands operands, const ElementwiseContext& context) {
   MutableTileRef result = makeResult(op, operands);
   const Tile& source = *operands[0];
-  switch (op.kind) {
-    case OpKind::ArithExtSI: integerResize(source, *result, true); break;
-    case OpKind::ArithExtUI:
-    case OpKind::ArithTruncI: integerResize(source, *result, false); break;
-    case OpKind::ArithSIToFP: integerToFloat(source, *result, false); break;
-    case OpKind::ArithUIToFP: integerToFloat(source, *result, true); break;
-    case OpKind::ArithFPToSI: floatToInteger(source, *result, false, context.ubEvents); break;
-    case OpKind::ArithFPToUI: floatToInteger(source, *result, true, context.ubEvents); break;
-    case OpKind::ArithExtF:
-    case OpKind::ArithTruncF: floatConvert(source, *result, Rounding::NearestEven); break;
-    case OpKind::TTFpToFp: floatConvert(source, *result, roundingOf(op)); break;
-    case OpKind::ArithBitcast:
-    case OpKind::TTBitcast:
+  switch (familyOp<CastOp>(op.kind)) {
+    case CastOp::ArithExtSI: integerResize(source, *result, true); break;
+    case CastOp::ArithExtUI:
+    case CastOp::ArithTruncI: integerResize(source, *result, false); break;
+    case CastOp::ArithSIToFP: integerToFloat(source, *result, false); break;
+    case CastOp::ArithUIToFP: integerToFloat(source, *result, true); break;
+    case CastOp::ArithFPToSI: floatToInteger(source, *result, false, context.ubEvents); break;
+    case CastOp::ArithFPToUI: floatToInteger(source, *result, true, context.ubEvents); break;
+    case CastOp::ArithExtF:
+    case CastOp::ArithTruncF: floatConvert(source, *result, Rounding::NearestEven); break;
+    case CastOp::TTFpToFp: floatConvert(source, *result, roundingOf(op)); break;
+    case CastOp::ArithBitcast:
+    case CastOp::TTBitcast:
       TILESIM_ASSERT(source.elementBytes() == result->elementBytes(), "bitcast between different widths");
       std::memcpy(result->raw(), source.raw(), static_cast<size_t>(result->size()) * result->elementBytes());
       break;
-    default: TILESIM_UNREACHABLE("evalCastOp: not a cast: " + std::string(op.name()));
   }
   return result;
 }

@@ -117,17 +117,25 @@ bool propagatesNaN(const Operation& op) {
   return propagateNanFrom(op.attr("propagateNan")) == PropagateNan::All;
 }
 
-std::optional<MathFunction> mathFunctionOf(OpKind kind) {
-  switch (kind) {
-    case OpKind::MathExp: return MathFunction::Exp;
-    case OpKind::MathExp2: return MathFunction::Exp2;
-    case OpKind::MathLog: return MathFunction::Log;
-    case OpKind::MathLog2: return MathFunction::Log2;
-    case OpKind::MathSin: return MathFunction::Sin;
-    case OpKind::MathCos: return MathFunction::Cos;
-    case OpKind::MathRsqrt: return MathFunction::Rsqrt;
-    case OpKind::MathErf: return MathFunction::Erf;
-    default: return std::nullopt;
+template <ScalarKind K>
+void evalMathTyped(const Operation& op, Operands operands, FloatProfile profile, Tile& result) {
+  using C = typename FloatCodec<K>::Compute;
+  const Tile& a = *operands[0];
+  switch (familyOp<MathOp>(op.kind)) {
+    case MathOp::MathExp: return mathLoop<K>(a, result, MathFunction::Exp, profile);
+    case MathOp::MathExp2: return mathLoop<K>(a, result, MathFunction::Exp2, profile);
+    case MathOp::MathLog: return mathLoop<K>(a, result, MathFunction::Log, profile);
+    case MathOp::MathLog2: return mathLoop<K>(a, result, MathFunction::Log2, profile);
+    case MathOp::MathSin: return mathLoop<K>(a, result, MathFunction::Sin, profile);
+    case MathOp::MathCos: return mathLoop<K>(a, result, MathFunction::Cos, profile);
+    case MathOp::MathRsqrt: return mathLoop<K>(a, result, MathFunction::Rsqrt, profile);
+    case MathOp::MathErf: return mathLoop<K>(a, result, MathFunction::Erf, profile);
+    case MathOp::MathSqrt:
+    case MathOp::TTPreciseSqrt: return unaryLoop<K>(a, result, [](C x) { return std::sqrt(x); });
+    case MathOp::MathFloor: return unaryLoop<K>(a, result, [](C x) { return std::floor(x); });
+    case MathOp::MathCeil: return unaryLoop<K>(a, result, [](C x) { return std::ceil(x); });
+    case MathOp::MathAbsF: return signBitLoop(a, result, true);
+    case MathOp::MathFma: return fmaLoop<K>(a, *operands[1], *operands[2], result);
   }
 }
 
@@ -135,32 +143,27 @@ template <ScalarKind K>
 void evalTyped(const Operation& op, Operands operands, FloatProfile profile, Tile& result) {
   using C = typename FloatCodec<K>::Compute;
   const Tile& a = *operands[0];
-  if (auto function = mathFunctionOf(op.kind)) return mathLoop<K>(a, result, *function, profile);
-  switch (op.kind) {
-    case OpKind::ArithAddF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; });
-    case OpKind::ArithSubF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; });
-    case OpKind::ArithMulF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x * y; });
-    case OpKind::ArithDivF:
-    case OpKind::TTPreciseDivF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x / y; });
-    case OpKind::ArithRemF: return binaryLoop<K>(a, *operands[1], result, remainderNvidia<C>);
-    case OpKind::ArithMaxNumF: return binaryLoop<K>(a, *operands[1], result, maxNum<C>);
-    case OpKind::ArithMinNumF: return binaryLoop<K>(a, *operands[1], result, minNum<C>);
-    case OpKind::ArithMaximumF: return binaryLoop<K>(a, *operands[1], result, maximum<C>);
-    case OpKind::ArithMinimumF: return binaryLoop<K>(a, *operands[1], result, minimum<C>);
-    case OpKind::MathSqrt:
-    case OpKind::TTPreciseSqrt: return unaryLoop<K>(a, result, [](C x) { return std::sqrt(x); });
-    case OpKind::MathFloor: return unaryLoop<K>(a, result, [](C x) { return std::floor(x); });
-    case OpKind::MathCeil: return unaryLoop<K>(a, result, [](C x) { return std::ceil(x); });
-    case OpKind::MathFma: return fmaLoop<K>(a, *operands[1], *operands[2], result);
-    case OpKind::TTClampF:
+  if (op.kind == OpKind::ArithCmpF)  // the Compare family's float half
+    return compareTiles<K>(a, *operands[1], result, floatPredicate(op), std::make_index_sequence<16>{});
+  if (opFamily(op.kind) == OpFamily::Math) return evalMathTyped<K>(op, operands, profile, result);
+  switch (familyOp<FloatArithOp>(op.kind)) {
+    case FloatArithOp::ArithAddF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; });
+    case FloatArithOp::ArithSubF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; });
+    case FloatArithOp::ArithMulF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x * y; });
+    case FloatArithOp::ArithDivF:
+    case FloatArithOp::TTPreciseDivF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x / y; });
+    case FloatArithOp::ArithRemF: return binaryLoop<K>(a, *operands[1], result, remainderNvidia<C>);
+    case FloatArithOp::ArithNegF: return signBitLoop(a, result, false);
+    case FloatArithOp::ArithMaxNumF: return binaryLoop<K>(a, *operands[1], result, maxNum<C>);
+    case FloatArithOp::ArithMinNumF: return binaryLoop<K>(a, *operands[1], result, minNum<C>);
+    case FloatArithOp::ArithMaximumF: return binaryLoop<K>(a, *operands[1], result, maximum<C>);
+    case FloatArithOp::ArithMinimumF: return binaryLoop<K>(a, *operands[1], result, minimum<C>);
+    case FloatArithOp::TTClampF:
       if (propagatesNaN(op))
         return ternaryLoop<K>(a, *operands[1], *operands[2], result,
                               [](C x, C lo, C hi) { return minimum(maximum(x, lo), hi); });
       return ternaryLoop<K>(a, *operands[1], *operands[2], result,
                             [](C x, C lo, C hi) { return minNum(maxNum(x, lo), hi); });
-    case OpKind::ArithCmpF:
-      return compareTiles<K>(a, *operands[1], result, floatPredicate(op), std::make_index_sequence<16>{});
-    default: TILESIM_UNREACHABLE("evalFloatOp: not a float op: " + std::string(op.name()));
   }
 }
 
@@ -201,10 +204,6 @@ MutableTileRef evalExtern(const Operation& op, Operands operands, FloatProfile p
 MutableTileRef evalFloatOp(const Operation& op, Operands operands, FloatProfile profile, std::string* error) {
   if (op.kind == OpKind::TTExternElementwise) return evalExtern(op, operands, profile, error);
   MutableTileRef result = makeResult(op, operands);
-  if (op.kind == OpKind::ArithNegF || op.kind == OpKind::MathAbsF) {
-    signBitLoop(*operands[0], *result, op.kind == OpKind::MathAbsF);
-    return result;
-  }
   dispatchFloatKind(operands[0]->elementType().scalarKind(),
                     [&](auto tag) { evalTyped<decltype(tag)::value>(op, operands, profile, *result); });
   return result;

@@ -58,35 +58,37 @@ template <typename U, bool IsBool>
 MutableTileRef evalTyped(const Operation& op, Operands operands) {
   MutableTileRef result = makeResult(op, operands);
   const Tile& a = *operands[0];
-  if (op.kind == OpKind::MathAbsI) {
-    const U* pa = a.as<U>();
-    U* out = result->as<U>();
-    for (int64_t i = 0; i < result->size(); ++i)
-      out[i] = IsBool ? wideToBool(absWrap<uint8_t>(boolToWide(pa[i]))) : absWrap(pa[i]);
+  if (op.kind == OpKind::ArithCmpI) {  // the Compare family's integer half
+    compareTiles<U, IsBool>(a, *operands[1], *result, intPredicate(op));
     return result;
   }
-  const Tile& b = *operands[1];
-  switch (op.kind) {
-    case OpKind::ArithAddI: binaryLoop<U, IsBool>(a, b, *result, addWrap<U>); break;
-    case OpKind::ArithSubI: binaryLoop<U, IsBool>(a, b, *result, subWrap<U>); break;
-    case OpKind::ArithMulI: binaryLoop<U, IsBool>(a, b, *result, mulWrap<U>); break;
-    case OpKind::ArithDivSI: binaryLoop<U, IsBool>(a, b, *result, divSigned<U>); break;
-    case OpKind::ArithDivUI: binaryLoop<U, IsBool>(a, b, *result, divUnsigned<U>); break;
-    case OpKind::ArithRemSI: binaryLoop<U, IsBool>(a, b, *result, remSigned<U>); break;
-    case OpKind::ArithRemUI: binaryLoop<U, IsBool>(a, b, *result, remUnsigned<U>); break;
-    case OpKind::ArithAndI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x & y); }); break;
-    case OpKind::ArithOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x | y); }); break;
-    case OpKind::ArithXOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x ^ y); }); break;
-    case OpKind::ArithShLI: binaryLoop<U, IsBool>(a, b, *result, shiftLeft<U>); break;
-    case OpKind::ArithShRSI: binaryLoop<U, IsBool>(a, b, *result, shiftRightSigned<U>); break;
-    case OpKind::ArithShRUI: binaryLoop<U, IsBool>(a, b, *result, shiftRightUnsigned<U>); break;
-    case OpKind::ArithMaxSI: binaryLoop<U, IsBool>(a, b, *result, maxSigned<U>); break;
-    case OpKind::ArithMinSI: binaryLoop<U, IsBool>(a, b, *result, minSigned<U>); break;
-    case OpKind::ArithMaxUI: binaryLoop<U, IsBool>(a, b, *result, maxUnsigned<U>); break;
-    case OpKind::ArithMinUI: binaryLoop<U, IsBool>(a, b, *result, minUnsigned<U>); break;
-    case OpKind::TTMulhiUI: binaryLoop<U, IsBool>(a, b, *result, mulHighUnsigned<U>); break;
-    case OpKind::ArithCmpI: compareTiles<U, IsBool>(a, b, *result, intPredicate(op)); break;
-    default: TILESIM_UNREACHABLE("evalIntegerOp: not an integer op: " + std::string(op.name()));
+  const Tile& b = operands.size() > 1 ? *operands[1] : a;  // math.absi is unary
+  switch (familyOp<IntArithOp>(op.kind)) {
+    case IntArithOp::MathAbsI: {
+      const U* pa = a.as<U>();
+      U* out = result->as<U>();
+      for (int64_t i = 0; i < result->size(); ++i)
+        out[i] = IsBool ? wideToBool(absWrap<uint8_t>(boolToWide(pa[i]))) : absWrap(pa[i]);
+      break;
+    }
+    case IntArithOp::ArithAddI: binaryLoop<U, IsBool>(a, b, *result, addWrap<U>); break;
+    case IntArithOp::ArithSubI: binaryLoop<U, IsBool>(a, b, *result, subWrap<U>); break;
+    case IntArithOp::ArithMulI: binaryLoop<U, IsBool>(a, b, *result, mulWrap<U>); break;
+    case IntArithOp::ArithDivSI: binaryLoop<U, IsBool>(a, b, *result, divSigned<U>); break;
+    case IntArithOp::ArithDivUI: binaryLoop<U, IsBool>(a, b, *result, divUnsigned<U>); break;
+    case IntArithOp::ArithRemSI: binaryLoop<U, IsBool>(a, b, *result, remSigned<U>); break;
+    case IntArithOp::ArithRemUI: binaryLoop<U, IsBool>(a, b, *result, remUnsigned<U>); break;
+    case IntArithOp::ArithAndI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x & y); }); break;
+    case IntArithOp::ArithOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x | y); }); break;
+    case IntArithOp::ArithXOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x ^ y); }); break;
+    case IntArithOp::ArithShLI: binaryLoop<U, IsBool>(a, b, *result, shiftLeft<U>); break;
+    case IntArithOp::ArithShRSI: binaryLoop<U, IsBool>(a, b, *result, shiftRightSigned<U>); break;
+    case IntArithOp::ArithShRUI: binaryLoop<U, IsBool>(a, b, *result, shiftRightUnsigned<U>); break;
+    case IntArithOp::ArithMaxSI: binaryLoop<U, IsBool>(a, b, *result, maxSigned<U>); break;
+    case IntArithOp::ArithMinSI: binaryLoop<U, IsBool>(a, b, *result, minSigned<U>); break;
+    case IntArithOp::ArithMaxUI: binaryLoop<U, IsBool>(a, b, *result, maxUnsigned<U>); break;
+    case IntArithOp::ArithMinUI: binaryLoop<U, IsBool>(a, b, *result, minUnsigned<U>); break;
+    case IntArithOp::TTMulhiUI: binaryLoop<U, IsBool>(a, b, *result, mulHighUnsigned<U>); break;
   }
   return result;
 }
@@ -109,24 +111,25 @@ void reportUndefinedBehaviour(const Operation& op, Operands operands, std::vecto
   const Tile& a = *operands[0];
   int width = a.elementType().bitWidth();
   int64_t n = a.size();
-  switch (op.kind) {
-    case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI:
-    case OpKind::ArithRemSI:
-    case OpKind::ArithRemUI:
+  if (op.kind == OpKind::ArithCmpI) return;
+  switch (familyOp<IntArithOp>(op.kind)) {
+    case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithDivUI:
+    case IntArithOp::ArithRemSI:
+    case IntArithOp::ArithRemUI:
       for (int64_t i = 0; i < n; ++i)
         if (laneUnsigned(*operands[1], i, width) == 0) events.push_back({i, UBKind::DivisionByZero});
       return;
-    case OpKind::ArithShLI:
-    case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI:
+    case IntArithOp::ArithShLI:
+    case IntArithOp::ArithShRSI:
+    case IntArithOp::ArithShRUI:
       for (int64_t i = 0; i < n; ++i)
         if (laneUnsigned(*operands[1], i, width) >= static_cast<uint64_t>(width))
           events.push_back({i, UBKind::ShiftOutOfRange});
       return;
-    case OpKind::ArithAddI:
-    case OpKind::ArithSubI:
-    case OpKind::ArithMulI: {
+    case IntArithOp::ArithAddI:
+    case IntArithOp::ArithSubI:
+    case IntArithOp::ArithMulI: {
       if (!hasNoSignedWrap(op) || width < 8) return;
       for (int64_t i = 0; i < n; ++i) {
         __int128 x = a.signedAt(i), y = operands[1]->signedAt(i);
@@ -136,7 +139,15 @@ void reportUndefinedBehaviour(const Operation& op, Operands operands, std::vecto
       }
       return;
     }
-    default: return;
+    case IntArithOp::ArithAndI:
+    case IntArithOp::ArithOrI:
+    case IntArithOp::ArithXOrI:
+    case IntArithOp::ArithMaxSI:
+    case IntArithOp::ArithMinSI:
+    case IntArithOp::ArithMaxUI:
+    case IntArithOp::ArithMinUI:
+    case IntArithOp::MathAbsI:
+    case IntArithOp::TTMulhiUI: return;  // defined for every operand
   }
 }
 

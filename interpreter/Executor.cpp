@@ -1,6 +1,8 @@
 // Runs one program instance: binds the kernel's parameters, walks blocks op by op, and dispatches each op to
-// its family (one switch over OpKind with no default: a new op does not compile until it is handled here).
-// Control flow (scf.for/if/while, tt.call) lives here because it is about walking regions.
+// its family (one switch over OpFamily with no default; each family's file switches over that family's ops,
+// also with no default, so a new op does not compile until it is handled). Control flow (scf.for/if/while,
+// tt.call), constants, program ids and debug ops live here because they are about walking regions and the
+// program's own state.
 #include "interpreter/Executor.h"
 
 #include <algorithm>
@@ -221,72 +223,84 @@ void Executor::executeAssert(const Operation& op, Frame& frame) {
   }
 }
 
-void Executor::executeOp(const Operation& op, Frame& frame) {
-  switch (op.kind) {
-    case OpKind::ArithConstant:
-    case OpKind::TTMakeRange: {
+void Executor::executeConstant(const Operation& op, Frame& frame) {
+  switch (familyOp<ConstantOp>(op.kind)) {
+    case ConstantOp::ArithConstant:
+    case ConstantOp::TTMakeRange: {
       auto it = context_.constantTiles.find(&op);
       set(frame, op.result(), it != context_.constantTiles.end() ? it->second
                               : op.kind == OpKind::ArithConstant ? ops::constant(op) : ops::makeRange(op));
       return;
     }
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms: {
-      int index = ProgramAxisView{op}.index();
-      MutableTileRef t = makeTile(op.result()->type);
-      t->setBits(0, static_cast<uint64_t>(op.kind == OpKind::TTGetProgramId ? programId_[index] : context_.grid[index]));
-      set(frame, op.result(), t);
+    case ConstantOp::UBPoison: {
+      MutableTileRef result = makeTile(op.result()->type);
+      std::fill(result->mutableUndefinedMask(), result->mutableUndefinedMask() + result->size(), uint8_t{1});
+      set(frame, op.result(), result);
       return;
     }
-    case OpKind::ArithAddI: case OpKind::ArithSubI: case OpKind::ArithMulI: case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI: case OpKind::ArithAndI:
-    case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithShLI: case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI: case OpKind::ArithMaxSI: case OpKind::ArithMinSI: case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI: case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF:
-    case OpKind::ArithDivF: case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF: case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithCmpI:
-    case OpKind::ArithCmpF: case OpKind::ArithSelect: case OpKind::ArithExtSI: case OpKind::ArithExtUI:
-    case OpKind::ArithTruncI: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP: case OpKind::ArithFPToSI:
-    case OpKind::ArithFPToUI: case OpKind::ArithExtF: case OpKind::ArithTruncF: case OpKind::ArithBitcast:
-    case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog: case OpKind::MathLog2: case OpKind::MathSin:
-    case OpKind::MathCos: case OpKind::MathSqrt: case OpKind::MathRsqrt: case OpKind::MathErf:
-    case OpKind::MathFloor: case OpKind::MathCeil: case OpKind::MathAbsF: case OpKind::MathAbsI:
-    case OpKind::MathFma: case OpKind::TTFpToFp: case OpKind::TTPreciseDivF: case OpKind::TTPreciseSqrt:
-    case OpKind::TTMulhiUI: case OpKind::TTClampF: case OpKind::TTExternElementwise:
-      executeElementwise(op, frame);
-      return;
-    case OpKind::TTElementwiseInlineAsm:
-      executeInlineAsm(*this, op, frame);
-      return;
-    case OpKind::TTBitcast:
-      if (op.result()->type.isPointerLike()) executeMemoryOp(*this, op, frame);
+  }
+}
+
+void Executor::executeProgramInfo(const Operation& op, Frame& frame) {
+  int index = ProgramAxisView{op}.index();
+  int64_t value = 0;
+  switch (familyOp<ProgramOp>(op.kind)) {
+    case ProgramOp::TTGetProgramId: value = programId_[index]; break;
+    case ProgramOp::TTGetNumPrograms: value = context_.grid[index]; break;
+  }
+  MutableTileRef t = makeTile(op.result()->type);
+  t->setBits(0, static_cast<uint64_t>(value));
+  set(frame, op.result(), t);
+}
+
+void Executor::executeControlFlow(const Operation& op, Frame& frame) {
+  switch (familyOp<ControlFlowOp>(op.kind)) {
+    case ControlFlowOp::SCFFor: executeFor(op, frame); return;
+    case ControlFlowOp::SCFIf: executeIf(op, frame); return;
+    case ControlFlowOp::SCFWhile: executeWhile(op, frame); return;
+  }
+}
+
+// One switch over the op families (no default); each family's file switches over the family's ops.
+void Executor::executeOp(const Operation& op, Frame& frame) {
+  switch (opFamily(op.kind)) {
+    case OpFamily::IntArith:
+    case OpFamily::FloatArith:
+    case OpFamily::Math:
+    case OpFamily::Compare: executeElementwise(op, frame); return;
+    case OpFamily::External:
+      switch (familyOp<ExternalOp>(op.kind)) {
+        case ExternalOp::TTExternElementwise: executeElementwise(op, frame); return;
+        case ExternalOp::TTElementwiseInlineAsm: executeInlineAsm(*this, op, frame); return;
+      }
+      break;
+    case OpFamily::Cast:
+      if (op.kind == OpKind::TTBitcast && op.result()->type.isPointerLike()) executePointerBitcast(*this, op, frame);
       else executeElementwise(op, frame);
       return;
-    case OpKind::TTSplat: case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims:
-    case OpKind::TTReshape: case OpKind::TTTrans: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat:
-    case OpKind::TTGather: case OpKind::TTHistogram: case OpKind::UBPoison:
-      executeMovementOp(*this, op, frame);
-      return;
-    case OpKind::TTAddPtr: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance: case OpKind::TTAtomicRMW: case OpKind::TTAtomicCAS: case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt:
-      executeMemoryOp(*this, op, frame);
-      return;
-    case OpKind::TTDot: executeDot(*this, op, frame); return;
-    case OpKind::TTReduce: executeReduce(*this, op, frame); return;
-    case OpKind::TTScan: executeScan(*this, op, frame); return;
-    case OpKind::TTCall: executeCall(op, frame); return;
-    case OpKind::TTPrint: executePrint(op, frame); return;
-    case OpKind::GPUBarrier: return;  // a program runs its ops in order: nothing to wait for
-    case OpKind::TTAssert: executeAssert(op, frame); return;
-    case OpKind::SCFFor: executeFor(op, frame); return;
-    case OpKind::SCFIf: executeIf(op, frame); return;
-    case OpKind::SCFWhile: executeWhile(op, frame); return;
-    case OpKind::TTFunc:
-      trap(Report::Kind::Unsupported, op, "nested tt.func");
-    case OpKind::TTReduceReturn: case OpKind::TTScanReturn: case OpKind::TTReturn: case OpKind::SCFYield:
-    case OpKind::SCFCondition: case OpKind::CFBr: case OpKind::CFCondBr:
-      TILESIM_UNREACHABLE("terminators are handled by runBlock");
+    case OpFamily::Constant: executeConstant(op, frame); return;
+    case OpFamily::Program: executeProgramInfo(op, frame); return;
+    case OpFamily::Shape: executeShapeOp(*this, op, frame); return;
+    case OpFamily::Pointer: executePointerOp(*this, op, frame); return;
+    case OpFamily::Memory: executeMemoryOp(*this, op, frame); return;
+    case OpFamily::Atomic: executeAtomic(*this, op, frame); return;
+    case OpFamily::Dot: executeDot(*this, op, frame); return;
+    case OpFamily::ReduceScan: executeReduceScan(*this, op, frame); return;
+    case OpFamily::ControlFlow: executeControlFlow(op, frame); return;
+    case OpFamily::Function:
+      switch (familyOp<FunctionOp>(op.kind)) {
+        case FunctionOp::TTFunc: trap(Report::Kind::Unsupported, op, "nested tt.func");
+        case FunctionOp::TTCall: executeCall(op, frame); return;
+      }
+      break;
+    case OpFamily::Debug:
+      switch (familyOp<DebugOp>(op.kind)) {
+        case DebugOp::TTPrint: executePrint(op, frame); return;
+        case DebugOp::TTAssert: executeAssert(op, frame); return;
+        case DebugOp::GPUBarrier: return;  // a program runs its ops in order: nothing to wait for
+      }
+      break;
+    case OpFamily::Terminator: TILESIM_UNREACHABLE("terminators and branches are handled by runBlock");
   }
   TILESIM_UNREACHABLE("bad OpKind");
 }

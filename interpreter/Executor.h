@@ -1,8 +1,9 @@
 // The engine's internals: one Executor runs program instances one at a time on one thread, reading the
 // shared, read-only LaunchContext (prepared functions, constant tiles, options) and the shared Memory.
-// Per-op semantics live in small files by family: Executor.cpp (dispatch and control flow), Movement.cpp
-// (shape ops), MemoryOps.cpp (pointers, loads, stores, atomics), ReduceScan.cpp, and the numerics in
-// Elementwise.cpp / Dot.cpp. Program outcomes are Reports collected in a ReportSink; a fatal one (a trap)
+// Per-op semantics live in small files by op family (ir/Ops.def's TILESIM_FAMILY lines): Executor.cpp
+// (dispatch, constants, program ids, control flow, calls, debug), Movement.cpp (Shape), MemoryOps.cpp
+// (Pointer, Memory), Atomics.cpp (Atomic), ReduceScan.cpp, Dot.cpp, and the elementwise numerics in
+// Elementwise*.cpp. Program outcomes are Reports collected in a ReportSink; a fatal one (a trap)
 // ends the program by throwing ProgramTrap, which runProgram turns into a Report.
 #pragma once
 
@@ -83,6 +84,9 @@ class Executor {
  private:
   void executeOp(const Operation& op, Frame& frame);
   void executeElementwise(const Operation& op, Frame& frame);
+  void executeConstant(const Operation& op, Frame& frame);
+  void executeProgramInfo(const Operation& op, Frame& frame);
+  void executeControlFlow(const Operation& op, Frame& frame);
   void executeFor(const Operation& op, Frame& frame);
   void executeIf(const Operation& op, Frame& frame);
   void executeWhile(const Operation& op, Frame& frame);
@@ -119,12 +123,16 @@ TileRef gatherLanes(const Tile& input, std::span<const int64_t> sourceLane, Type
 std::vector<int64_t> laneIndex(std::span<const int64_t> shape, int64_t lane);  // multi-index of a lane
 }  // namespace ops
 
-void executeMovementOp(Executor& executor, const Operation& op, Executor::Frame& frame);
-void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame);  // InlineAsm.cpp
-void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);
-void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);  // Atomics.cpp
-void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame);
-void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame);
-void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame);
+// Family entry points, one per family file; each switches over its family's enum (ir/OpKind.h).
+void executeShapeOp(Executor& executor, const Operation& op, Executor::Frame& frame);    // Movement.cpp
+void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& frame);  // MemoryOps.cpp
+void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);   // MemoryOps.cpp
+// tt.bitcast (Cast family) whose result is a pointer: copies the bits, like tt.int_to_ptr. MemoryOps.cpp.
+void executePointerBitcast(Executor& executor, const Operation& op, Executor::Frame& frame);
+void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);      // Atomics.cpp
+void executeReduceScan(Executor& executor, const Operation& op, Executor::Frame& frame);  // ReduceScan.cpp
+void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame);         // Dot.cpp
+// tt.elementwise_inline_asm (External family): the exact PTX subset of interpreter/ptx/. InlineAsm.cpp.
+void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame);
 
 }  // namespace tilesim

@@ -1,5 +1,6 @@
-// Pointers and memory: tt.addptr, int_to_ptr, ptr_to_int, pointer bitcasts, tt.load, tt.store (tensors of
-// pointers, scalar pointers and block pointers), tt.make_tensor_ptr, tt.advance, tt.atomic_rmw, tt.atomic_cas.
+// The Pointer family (tt.addptr, int_to_ptr, ptr_to_int, make_tensor_ptr, advance; also tt.bitcast to a
+// pointer) and the Memory family (tt.load, tt.store of tensors of pointers, scalar pointers and block
+// pointers). The Atomic family is Atomics.cpp.
 // Masked-off lanes never touch memory. With checks on, every active lane is checked for an undefined
 // address or value, an address outside every buffer, and races with other programs (Memory.h).
 #include <atomic>
@@ -289,24 +290,30 @@ TileRef copyBits(const Tile& input, Type resultType) {
 
 }  // namespace
 
-void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  switch (op.kind) {
-    case OpKind::TTAddPtr:
+void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  switch (familyOp<PointerOp>(op.kind)) {
+    case PointerOp::TTAddPtr:
       executor.set(frame, op.result(),
                    pointerArithmetic(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1))));
       return;
-    case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt:
-    case OpKind::TTBitcast:
+    case PointerOp::TTIntToPtr:
+    case PointerOp::TTPtrToInt:
       executor.set(frame, op.result(), copyBits(*executor.get(frame, op.operand(0)), op.result()->type));
       return;
-    case OpKind::TTLoad: executeLoad(executor, op, frame); return;
-    case OpKind::TTStore: executeStore(executor, op, frame); return;
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS: executeAtomic(executor, op, frame); return;
-    case OpKind::TTMakeTensorPtr: executeMakeTensorPtr(executor, op, frame); return;
-    case OpKind::TTAdvance: executeAdvance(executor, op, frame); return;
-    default: TILESIM_UNREACHABLE("not a memory op: " + std::string(op.name()));
+    case PointerOp::TTMakeTensorPtr: executeMakeTensorPtr(executor, op, frame); return;
+    case PointerOp::TTAdvance: executeAdvance(executor, op, frame); return;
+  }
+}
+
+void executePointerBitcast(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  TILESIM_ASSERT(op.kind == OpKind::TTBitcast, "executePointerBitcast on " + std::string(op.name()));
+  executor.set(frame, op.result(), copyBits(*executor.get(frame, op.operand(0)), op.result()->type));
+}
+
+void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  switch (familyOp<MemoryOp>(op.kind)) {
+    case MemoryOp::TTLoad: executeLoad(executor, op, frame); return;
+    case MemoryOp::TTStore: executeStore(executor, op, frame); return;
   }
 }
 

@@ -1,5 +1,6 @@
-// Shape ops: constants, make_range, splat, broadcast, expand_dims, reshape, trans, join, split, cat, gather,
-// histogram, ub.poison. Everything that only moves lanes goes through gatherLanes, so the undefined mask and
+// The Shape family (splat, unsplat, broadcast, expand_dims, reshape, trans, join, split, cat, gather,
+// histogram), plus the tiles of arith.constant and tt.make_range that the Constant family (Executor.cpp)
+// builds. Everything that only moves lanes goes through gatherLanes, so the undefined mask and
 // the error bounds move exactly like the data.
 #include <algorithm>
 #include <cstring>
@@ -271,16 +272,16 @@ void executeHistogram(Executor& executor, const Operation& op, Executor::Frame& 
 
 }  // namespace
 
-void executeMovementOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
+void executeShapeOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
   auto operand = [&](size_t i) -> const Tile& { return *executor.get(frame, op.operand(i)); };
   Type resultType = op.result()->type;
-  switch (op.kind) {
-    case OpKind::TTSplat: executor.set(frame, op.result(), ops::splat(operand(0), resultType)); return;
-    case OpKind::TTUnsplat:
-    case OpKind::TTReshape:
-    case OpKind::TTExpandDims: executor.set(frame, op.result(), ops::reshape(operand(0), resultType)); return;
-    case OpKind::TTBroadcast: executor.set(frame, op.result(), ops::broadcastTo(operand(0), resultType)); return;
-    case OpKind::TTTrans: {
+  switch (familyOp<ShapeOp>(op.kind)) {
+    case ShapeOp::TTSplat: executor.set(frame, op.result(), ops::splat(operand(0), resultType)); return;
+    case ShapeOp::TTUnsplat:
+    case ShapeOp::TTReshape:
+    case ShapeOp::TTExpandDims: executor.set(frame, op.result(), ops::reshape(operand(0), resultType)); return;
+    case ShapeOp::TTBroadcast: executor.set(frame, op.result(), ops::broadcastTo(operand(0), resultType)); return;
+    case ShapeOp::TTTrans: {
       const Attribute* order = op.attr("order");
       std::vector<int64_t> permutation;
       if (order) permutation = order->arrayValues();
@@ -288,23 +289,16 @@ void executeMovementOp(Executor& executor, const Operation& op, Executor::Frame&
       executor.set(frame, op.result(), ops::transpose(operand(0), permutation, resultType));
       return;
     }
-    case OpKind::TTJoin: executor.set(frame, op.result(), ops::join(operand(0), operand(1), resultType)); return;
-    case OpKind::TTSplit: {
+    case ShapeOp::TTJoin: executor.set(frame, op.result(), ops::join(operand(0), operand(1), resultType)); return;
+    case ShapeOp::TTSplit: {
       auto [lhs, rhs] = ops::split(operand(0), resultType);
       executor.set(frame, op.result(0), lhs);
       executor.set(frame, op.result(1), rhs);
       return;
     }
-    case OpKind::TTCat: executor.set(frame, op.result(), ops::concatenate(operand(0), operand(1), resultType)); return;
-    case OpKind::TTGather: executeGather(executor, op, frame); return;
-    case OpKind::TTHistogram: executeHistogram(executor, op, frame); return;
-    case OpKind::UBPoison: {
-      MutableTileRef result = makeTile(resultType);
-      std::fill(result->mutableUndefinedMask(), result->mutableUndefinedMask() + result->size(), uint8_t{1});
-      executor.set(frame, op.result(), result);
-      return;
-    }
-    default: TILESIM_UNREACHABLE("not a movement op: " + std::string(op.name()));
+    case ShapeOp::TTCat: executor.set(frame, op.result(), ops::concatenate(operand(0), operand(1), resultType)); return;
+    case ShapeOp::TTGather: executeGather(executor, op, frame); return;
+    case ShapeOp::TTHistogram: executeHistogram(executor, op, frame); return;
   }
 }
 

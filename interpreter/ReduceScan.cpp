@@ -98,8 +98,6 @@ std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::v
   return results;
 }
 
-}  // namespace
-
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame) {
   const int axis = static_cast<int>(op.intAttr("axis"));
   const size_t count = op.numOperands();
@@ -218,6 +216,15 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
     }
   }
   for (size_t k = 0; k < count; ++k) executor.set(frame, op.result(k), results[k]);
+}
+
+}  // namespace
+
+void executeReduceScan(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  switch (familyOp<ReduceScanOp>(op.kind)) {
+    case ReduceScanOp::TTReduce: executeReduce(executor, op, frame); return;
+    case ReduceScanOp::TTScan: executeScan(executor, op, frame); return;
+  }
 }
 
 }  // namespace tilesim

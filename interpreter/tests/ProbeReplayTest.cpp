@@ -20,9 +20,7 @@
 #include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
 #include "ir/text/Parser.h"
-#ifdef TILESIM_HAS_VERIFIER
 #include "ir/verify/Verifier.h"
-#endif
 
 namespace tilesim {
 namespace {
@@ -83,10 +81,8 @@ Replay replay(const nlohmann::json& probe) {
   for (const Diagnostic& diagnostic : parsed.diagnostics) out.error += "\n  parse: " + diagnostic.str();
   if (!parsed.module) return out;
   out.module = std::move(parsed.module);
-#ifdef TILESIM_HAS_VERIFIER
   for (const Diagnostic& diagnostic : verifyModule(*out.module)) out.error += "\n  verify: " + diagnostic.str();
   if (!out.error.empty()) return out;
-#endif
   std::optional<Function> kernel = out.module->kernel();
   if (!kernel) {
     out.error = "no kernel";
@@ -216,11 +212,7 @@ TEST(ProbeReplay, EveryProbeMatchesTheGpu) {
     within += count.withinBound;
     total += count.total;
   }
-#ifdef TILESIM_HAS_VERIFIER
   const char* verified = "verified";
-#else
-  const char* verified = "not verified (no tilesim_ir_verify)";
-#endif
   std::printf("probe replay: exact %d/%d, within bound %d, mismatches %d, replay errors %d (%d kernels, %s)\n", exact,
               total, within, mismatches, replayErrors, kernels, verified);
   EXPECT_EQ(kernels, 1433);

@@ -1,6 +1,7 @@
 // Per-element semantics of every elementwise TTIR op, written once: the interpreter's whole-tile loops
-// (interpreter/Elementwise*.cpp), constant folding and the fuzzer's expected values all call these, so the
-// CPU side cannot disagree with itself. The long form is docs/semantics.md ("Integers", "Floats", "Casts").
+// (interpreter/Elementwise*.cpp) and the fuzzer's lane-by-lane expected values (fuzz/programs/ReferenceLanes)
+// both call these, so the CPU side cannot disagree with itself. (tilesim has no constant folder; the builder
+// only re-emits a cast literal as a literal of the new type, ir/builder/Cast.cpp.) The long form is docs/semantics.md ("Integers", "Floats", "Casts").
 //
 // Integers are carried in the unsigned type of their width (uint8_t..uint64_t); signed ops reinterpret.
 // i1 is evaluated as an 8-bit value sign-extended from bit 0 (1 -> 0xFF) and masked back to bit 0 after

@@ -166,11 +166,11 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
   auto results = [](Type function) { return std::vector<Type>(function.results().begin(), function.results().end()); };
   auto inputs = [](Type function) { return std::vector<Type>(function.inputs().begin(), function.inputs().end()); };
 
-  switch (op.kind) {
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms: keywordAttr("axis", "an axis (x, y or z)"); return {typeAfterColon()};
-    case OpKind::TTMakeRange: return {typeAfterColon()};
-    case OpKind::TTReshape: {
+  switch (customSyntaxOp(op.kind)) {
+    case CustomSyntaxOp::TTGetProgramId:
+    case CustomSyntaxOp::TTGetNumPrograms: keywordAttr("axis", "an axis (x, y or z)"); return {typeAfterColon()};
+    case CustomSyntaxOp::TTMakeRange: return {typeAfterColon()};
+    case CustomSyntaxOp::TTReshape: {
       OperandRef ref = parseOperandRef();
       if (consumeKeywordIf("allow_reorder")) op.setAttr("allow_reorder", Attribute::unit());
       if (consumeKeywordIf("efficient_layout")) op.setAttr("efficient_layout", Attribute::unit());
@@ -180,7 +180,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       op.operands.push_back(resolve(ref, from));
       return {to};
     }
-    case OpKind::TTGather: {
+    case CustomSyntaxOp::TTGather: {
       OperandRef source = parseOperandRef();
       expect(TokenKind::LSquare, "before the gather indices");
       OperandRef indices = parseOperandRef();
@@ -189,7 +189,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveInto(op, {source, indices}, inputs(type));
       return results(type);
     }
-    case OpKind::TTAddPtr: {
+    case CustomSyntaxOp::TTAddPtr: {
       OperandRef pointer = parseOperandRef();
       expect(TokenKind::Comma, "between pointer and offset");
       OperandRef offset = parseOperandRef();
@@ -199,8 +199,8 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveInto(op, {pointer, offset}, {result, offsetType});
       return {result};
     }
-    case OpKind::TTLoad:
-    case OpKind::TTStore: {
+    case CustomSyntaxOp::TTLoad:
+    case CustomSyntaxOp::TTStore: {
       std::vector<OperandRef> refs = parseOperandRefList();
       if (refs.empty()) fail("expected a pointer operand");
       memoryOptions();
@@ -215,7 +215,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       if (!loaded.isValid()) failAt(typeOffset, "tt.load needs a pointer or a tensor of pointers, got " + pointer.str());
       return {loaded};
     }
-    case OpKind::TTMakeTensorPtr: {
+    case CustomSyntaxOp::TTMakeTensorPtr: {
       OperandRef base = parseOperandRef();
       std::vector<std::vector<OperandRef>> lists;
       for (int list = 0; list < 3; ++list) {
@@ -231,7 +231,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       for (const auto& list : lists) resolveUntyped(op, list);
       return {result};
     }
-    case OpKind::TTAdvance: {
+    case CustomSyntaxOp::TTAdvance: {
       OperandRef pointer = parseOperandRef();
       expect(TokenKind::Comma, "before the offsets");
       expect(TokenKind::LSquare, "to open the offsets");
@@ -242,8 +242,8 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveUntyped(op, offsets);
       return {result};
     }
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS: {
+    case CustomSyntaxOp::TTAtomicRMW:
+    case CustomSyntaxOp::TTAtomicCAS: {
       if (op.kind == OpKind::TTAtomicRMW) {
         keywordAttr("atomic_rmw_op", "an atomic operation (add, fadd, max, ...)");
         expect(TokenKind::Comma, "after the atomic operation");
@@ -257,7 +257,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveInto(op, refs, inputs(type));
       return results(type);
     }
-    case OpKind::TTDot: {
+    case CustomSyntaxOp::TTDot: {
       std::vector<OperandRef> refs = parseOperandRefList();
       while (consumeIf(TokenKind::Comma)) {
         if (consumeKeywordIf("inputPrecision")) {
@@ -280,7 +280,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveInto(op, refs, std::vector<Type>{a, b, d});
       return {d};
     }
-    case OpKind::TTFpToFp: {
+    case CustomSyntaxOp::TTFpToFp: {
       OperandRef source = parseOperandRef();
       parseOptionalAttributeDict(op.attributes);
       if (consumeIf(TokenKind::Comma)) {
@@ -294,7 +294,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       op.operands.push_back(resolve(source, from));
       return {to};
     }
-    case OpKind::TTClampF: {
+    case CustomSyntaxOp::TTClampF: {
       std::vector<OperandRef> refs = parseOperandRefList();
       expect(TokenKind::Comma, "before 'propagateNan'");
       expectKeyword("propagateNan", "after the clamp operands");
@@ -304,8 +304,8 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveAllSame(op, refs, type);
       return {type};
     }
-    case OpKind::TTExternElementwise:
-    case OpKind::TTCall: {
+    case CustomSyntaxOp::TTExternElementwise:
+    case CustomSyntaxOp::TTCall: {
       if (op.kind == OpKind::TTCall) {
         op.setAttr("callee", Attribute::symbolRef(parseSymbolName()));
         expect(TokenKind::LParen, "to open the call arguments");
@@ -316,7 +316,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       resolveInto(op, refs, inputs(type));
       return results(type);
     }
-    case OpKind::TTElementwiseInlineAsm: {
+    case CustomSyntaxOp::TTElementwiseInlineAsm: {
       op.setAttr("asm_string", Attribute::string(parseStringLiteral()));
       parseOptionalAttributeDict(op.attributes);
       std::vector<OperandRef> refs = parseOperandRefList();
@@ -327,7 +327,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       expect(TokenKind::Arrow, "before the result types");
       return parseTypeList();
     }
-    case OpKind::TTPrint: {
+    case CustomSyntaxOp::TTPrint: {
       op.setAttr("prefix", Attribute::string(parseStringLiteral()));
       parseOptionalAttributeDict(op.attributes);
       if (consumeIf(TokenKind::Colon)) {
@@ -337,7 +337,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       }
       return {};
     }
-    case OpKind::TTAssert: {
+    case CustomSyntaxOp::TTAssert: {
       OperandRef condition = parseOperandRef();
       expect(TokenKind::Comma, "before the assert message");
       op.setAttr("message", Attribute::string(parseStringLiteral()));
@@ -345,21 +345,21 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       op.operands.push_back(resolve(condition, type));
       return {};
     }
-    case OpKind::TTReturn:
-    case OpKind::TTReduceReturn:
-    case OpKind::TTScanReturn:
-    case OpKind::SCFYield:
+    case CustomSyntaxOp::TTReturn:
+    case CustomSyntaxOp::TTReduceReturn:
+    case CustomSyntaxOp::TTScanReturn:
+    case CustomSyntaxOp::SCFYield:
       parseOptionalAttributeDict(op.attributes);
       operandsThenTypes();
       return {};
-    case OpKind::GPUBarrier:
+    case CustomSyntaxOp::GPUBarrier:
       parseOptionalAttributeDict(op.attributes);
       return {};
-    case OpKind::CFBr:
+    case CustomSyntaxOp::CFBr:
       parseSuccessor(op);
       parseOptionalAttributeDict(op.attributes);
       return {};
-    case OpKind::CFCondBr: {
+    case CustomSyntaxOp::CFCondBr: {
       OperandRef condition = parseOperandRef();
       op.operands.push_back(resolve(condition, Type::i1()));
       expect(TokenKind::Comma, "after the branch condition");
@@ -369,7 +369,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       parseOptionalAttributeDict(op.attributes);
       return {};
     }
-    case OpKind::SCFCondition: {
+    case CustomSyntaxOp::SCFCondition: {
       expect(TokenKind::LParen, "before the condition");
       OperandRef condition = parseOperandRef();
       expect(TokenKind::RParen, "after the condition");
@@ -378,14 +378,14 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       operandsThenTypes();
       return {};
     }
-    case OpKind::UBPoison: {
+    case CustomSyntaxOp::UBPoison: {
       parseOptionalAttributeDict(op.attributes);
       if (at(TokenKind::Less)) fail("ub.poison with a value is not supported");
       expect(TokenKind::Colon, "before the type");
       return {parseType()};
     }
-    case OpKind::SCFFor: return parseForBody(op);
-    case OpKind::SCFIf: {
+    case CustomSyntaxOp::SCFFor: return parseForBody(op);
+    case CustomSyntaxOp::SCFIf: {
       OperandRef condition = parseOperandRef();
       op.operands.push_back(resolve(condition));
       std::vector<Type> types;
@@ -405,7 +405,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       parseOptionalAttributeDict(op.attributes);
       return types;
     }
-    case OpKind::SCFWhile: {
+    case CustomSyntaxOp::SCFWhile: {
       std::vector<PendingArgument> arguments;
       std::vector<OperandRef> inits;
       if (consumeIf(TokenKind::LParen)) {
@@ -438,27 +438,7 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       }
       return results(type);
     }
-    case OpKind::TTFunc: fail("tt.func is only allowed at module level");
-    // Ops with a table-driven syntax never get here (parseOpBody handles them).
-    case OpKind::ArithAddI: case OpKind::ArithSubI: case OpKind::ArithMulI: case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI: case OpKind::ArithAndI:
-    case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithShLI: case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI: case OpKind::ArithMaxSI: case OpKind::ArithMinSI: case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI: case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF:
-    case OpKind::ArithDivF: case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF: case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithCmpI:
-    case OpKind::ArithCmpF: case OpKind::ArithSelect: case OpKind::ArithConstant: case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI: case OpKind::ArithTruncI: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP:
-    case OpKind::ArithFPToSI: case OpKind::ArithFPToUI: case OpKind::ArithExtF: case OpKind::ArithTruncF:
-    case OpKind::ArithBitcast: case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog:
-    case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathSqrt:
-    case OpKind::MathRsqrt: case OpKind::MathErf: case OpKind::MathFloor: case OpKind::MathCeil:
-    case OpKind::MathAbsF: case OpKind::MathAbsI: case OpKind::MathFma: case OpKind::TTSplat:
-    case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims: case OpKind::TTTrans:
-    case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat: case OpKind::TTHistogram:
-    case OpKind::TTIntToPtr: case OpKind::TTPtrToInt: case OpKind::TTBitcast: case OpKind::TTPreciseDivF:
-    case OpKind::TTPreciseSqrt: case OpKind::TTMulhiUI: case OpKind::TTReduce: case OpKind::TTScan:
-      break;
+    case CustomSyntaxOp::TTFunc: fail("tt.func is only allowed at module level");
   }
   fail("internal: op " + std::string(mnemonic(op.kind)) + " has no custom syntax");
 }

@@ -112,18 +112,18 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
     out += " : ";
     printTypes(op.operands, begin);
   };
-  switch (op.kind) {
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms:
+  switch (customSyntaxOp(op.kind)) {
+    case CustomSyntaxOp::TTGetProgramId:
+    case CustomSyntaxOp::TTGetNumPrograms:
       out += " " + keyword(op, "axis");
       printAttributeDict(op.attributes, {"axis"});
       out += " : " + resultType.str();
       return;
-    case OpKind::TTMakeRange:
+    case CustomSyntaxOp::TTMakeRange:
       printAttributeDict(op.attributes);
       out += " : " + resultType.str();
       return;
-    case OpKind::TTReshape:
+    case CustomSyntaxOp::TTReshape:
       out += " ";
       printUses(op.operands);
       if (op.hasAttr("allow_reorder")) out += " allow_reorder";
@@ -131,7 +131,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes, {"allow_reorder", "efficient_layout"});
       out += " : " + operandType(0) + " -> " + resultType.str();
       return;
-    case OpKind::TTGather:
+    case CustomSyntaxOp::TTGather:
       out += " ";
       printUses(op.operands, 0, 1);
       out += "[";
@@ -140,14 +140,14 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes);
       out += " : " + functionType(op.operands, op);
       return;
-    case OpKind::TTAddPtr:
+    case CustomSyntaxOp::TTAddPtr:
       out += " ";
       printUses(op.operands);
       printAttributeDict(op.attributes);
       out += " : " + resultType.str() + ", " + operandType(1);
       return;
-    case OpKind::TTLoad:
-    case OpKind::TTStore:
+    case CustomSyntaxOp::TTLoad:
+    case CustomSyntaxOp::TTStore:
       out += " ";
       printUses(op.operands);
       if (op.hasAttr("cache")) out += " cacheModifier = " + keyword(op, "cache");
@@ -155,7 +155,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes, {"cache", "evict"});
       out += " : " + operandType(0);
       return;
-    case OpKind::TTMakeTensorPtr: {
+    case CustomSyntaxOp::TTMakeTensorPtr: {
       size_t rank = op.operands.empty() ? 0 : (op.operands.size() - 1) / 3;
       out += " ";
       printUses(op.operands, 0, 1);
@@ -168,7 +168,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       out += " : " + strippedPointerType(resultType);
       return;
     }
-    case OpKind::TTAdvance:
+    case CustomSyntaxOp::TTAdvance:
       out += " ";
       printUses(op.operands, 0, 1);
       out += ", [";
@@ -177,8 +177,8 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes);
       out += " : " + strippedPointerType(resultType);
       return;
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS:
+    case CustomSyntaxOp::TTAtomicRMW:
+    case CustomSyntaxOp::TTAtomicCAS:
       out += " ";
       if (op.kind == OpKind::TTAtomicRMW) out += keyword(op, "atomic_rmw_op") + ", ";
       out += keyword(op, "sem") + ", " + keyword(op, "scope") + ", ";
@@ -186,34 +186,34 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes, {"atomic_rmw_op", "sem", "scope"});
       out += " : " + functionType(op.operands, op);
       return;
-    case OpKind::TTDot:
+    case CustomSyntaxOp::TTDot:
       out += " ";
       printUses(op.operands);
       if (op.hasAttr("inputPrecision")) out += ", inputPrecision = " + keyword(op, "inputPrecision");
       printAttributeDict(op.attributes, {"inputPrecision"});
       out += " : " + operandType(0) + " * " + operandType(1) + " -> " + resultType.str();
       return;
-    case OpKind::TTFpToFp:
+    case CustomSyntaxOp::TTFpToFp:
       out += " ";
       printUses(op.operands);
       printAttributeDict(op.attributes, {"rounding"});
       if (op.hasAttr("rounding")) out += ", rounding = " + keyword(op, "rounding");
       out += " : " + operandType(0) + " -> " + resultType.str();
       return;
-    case OpKind::TTClampF:
+    case CustomSyntaxOp::TTClampF:
       out += " ";
       printUses(op.operands);
       out += ", propagateNan = " + keyword(op, "propagateNan");
       printAttributeDict(op.attributes, {"propagateNan"});
       out += " : " + resultType.str();
       return;
-    case OpKind::TTExternElementwise:
+    case CustomSyntaxOp::TTExternElementwise:
       out += " ";
       printUses(op.operands);
       printAttributeDict(op.attributes);
       out += " : " + functionType(op.operands, op);
       return;
-    case OpKind::TTCall: {
+    case CustomSyntaxOp::TTCall: {
       const Attribute* callee = op.attr("callee");
       std::string name = callee ? callee->text() : "";
       out += " @" + (isBareIdentifier(name) ? name : quoteString(name)) + "(";
@@ -223,7 +223,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       out += " : " + functionType(op.operands, op);
       return;
     }
-    case OpKind::TTElementwiseInlineAsm: {
+    case CustomSyntaxOp::TTElementwiseInlineAsm: {
       out += " " + quoteString(keyword(op, "asm_string"));
       printAttributeDict(op.attributes, {"asm_string"});
       usesAndTypes(0);
@@ -231,7 +231,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       for (size_t i = 0; i < op.results.size(); ++i) out += (i ? ", " : "") + op.results[i]->type.str();
       return;
     }
-    case OpKind::TTPrint:
+    case CustomSyntaxOp::TTPrint:
       out += " " + quoteString(keyword(op, "prefix"));
       printAttributeDict(op.attributes, {"prefix"});
       if (!op.operands.empty()) {
@@ -239,28 +239,28 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
         usesAndTypes(0);
       }
       return;
-    case OpKind::TTAssert:
+    case CustomSyntaxOp::TTAssert:
       out += " ";
       printUses(op.operands);
       out += ", " + quoteString(keyword(op, "message"));
       printAttributeDict(op.attributes, {"message"});
       out += " : " + operandType(0);
       return;
-    case OpKind::TTReturn:
-    case OpKind::TTReduceReturn:
-    case OpKind::TTScanReturn:
-    case OpKind::SCFYield:
+    case CustomSyntaxOp::TTReturn:
+    case CustomSyntaxOp::TTReduceReturn:
+    case CustomSyntaxOp::TTScanReturn:
+    case CustomSyntaxOp::SCFYield:
       printAttributeDict(op.attributes);
       usesAndTypes(0);
       return;
-    case OpKind::GPUBarrier:
+    case CustomSyntaxOp::GPUBarrier:
       printAttributeDict(op.attributes);
       return;
-    case OpKind::CFBr:
+    case CustomSyntaxOp::CFBr:
       printSuccessor(op, 0);
       printAttributeDict(op.attributes);
       return;
-    case OpKind::CFCondBr:
+    case CustomSyntaxOp::CFCondBr:
       out += " ";
       printUses(op.operands, 0, 1);
       out += ",";
@@ -269,18 +269,18 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printSuccessor(op, 1);
       printAttributeDict(op.attributes);
       return;
-    case OpKind::SCFCondition:
+    case CustomSyntaxOp::SCFCondition:
       out += "(";
       printUses(op.operands, 0, 1);
       out += ")";
       printAttributeDict(op.attributes);
       usesAndTypes(1);
       return;
-    case OpKind::UBPoison:
+    case CustomSyntaxOp::UBPoison:
       printAttributeDict(op.attributes);
       out += " : " + resultType.str();
       return;
-    case OpKind::SCFFor: {
+    case CustomSyntaxOp::SCFFor: {
       const Block* body = op.regions.empty() || op.regions[0]->empty() ? nullptr : &op.regions[0]->front();
       out += " ";
       if (op.hasAttr("unsignedCmp")) out += "unsigned ";
@@ -306,7 +306,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes, {"unsignedCmp"});
       return;
     }
-    case OpKind::SCFIf:
+    case CustomSyntaxOp::SCFIf:
       out += " ";
       printUses(op.operands);
       if (!op.results.empty()) {
@@ -322,7 +322,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       }
       printAttributeDict(op.attributes);
       return;
-    case OpKind::SCFWhile: {
+    case CustomSyntaxOp::SCFWhile: {
       const Block* before = op.regions.empty() || op.regions[0]->empty() ? nullptr : &op.regions[0]->front();
       if (!op.operands.empty()) {
         out += " (";
@@ -344,27 +344,7 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       }
       return;
     }
-    case OpKind::TTFunc: return;  // printed by printFunction
-    case OpKind::ArithAddI: case OpKind::ArithSubI: case OpKind::ArithMulI: case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI: case OpKind::ArithRemSI: case OpKind::ArithRemUI: case OpKind::ArithAndI:
-    case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithShLI: case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI: case OpKind::ArithMaxSI: case OpKind::ArithMinSI: case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI: case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF:
-    case OpKind::ArithDivF: case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF: case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithCmpI:
-    case OpKind::ArithCmpF: case OpKind::ArithSelect: case OpKind::ArithConstant: case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI: case OpKind::ArithTruncI: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP:
-    case OpKind::ArithFPToSI: case OpKind::ArithFPToUI: case OpKind::ArithExtF: case OpKind::ArithTruncF:
-    case OpKind::ArithBitcast: case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog:
-    case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathSqrt:
-    case OpKind::MathRsqrt: case OpKind::MathErf: case OpKind::MathFloor: case OpKind::MathCeil:
-    case OpKind::MathAbsF: case OpKind::MathAbsI: case OpKind::MathFma: case OpKind::TTSplat:
-    case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims: case OpKind::TTTrans:
-    case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat: case OpKind::TTHistogram:
-    case OpKind::TTIntToPtr: case OpKind::TTPtrToInt: case OpKind::TTBitcast: case OpKind::TTPreciseDivF:
-    case OpKind::TTPreciseSqrt: case OpKind::TTMulhiUI: case OpKind::TTReduce: case OpKind::TTScan:
-      printGenericBody(op, indent);  // not reached: these have a table-driven syntax
-      return;
+    case CustomSyntaxOp::TTFunc: return;  // printed by printFunction
   }
 }
 

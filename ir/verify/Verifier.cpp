@@ -102,118 +102,63 @@ OpKind expectedTerminator(OpKind owner, size_t regionIndex) {
 
 bool isTerminator(OpKind kind) { return hasTrait(kind, kTerminator); }
 
-// Per-op semantic checks, one case per row of ir/Ops.def (no default: a new op must be handled here).
+// Per-op semantic checks: one case per op family of ir/Ops.def (no default: a new family must be handled
+// here), then a switch over the family's ops where its members are checked differently.
 bool verifySemantics(VerifyContext& ctx, const Operation& op) {
-  switch (op.kind) {
-    case OpKind::ArithAddI:
-    case OpKind::ArithSubI:
-    case OpKind::ArithMulI:
-    case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI:
-    case OpKind::ArithRemSI:
-    case OpKind::ArithRemUI:
-    case OpKind::ArithAndI:
-    case OpKind::ArithOrI:
-    case OpKind::ArithXOrI:
-    case OpKind::ArithShLI:
-    case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI:
-    case OpKind::ArithMaxSI:
-    case OpKind::ArithMinSI:
-    case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI:
-    case OpKind::MathAbsI:
-    case OpKind::TTMulhiUI: return verifySameTypeOp(ctx, op, ElementClass::Integer);
-    case OpKind::ArithAddF:
-    case OpKind::ArithSubF:
-    case OpKind::ArithMulF:
-    case OpKind::ArithDivF:
-    case OpKind::ArithRemF:
-    case OpKind::ArithNegF:
-    case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF:
-    case OpKind::ArithMaximumF:
-    case OpKind::ArithMinimumF:
-    case OpKind::MathExp:
-    case OpKind::MathExp2:
-    case OpKind::MathLog:
-    case OpKind::MathLog2:
-    case OpKind::MathSin:
-    case OpKind::MathCos:
-    case OpKind::MathSqrt:
-    case OpKind::MathRsqrt:
-    case OpKind::MathErf:
-    case OpKind::MathFloor:
-    case OpKind::MathCeil:
-    case OpKind::MathAbsF:
-    case OpKind::MathFma:
-    case OpKind::TTPreciseDivF:
-    case OpKind::TTPreciseSqrt: return verifySameTypeOp(ctx, op, ElementClass::Float);
-    case OpKind::ArithCmpI:
-    case OpKind::ArithCmpF: return verifyCompareOp(ctx, op);
-    case OpKind::ArithSelect: return verifySelectOp(ctx, op);
-    case OpKind::ArithConstant: return verifyConstantOp(ctx, op);
-    case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI:
-    case OpKind::ArithTruncI:
-    case OpKind::ArithSIToFP:
-    case OpKind::ArithUIToFP:
-    case OpKind::ArithFPToSI:
-    case OpKind::ArithFPToUI:
-    case OpKind::ArithExtF:
-    case OpKind::ArithTruncF:
-    case OpKind::ArithBitcast: return verifyCastOp(ctx, op);
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms: return verifyProgramInfoOp(ctx, op);
-    case OpKind::TTMakeRange: return verifyMakeRangeOp(ctx, op);
-    case OpKind::TTSplat:
-    case OpKind::TTUnsplat:
-    case OpKind::TTBroadcast:
-    case OpKind::TTExpandDims:
-    case OpKind::TTReshape:
-    case OpKind::TTTrans:
-    case OpKind::TTJoin:
-    case OpKind::TTSplit:
-    case OpKind::TTCat:
-    case OpKind::TTGather:
-    case OpKind::TTHistogram: return verifyShapeOp(ctx, op);
-    case OpKind::TTAddPtr:
-    case OpKind::TTLoad:
-    case OpKind::TTStore:
-    case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance:
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS:
-    case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt: return verifyMemoryOp(ctx, op);
-    case OpKind::TTDot:
-    case OpKind::TTFpToFp:
-    case OpKind::TTBitcast:
-    case OpKind::TTClampF:
-    case OpKind::TTExternElementwise:
-    case OpKind::TTElementwiseInlineAsm: return verifyNumericOp(ctx, op);
-    case OpKind::TTReduce:
-    case OpKind::TTScan: return verifyReduceOrScanOp(ctx, op);
-    case OpKind::TTFunc: return verifyFuncOp(ctx, op);
-    case OpKind::TTCall: return verifyCallOp(ctx, op);
-    case OpKind::TTAssert:
-      if (!isI1(op.operand(0)->type))
-        return ctx.fail(op, "condition has type " + typeName(op.operand(0)->type) + ", expected i1 or a tensor of i1");
-      return true;
-    case OpKind::SCFFor: return verifyForOp(ctx, op);
-    case OpKind::SCFIf: return verifyIfOp(ctx, op);
-    case OpKind::SCFWhile: return verifyWhileOp(ctx, op);
-    // Terminators are checked by the op that owns their region; print and poison take anything.
-    case OpKind::TTReduceReturn:
-    case OpKind::TTScanReturn:
-    case OpKind::TTReturn:
-    case OpKind::SCFYield:
-    case OpKind::SCFCondition:
-    case OpKind::CFBr:
-    case OpKind::CFCondBr:
-    case OpKind::GPUBarrier:
-    case OpKind::TTPrint:
-    case OpKind::UBPoison: return true;
+  switch (opFamily(op.kind)) {
+    case OpFamily::IntArith: return verifySameTypeOp(ctx, op, ElementClass::Integer);
+    case OpFamily::FloatArith:  // tt.clampf carries its own propagateNan rule
+      return op.kind == OpKind::TTClampF ? verifyNumericOp(ctx, op) : verifySameTypeOp(ctx, op, ElementClass::Float);
+    case OpFamily::Math: return verifySameTypeOp(ctx, op, ElementClass::Float);
+    case OpFamily::Compare:
+      switch (familyOp<CompareOp>(op.kind)) {
+        case CompareOp::ArithCmpI:
+        case CompareOp::ArithCmpF: return verifyCompareOp(ctx, op);
+        case CompareOp::ArithSelect: return verifySelectOp(ctx, op);
+      }
+      break;
+    case OpFamily::Cast:  // arith casts have one rule table; tt.fp_to_fp and tt.bitcast (pointers too) their own
+      return op.kind == OpKind::TTFpToFp || op.kind == OpKind::TTBitcast ? verifyNumericOp(ctx, op)
+                                                                          : verifyCastOp(ctx, op);
+    case OpFamily::External:
+    case OpFamily::Dot: return verifyNumericOp(ctx, op);
+    case OpFamily::Constant:
+      switch (familyOp<ConstantOp>(op.kind)) {
+        case ConstantOp::ArithConstant: return verifyConstantOp(ctx, op);
+        case ConstantOp::TTMakeRange: return verifyMakeRangeOp(ctx, op);
+        case ConstantOp::UBPoison: return true;  // any type
+      }
+      break;
+    case OpFamily::Program: return verifyProgramInfoOp(ctx, op);
+    case OpFamily::Shape: return verifyShapeOp(ctx, op);
+    case OpFamily::Pointer:
+    case OpFamily::Memory:
+    case OpFamily::Atomic: return verifyMemoryOp(ctx, op);
+    case OpFamily::ReduceScan: return verifyReduceOrScanOp(ctx, op);
+    case OpFamily::ControlFlow:
+      switch (familyOp<ControlFlowOp>(op.kind)) {
+        case ControlFlowOp::SCFFor: return verifyForOp(ctx, op);
+        case ControlFlowOp::SCFIf: return verifyIfOp(ctx, op);
+        case ControlFlowOp::SCFWhile: return verifyWhileOp(ctx, op);
+      }
+      break;
+    case OpFamily::Function:
+      switch (familyOp<FunctionOp>(op.kind)) {
+        case FunctionOp::TTFunc: return verifyFuncOp(ctx, op);
+        case FunctionOp::TTCall: return verifyCallOp(ctx, op);
+      }
+      break;
+    case OpFamily::Terminator: return true;  // yields: checked by the op that owns their region; branches: S7
+    case OpFamily::Debug:
+      switch (familyOp<DebugOp>(op.kind)) {
+        case DebugOp::TTPrint: return true;  // prints anything
+        case DebugOp::GPUBarrier: return true;
+        case DebugOp::TTAssert:
+          if (!isI1(op.operand(0)->type))
+            return ctx.fail(op, "condition has type " + typeName(op.operand(0)->type) + ", expected i1 or a tensor of i1");
+          return true;
+      }
+      break;
   }
   return true;
 }

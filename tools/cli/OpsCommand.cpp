@@ -1,5 +1,5 @@
-// `tilesim ops [--markdown]`: the op table (ir/Ops.def through opInfo) for people: mnemonic, textual syntax,
-// operand and result counts, traits and the one-line semantics both engines implement. `--markdown` writes the
+// `tilesim ops [--markdown]`: the op table (ir/Ops.def through opInfo) for people, by family: mnemonic,
+// textual syntax, operand and result counts, traits and the one-line semantics both engines implement. `--markdown` writes the
 // page committed as docs/ops.md (regenerate it with `tilesim ops --markdown > docs/ops.md`).
 #include <cstdio>
 #include <fmt/format.h>
@@ -28,8 +28,6 @@ std::string traitsText(uint32_t traits) {
   return text;
 }
 
-std::string dialectOf(std::string_view mnemonic) { return std::string(mnemonic.substr(0, mnemonic.find('.'))); }
-
 std::string escapeMarkdown(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -42,8 +40,8 @@ std::string escapeMarkdown(std::string_view text) {
 void printText() {
   for (int i = 0; i < numOpKinds(); ++i) {
     const OpInfo& info = opInfo(static_cast<OpKind>(i));
-    std::printf("%-22s %-8s operands %-4s results %-3s %s\n    %s\n", std::string(info.mnemonic).c_str(),
-                syntaxName(info.syntax), countText(info.minOperands, info.maxOperands).c_str(),
+    std::printf("%-22s %-11s %-8s operands %-4s results %-3s %s\n    %s\n", std::string(info.mnemonic).c_str(),
+                std::string(familyName(info.family)).c_str(), syntaxName(info.syntax), countText(info.minOperands, info.maxOperands).c_str(),
                 info.numResults < 0 ? "n" : std::to_string(info.numResults).c_str(), traitsText(info.traits).c_str(),
                 std::string(info.semantics).c_str());
   }
@@ -54,19 +52,22 @@ void printMarkdown() {
   std::printf(
       "# TTIR ops\n\n"
       "Generated from `ir/Ops.def` by `tilesim ops --markdown > docs/ops.md`; do not edit by hand.\n"
-      "Every op tilesim parses, verifies and runs (%d in all), with its textual syntax (see `ir/OpKind.h`),\n"
-      "operand and result counts (`n+`: variadic), traits and the one-line semantics both engines implement.\n"
-      "The long form of the semantics is `docs/semantics.md`.\n",
-      numOpKinds());
-  std::string dialect;
+      "Every op tilesim parses, verifies and runs (%d in all, in %d families), with its family, textual syntax\n"
+      "(see `ir/OpKind.h`), operand and result counts (`n+`: variadic), traits and the one-line semantics both\n"
+      "engines implement. A family is the unit every engine dispatches on (`OpFamily`, `opFamily(OpKind)`); the\n"
+      "file named beside it runs it in the interpreter. The long form of the semantics is `docs/semantics.md`.\n",
+      numOpKinds(), numOpFamilies());
+  int family = -1;
   for (int i = 0; i < numOpKinds(); ++i) {
     const OpInfo& info = opInfo(static_cast<OpKind>(i));
-    if (dialectOf(info.mnemonic) != dialect) {
-      dialect = dialectOf(info.mnemonic);
-      std::printf("\n## %s\n\n| Op | Syntax | Operands | Results | Traits | Semantics |\n|---|---|---|---|---|---|\n",
-                  dialect.c_str());
+    if (static_cast<int>(info.family) != family) {
+      family = static_cast<int>(info.family);
+      std::printf("\n## %s\n\n%s.\n\n| Op | Family | Syntax | Operands | Results | Traits | Semantics |\n"
+                  "|---|---|---|---|---|---|---|\n",
+                  std::string(familyName(info.family)).c_str(), std::string(familyDescription(info.family)).c_str());
     }
-    std::printf("| `%s` | %s | %s | %s | %s | %s |\n", std::string(info.mnemonic).c_str(), syntaxName(info.syntax),
+    std::printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", std::string(info.mnemonic).c_str(),
+                std::string(familyName(info.family)).c_str(), syntaxName(info.syntax),
                 countText(info.minOperands, info.maxOperands).c_str(),
                 info.numResults < 0 ? "n" : std::to_string(info.numResults).c_str(), traitsText(info.traits).c_str(),
                 escapeMarkdown(info.semantics).c_str());

@@ -102,9 +102,7 @@ Outcome describeProbe(const std::string& ttir, bool castProbe) {
   Outcome outcome;
   for (const Diagnostic& diagnostic : parsed.diagnostics) outcome.error += "parse: " + diagnostic.str() + "\n";
   if (!parsed.module) return outcome;
-#ifdef TILESIM_HAS_VERIFIER
   for (const Diagnostic& diagnostic : verifyModule(*parsed.module)) outcome.error += "verify: " + diagnostic.str() + "\n";
-#endif
   std::string error = outcome.error;
   outcome = describeModule(*parsed.module, castProbe);
   outcome.error = error;

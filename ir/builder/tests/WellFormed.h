@@ -9,18 +9,14 @@
 #include "ir/text/Equality.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
-#ifdef TILESIM_HAS_VERIFIER
 #include "ir/verify/Verifier.h"
-#endif
 
 namespace tilesim::builder {
 
 inline std::string checkWellFormed(const Module& module) {
   std::string problems;
   std::string text = printModule(module);
-#ifdef TILESIM_HAS_VERIFIER
   for (const Diagnostic& diagnostic : verifyModule(module)) problems += "\n  verify: " + diagnostic.str();
-#endif
   ParseResult reparsed = parseModule(text, "built.ttir");
   for (const Diagnostic& diagnostic : reparsed.diagnostics) problems += "\n  re-parse: " + diagnostic.str();
   std::string difference;

@@ -1,4 +1,5 @@
-# One-line helpers so every target gets the same flags and every test a label.
+# How tilesim declares its targets: one-line helpers so every library and executable gets the same include
+# path and warnings (TILESIM_WARNINGS), and every GoogleTest test a ctest label (unit, conformance, fuzz, gpu).
 
 function(tilesim_add_library name)
   add_library(${name} STATIC ${ARGN})
