@@ -16,9 +16,19 @@ import os
 from ._memory import as_dtype
 from ._native import native
 
-TtirError = native.TtirError
-LaunchError = native.LaunchError
-EngineUnavailable = native.EngineUnavailable
+try:
+    TtirError = native.TtirError
+    LaunchError = native.LaunchError
+    EngineUnavailable = native.EngineUnavailable
+except ImportError:  # no native module: capture still works; running a kernel raises the ImportError
+    class TtirError(Exception):
+        pass
+
+    class LaunchError(Exception):
+        pass
+
+    class EngineUnavailable(Exception):
+        pass
 
 __all__ = ["interpret", "enable", "KernelError", "Options", "as_dtype", "run_ttir", "TtirError", "LaunchError",
            "EngineUnavailable", "engine_available"]

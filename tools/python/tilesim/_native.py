@@ -48,4 +48,19 @@ def load():
                       "with `pip install tools/python` (docs/python.md).")
 
 
-native = load()
+class _Unavailable:
+    """Stands in for the native module when it is not built: recording launches (tilesim.capture) needs no
+    extension, so a GPU machine without a build of it can still record; anything that runs a kernel raises the
+    ImportError that says how to build one."""
+
+    def __init__(self, error: ImportError):
+        self._error = error
+
+    def __getattr__(self, name):
+        raise self._error
+
+
+try:
+    native = load()
+except ImportError as missing:
+    native = _Unavailable(missing)
