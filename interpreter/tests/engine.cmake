@@ -4,5 +4,5 @@
 # for). Everything else a launch shows in its buffers or reports is a conformance case under conformance/engine/
 # (conformance/engine/make_cases.py), replayed on any engine by `tilesim conformance` and ctest conformance_tree.
 tilesim_add_test(engine_test unit
-  SOURCES EngineAtomicTest.cpp EngineControlTest.cpp EngineReduceScanOrderTest.cpp
+  SOURCES EngineAtomicTest.cpp EngineControlTest.cpp EngineHostileTest.cpp EngineReduceScanOrderTest.cpp
   LIBS tilesim_interpreter tilesim_ir_text tilesim_ir_verify)
