@@ -215,7 +215,7 @@ NpyLoad parseNpy(std::span<const uint8_t> data, const std::string& fileName) {
 NpyLoad readNpyFile(const std::string& path) {
   // Only regular files, read by their size: a directory, a FIFO or /dev/zero is an error, never an endless read.
   struct stat info{};
-  if (::stat(path.c_str(), &info) != 0) return failure(path, errno == ENOENT ? "no such file" : "cannot open file");
+  if (::stat(path.c_str(), &info) != 0) return failure(path, errno == ENOENT ? "cannot open file (no such file)" : "cannot open file");
   if (S_ISDIR(info.st_mode)) return failure(path, "is a directory, not a .npy file");
   if (!S_ISREG(info.st_mode)) return failure(path, "not a regular file (a device or pipe cannot hold a .npy array)");
   std::ifstream file(path, std::ios::binary);
