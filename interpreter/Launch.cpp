@@ -203,6 +203,8 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
     storageOf[i] = &memory.addBuffer(argument.name, argument.elementKind, argument.bytes.data(), argument.bytes.size());
   }
   if (memory.buffers().size() >= (size_t{1} << (63 - kBufferWindowBits))) return fail("too many buffers");
+  for (const auto& buffer : memory.buffers())  // the wild-pointer rule needs every buffer in its window's first half
+    if (buffer->sizeBytes >= kMaxBufferBytes) return fail("argument '" + buffer->name + "': buffers of 512 GiB or more are not supported");
   if (options.checks) memory.enableRaceShadow();
   if (options.profile == FloatProfile::Triton) memory.enableErrorBounds();
 

@@ -23,17 +23,22 @@
 namespace tilesim {
 
 constexpr int kBufferWindowBits = 40;
-// Pointer arithmetic that leaves the base pointer's window (tt.addptr with a huge i64 offset, a block pointer
-// stepping past it) does not reach another buffer: the result is moved to this window, which no buffer has,
-// so every access through it is reported as out of bounds ("wild pointer").
+// Wild pointers. A buffer's data lies in the first half of its window (buffers are below 2^39 bytes), so every
+// address has a *home*: the window whose start is nearest (within ±2^39). Pointer arithmetic (tt.addptr, block
+// pointer element addresses) whose result has another home than its base — an i64 offset of ±2^39 or more,
+// the only way to reach another buffer's data — is moved to kWildWindow, which no buffer has: every access
+// through it, or through anything derived from it, is an out-of-bounds report. Offsets below 2^39 keep their
+// exact value (a pointer slightly before its buffer, and back, is still affine).
 constexpr uint64_t kWildWindow = (uint64_t{1} << (64 - kBufferWindowBits)) - 1;
+constexpr uint64_t kMaxBufferBytes = uint64_t{1} << (kBufferWindowBits - 1);
+inline uint64_t homeWindow(uint64_t address) { return (address + kMaxBufferBytes) >> kBufferWindowBits; }
 inline uint64_t wildAddress(uint64_t address) {
-  return (kWildWindow << kBufferWindowBits) | (address & ((uint64_t{1} << kBufferWindowBits) - 1));
+  return (kWildWindow << kBufferWindowBits) | (address & (kMaxBufferBytes - 1));
 }
-// base + byteOffset (wrapping, as the GPU's 64-bit add), kept inside base's window or made wild.
+// base + byteOffset (wrapping, as the GPU's 64-bit add), or a wild address when it changes home.
 inline uint64_t offsetAddress(uint64_t base, uint64_t byteOffset) {
   const uint64_t address = base + byteOffset;
-  return ((address ^ base) >> kBufferWindowBits) == 0 ? address : wildAddress(address);
+  return homeWindow(address) == homeWindow(base) ? address : wildAddress(address);
 }
 
 constexpr uint32_t kAtomicWriter = 0x80000000u;
