@@ -1,6 +1,7 @@
 // tt.atomic_rmw and tt.atomic_cas: lane by lane in lane order, with real host atomics (std::atomic_ref) on the
 // launch's buffers, since programs run on several threads at once. Each lane returns the old value; masked-off
-// lanes return 0 and touch nothing. Atomics are exempt from race checks (docs/semantics.md).
+// lanes return 0 and touch nothing. Atomics of different programs do not race with each other, but a plain
+// load or store of another program on the same element does (docs/semantics.md).
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -114,11 +115,14 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
       memory.undefinedUse(&values, lane, "an undefined value reaches memory through an atomic");
     uint64_t offset = 0;
     uint64_t address = pointers.bitsAt(pointers.size() == 1 ? 0 : lane);
+    // Checked even with --no-check: a misaligned host atomic is undefined behaviour in tilesim itself.
     Access access = executor.context().memory->translate(address, static_cast<uint64_t>(bytes));
-    if (!access.buffer) {
+    if (!access.buffer || address % static_cast<uint64_t>(bytes) != 0) {
       memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset);  // reports
       continue;
     }
+    if (executor.checks() && executor.context().memory->raceShadowEnabled())
+      memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset, /*atomic=*/true);
     uint8_t* location = access.buffer->data + access.offset;
     uint64_t value = values.bitsAt(values.size() == 1 ? 0 : lane);
     uint64_t old = isCas ? atomicCasLane(location, bytes, compare->bitsAt(compare->size() == 1 ? 0 : lane), value)

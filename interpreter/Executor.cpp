@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <new>
+#include <stdexcept>
 
 #include "interpreter/Elementwise.h"
 #include "ir/FloatBits.h"
@@ -81,10 +83,21 @@ void Executor::trap(Report::Kind kind, const Operation& op, std::string message)
   throw ProgramTrap{makeReport(kind, op, nullptr, -1, std::move(message))};
 }
 
-void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, std::vector<std::string>* printed) {
+void Executor::stepLimitExceeded(const Operation& op) const {
+  const Operation& culprit = currentLoop_ ? *currentLoop_ : op;
+  throw ProgramTrap{makeReport(Report::Kind::StepLimit, culprit, nullptr, -1,
+                               "the program ran more than " + std::to_string(context_.options.maxSteps) +
+                                   " steps (ops and loop iterations) in this " + std::string(culprit.name()) +
+                                   "; a loop that never ends? (--max-steps N raises the limit)")};
+}
+
+void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, ProgramPrints* printed) {
   programId_ = programId;
   linearId_ = linearId;
   printed_ = printed;
+  callDepth_ = 0;
+  steps_ = 0;
+  currentLoop_ = nullptr;
   try {
     Frame frame;
     frame.values.resize(context_.kernel.numValues);
@@ -92,6 +105,12 @@ void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, st
     runBlock(body, context_.kernelArguments, frame);
   } catch (const ProgramTrap& trap) {
     sink_.add(trap.report);
+  } catch (const std::bad_alloc&) {  // an exception must not leave an OpenMP worker: note it, end the program
+    sink_.outOfMemory = true;
+    sink_.outOfMemoryProgram = programId;
+  } catch (const std::length_error&) {
+    sink_.outOfMemory = true;
+    sink_.outOfMemoryProgram = programId;
   }
 }
 
@@ -104,6 +123,7 @@ std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const Tile
   for (;;) {
     const Block* next = nullptr;
     for (const auto& op : block->operations) {
+      countStep(*op);  // terminators and branches count too: a loop whose body is only a yield uses up steps
       if (op->kind == OpKind::CFBr || op->kind == OpKind::CFCondBr) {
         size_t taken = 0;
         if (op->kind == OpKind::CFCondBr) taken = scalarCondition(*op, *get(frame, op->operand(0))) ? 0 : 1;
@@ -153,15 +173,23 @@ void Executor::executeFor(const Operation& op, Frame& frame) {
   std::vector<TileRef> carried;
   for (size_t i = 3; i < op.numOperands(); ++i) carried.push_back(get(frame, op.operand(i)));
   std::vector<TileRef> arguments(carried.size() + 1);
-  for (int64_t iv = lower; iv < upper; iv += step) {
+  // The induction variable lives in its own type: the loop ends when iv + step would leave that type's range
+  // (docs/semantics.md, "scf.for"), so no counter overflows and every loop with a positive step terminates.
+  const int width = ivType.bitWidth();
+  const int64_t ivMax = width >= 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1;
+  const Operation* outerLoop = currentLoop_;
+  currentLoop_ = &op;
+  for (int64_t iv = lower; iv < upper;) {
     MutableTileRef ivTile = makeTile(ivType);
     ivTile->setBits(0, static_cast<uint64_t>(iv));
     arguments[0] = ivTile;
     std::copy(carried.begin(), carried.end(), arguments.begin() + 1);
     std::vector<TileRef> yielded = runBlock(body, arguments, frame);
     carried = std::move(yielded);  // the verifier checked that scf.yield carries exactly the iter_args
-    if (ivType.bitWidth() == 32 && iv + step > INT32_MAX) break;  // the i32 induction variable would wrap
+    if (iv > ivMax - step) break;  // iv + step would overflow the induction variable's type
+    iv += step;
   }
+  currentLoop_ = outerLoop;
   for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), carried[i]);
 }
 
@@ -179,6 +207,8 @@ void Executor::executeWhile(const Operation& op, Frame& frame) {
   const Block& before = op.region(0).front();
   const Block& after = op.region(1).front();
   const Operation* condition = before.terminator();
+  const Operation* outerLoop = currentLoop_;
+  currentLoop_ = &op;
   for (;;) {
     std::vector<TileRef> forwarded = runBlock(before, values, frame);
     TILESIM_ASSERT(!forwarded.empty(), "scf.condition without a flag");
@@ -186,6 +216,7 @@ void Executor::executeWhile(const Operation& op, Frame& frame) {
     forwarded.erase(forwarded.begin());
     if (!keepGoing) {
       for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), forwarded[i]);
+      currentLoop_ = outerLoop;
       return;
     }
     values = runBlock(after, forwarded, frame);
@@ -203,10 +234,17 @@ void Executor::executeCall(const Operation& op, Frame& frame) {
   TILESIM_ASSERT(callee, "tt.call without callee");
   auto it = context_.functions.find(callee->text());
   if (it == context_.functions.end()) trap(Report::Kind::Unsupported, op, "call of unknown function @" + callee->text());
-  if (++callDepth_ > kMaxCallDepth) trap(Report::Kind::Unsupported, op, "call depth exceeds 64 (recursion?)");
+  if (callDepth_ + 1 > kMaxCallDepth) trap(Report::Kind::Unsupported, op, "call depth exceeds 64 (recursion?)");
   std::vector<TileRef> arguments;
   for (const Value* v : op.operands) arguments.push_back(get(frame, v));
-  std::vector<TileRef> results = callFunction(it->second, arguments);
+  ++callDepth_;
+  std::vector<TileRef> results;
+  try {
+    results = callFunction(it->second, arguments);
+  } catch (...) {  // a trap in the callee ends the program; the depth must not stay raised for the next one
+    --callDepth_;
+    throw;
+  }
   --callDepth_;
   for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), results[i]);
 }
@@ -353,14 +391,23 @@ void Executor::executePrint(const Operation& op, Frame& frame) {
   char head[96];
   std::snprintf(head, sizeof head, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", programId_[0], programId_[1],
                 programId_[2]);
+  const int64_t maxLines = context_.options.maxPrintLines;
+  auto keep = [&](std::string line) {
+    if (static_cast<int64_t>(printed_->lines.size()) < maxLines) printed_->lines.push_back(std::move(line));
+    else ++printed_->dropped;
+  };
   if (op.numOperands() == 0) {
-    printed_->push_back(std::string(head) + prefix);
+    keep(std::string(head) + prefix);
     return;
   }
   for (const Value* v : op.operands) {
     const Tile& t = *get(frame, v);
     Type element = t.elementType();
     for (int64_t lane = 0; lane < t.size(); ++lane) {
+      if (static_cast<int64_t>(printed_->lines.size()) >= maxLines) {  // only counted: do not build the text
+        ++printed_->dropped;
+        continue;
+      }
       std::string line = head;
       if (t.type().isTensor()) {
         line += " idx (";
@@ -379,7 +426,7 @@ void Executor::executePrint(const Operation& op, Frame& frame) {
       }
       line += value;
       if (t.undefinedMask() && t.undefinedMask()[lane]) line += " (undefined)";
-      printed_->push_back(std::move(line));
+      keep(std::move(line));
     }
   }
 }

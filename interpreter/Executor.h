@@ -48,7 +48,16 @@ class ReportSink {
   // Groups by (kind, program, op line, op column, buffer); a program runs on one thread, so one sink sees a
   // group whole. Bounded: beyond 1000 groups further reports are only counted.
   std::map<std::tuple<int, std::array<int64_t, 3>, int, int, std::string>, ReportGroup> groups;
+  // A program of this thread ran out of host memory (std::bad_alloc): the launch ends with a diagnostic.
+  bool outOfMemory = false;
+  std::array<int64_t, 3> outOfMemoryProgram{};
   void add(Report report);
+};
+
+// The tt.print lines of one program, at most LaunchOptions::maxPrintLines of them; the rest are counted.
+struct ProgramPrints {
+  std::vector<std::string> lines;
+  int64_t dropped = 0;
 };
 
 struct ProgramTrap {
@@ -58,7 +67,8 @@ struct ProgramTrap {
 class Executor {
  public:
   Executor(const LaunchContext& context, ReportSink& sink) : context_(context), sink_(sink) {}
-  void runProgram(std::array<int64_t, 3> programId, int64_t linearId, std::vector<std::string>* printed);
+  // Runs one program to its end or its first trap. Never throws: out of memory is noted in the sink.
+  void runProgram(std::array<int64_t, 3> programId, int64_t linearId, ProgramPrints* printed);
 
   // Used by the op-family files.
   struct Frame {
@@ -80,6 +90,10 @@ class Executor {
   bool checks() const { return context_.options.checks; }
   const LaunchContext& context() const { return context_; }
   int64_t programLinearId() const { return linearId_; }
+  void noteOutOfMemory(std::array<int64_t, 3> programId) {
+    sink_.outOfMemory = true;
+    sink_.outOfMemoryProgram = programId;
+  }
 
  private:
   void executeOp(const Operation& op, Frame& frame);
@@ -96,13 +110,20 @@ class Executor {
   std::vector<TileRef> callFunction(const PreparedFunction& function, std::span<const TileRef> arguments);
   bool scalarCondition(const Operation& op, const Tile& tile);  // reports undefined control flow
   int64_t scalarInt(const Operation& op, const Tile& tile, const char* what);
+  // Counts one step (an op, or one loop iteration) against LaunchOptions::maxSteps; traps past the limit.
+  void countStep(const Operation& op) {
+    if (++steps_ > context_.options.maxSteps && context_.options.maxSteps != 0) stepLimitExceeded(op);
+  }
+  [[noreturn]] void stepLimitExceeded(const Operation& op) const;
 
   const LaunchContext& context_;
   ReportSink& sink_;
   std::array<int64_t, 3> programId_{};
   int64_t linearId_ = 0;
-  std::vector<std::string>* printed_ = nullptr;
-  int callDepth_ = 0;
+  ProgramPrints* printed_ = nullptr;
+  int callDepth_ = 0;          // reset by runProgram: a trap inside tt.call must not leak into the next program
+  uint64_t steps_ = 0;         // ops and loop iterations of the current program
+  const Operation* currentLoop_ = nullptr;  // innermost scf.for / scf.while running, for StepLimit reports
 };
 
 // Op families (each in its own file). They read operands from the frame and set results.

@@ -7,6 +7,10 @@
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <new>
 #include <numeric>
 #include <random>
 
@@ -18,6 +22,7 @@ namespace tilesim {
 
 std::string describeAddress(const Launch& launch, uint64_t address) {
   uint64_t window = address >> kBufferWindowBits;
+  if (window == kWildWindow) return "wild";
   uint64_t index = 0;
   for (const LaunchArgument& argument : launch.arguments) {
     if (!argument.isBuffer() || argument.isAlias()) continue;  // windows belong to the buffers that own storage
@@ -97,17 +102,79 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, ui
   return tile;
 }
 
-std::vector<int64_t> programOrder(int64_t count, const LaunchOptions& options) {
-  std::vector<int64_t> order(static_cast<size_t>(count));
-  std::iota(order.begin(), order.end(), 0);
-  if (options.order == ProgramOrder::Reverse) std::reverse(order.begin(), order.end());
-  if (options.order == ProgramOrder::Shuffled) std::shuffle(order.begin(), order.end(), std::mt19937_64(options.shuffleSeed));
-  return order;
-}
+// The i-th program to run in the requested order, computed on the fly (no table of one entry per program).
+// Shuffled: a table from std::shuffle for grids up to 2^20 programs, an affine permutation beyond.
+class ProgramOrderMap {
+ public:
+  ProgramOrderMap(int64_t count, const LaunchOptions& options) : count_(count), order_(options.order) {
+    if (order_ != ProgramOrder::Shuffled) return;
+    std::mt19937_64 random(options.shuffleSeed);
+    if (count <= (int64_t{1} << 20)) {
+      table_.resize(static_cast<size_t>(count));
+      std::iota(table_.begin(), table_.end(), 0);
+      std::shuffle(table_.begin(), table_.end(), random);
+      return;
+    }
+    multiplier_ = static_cast<uint64_t>(random() % static_cast<uint64_t>(count)) | 1;
+    while (std::gcd(multiplier_, static_cast<uint64_t>(count)) != 1) multiplier_ += 2;
+    offset_ = random() % static_cast<uint64_t>(count);
+  }
+  int64_t operator[](int64_t i) const {
+    switch (order_) {
+      case ProgramOrder::Forward: return i;
+      case ProgramOrder::Reverse: return count_ - 1 - i;
+      case ProgramOrder::Shuffled: break;
+    }
+    if (!table_.empty()) return table_[static_cast<size_t>(i)];
+    unsigned __int128 product = static_cast<unsigned __int128>(i) * multiplier_ + offset_;
+    return static_cast<int64_t>(product % static_cast<uint64_t>(count_));
+  }
 
-}  // namespace
+ private:
+  int64_t count_;
+  ProgramOrder order_;
+  std::vector<int64_t> table_;
+  uint64_t multiplier_ = 1, offset_ = 0;
+};
 
-LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const ProgramTrace* trace) {
+// The tt.print lines of the launch: those of the lowest program ids, at most `limit` lines in all, whatever
+// order the programs finish in; every other line is counted. Shared by the worker threads.
+class PrintCollector {
+ public:
+  explicit PrintCollector(int64_t limit) : limit_(limit) {}
+  void add(int64_t program, ProgramPrints prints) {
+    if (prints.lines.empty() && prints.dropped == 0) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    dropped_ += prints.dropped;
+    kept_ += static_cast<int64_t>(prints.lines.size());
+    kept[program] = std::move(prints.lines);
+    while (kept_ > limit_) {  // evict from the highest program id
+      auto last = std::prev(kept.end());
+      int64_t excess = std::min<int64_t>(kept_ - limit_, static_cast<int64_t>(last->second.size()));
+      last->second.resize(last->second.size() - static_cast<size_t>(excess));
+      kept_ -= excess;
+      dropped_ += excess;
+      if (last->second.empty()) kept.erase(last);
+    }
+  }
+  int64_t dropped() const { return dropped_; }
+  std::map<int64_t, std::vector<std::string>> kept;
+
+ private:
+  std::mutex mutex_;
+  int64_t limit_;
+  int64_t kept_ = 0;
+  int64_t dropped_ = 0;
+};
+
+// Constants and ranges are built once per launch, up to this many bytes in all; larger ones (a splat of a
+// huge tensor) are built when executed, so a module of many big constants does not fill memory at launch.
+constexpr int64_t kConstantCacheBytes = int64_t{64} << 20;
+
+// More worker threads than this gain nothing and only cost memory (one executor and report sink each).
+constexpr int64_t kMaxThreads = 256;
+
+LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, const ProgramTrace* trace) {
   LaunchOutcome outcome;
   auto fail = [&](std::string message) {
     outcome.diagnostics.push_back({SourcePos{}, std::move(message)});
@@ -116,8 +183,11 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
   if (!launch.module || !launch.kernel) return fail("no kernel to launch");
   for (int64_t g : launch.grid)
     if (g < 1 || g > (int64_t{1} << 31) - 1) return fail("grid dimensions must be between 1 and 2^31-1");
-  const int64_t programs = launch.grid[0] * launch.grid[1] * launch.grid[2];
-  if (programs > (int64_t{1} << 30)) return fail("grid of " + std::to_string(programs) + " programs is too large");
+  int64_t programs = 0;  // the product is checked for overflow: a wrapped product would run no program at all
+  if (__builtin_mul_overflow(launch.grid[0], launch.grid[1], &programs) ||
+      __builtin_mul_overflow(programs, launch.grid[2], &programs) || programs > (int64_t{1} << 30))
+    return fail("grid " + std::to_string(launch.grid[0]) + "x" + std::to_string(launch.grid[1]) + "x" +
+                std::to_string(launch.grid[2]) + " has more than 2^30 programs");
 
   std::vector<BufferPlacement> placements;
   if (Diagnostics problems = placeBuffers(launch, placements); !problems.empty()) {
@@ -137,6 +207,8 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
     storageOf[i] = &memory.addBuffer(argument.name, argument.elementKind, argument.bytes.data(), argument.bytes.size());
   }
   if (memory.buffers().size() >= (size_t{1} << (63 - kBufferWindowBits))) return fail("too many buffers");
+  for (const auto& buffer : memory.buffers())  // the wild-pointer rule needs every buffer in its window's first half
+    if (buffer->sizeBytes >= kMaxBufferBytes) return fail("argument '" + buffer->name + "': buffers of 512 GiB or more are not supported");
   if (options.checks) memory.enableRaceShadow();
   if (options.profile == FloatProfile::Triton) memory.enableErrorBounds();
 
@@ -169,37 +241,77 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
   for (size_t i = 0; i < launch.arguments.size(); ++i)
     if (!used[i]) outcome.result.unusedArguments.push_back(launch.arguments[i].name);
 
+  int64_t constantBytes = 0;
   for (const Function& function : launch.module->allFunctions())
     walk(*function.op(), [&](const Operation& op) {
-      if (op.kind == OpKind::ArithConstant) context.constantTiles[&op] = ops::constant(op);
-      if (op.kind == OpKind::TTMakeRange) context.constantTiles[&op] = ops::makeRange(op);
+      if (op.kind != OpKind::ArithConstant && op.kind != OpKind::TTMakeRange) return;
+      Type type = op.result()->type;
+      const int64_t bytes = (type.isTensor() ? type.numElements() : 1) * 8;
+      if (constantBytes + bytes > kConstantCacheBytes) return;  // built when executed
+      constantBytes += bytes;
+      context.constantTiles[&op] = op.kind == OpKind::ArithConstant ? ops::constant(op) : ops::makeRange(op);
     });
 
-  const std::vector<int64_t> order = programOrder(programs, options);
-  std::vector<std::vector<std::string>> printed(static_cast<size_t>(programs));
-  const int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
-  memory.setConcurrent(threads > 1 && !trace);
+  int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
+  threads = static_cast<int>(std::min<int64_t>({threads, kMaxThreads, std::max<int64_t>(programs, 1)}));
   context.trace = trace;
-  std::vector<ReportSink> sinks(static_cast<size_t>(threads));
-  for (ReportSink& sink : sinks) sink.maxPerKind = options.maxReportsPerKind;
-  auto runOne = [&](Executor& executor, int64_t linear) {
-    std::array<int64_t, 3> id{linear % launch.grid[0], (linear / launch.grid[0]) % launch.grid[1],
-                              linear / (launch.grid[0] * launch.grid[1])};
-    executor.runProgram(id, linear, &printed[static_cast<size_t>(linear)]);
-  };
-  if (trace) {  // the traced program runs on this thread, alone, so the hook needs no locking
-    const auto& t = trace->program;
-    int64_t linear = t[0] + launch.grid[0] * (t[1] + launch.grid[1] * t[2]);
-    Executor executor(context, sinks[0]);
-    if (linear >= 0 && linear < programs) runOne(executor, linear);
-  } else {
-#pragma omp parallel num_threads(threads)
+  // With several threads, which program of a racing pair sees the race depends on timing. To report races the
+  // same way on every run, a launch that found one runs again from its inputs on one thread in forward order.
+  std::vector<std::vector<uint8_t>> inputs;
+  if (options.checks && threads > 1 && !trace)
+    for (const auto& buffer : memory.buffers()) inputs.emplace_back(buffer->data, buffer->data + buffer->sizeBytes);
+  std::vector<ReportSink> sinks;
+  auto runPrograms = [&](int threadCount, const LaunchOptions& runOptions, PrintCollector& prints) {
+    const ProgramOrderMap order(programs, runOptions);
+    memory.setConcurrent(threadCount > 1 && !trace);
+    sinks.assign(static_cast<size_t>(threadCount), ReportSink{});
+    for (ReportSink& sink : sinks) sink.maxPerKind = runOptions.maxReportsPerKind;
+    auto runOne = [&](Executor& executor, int64_t linear) {
+      std::array<int64_t, 3> id{linear % launch.grid[0], (linear / launch.grid[0]) % launch.grid[1],
+                                linear / (launch.grid[0] * launch.grid[1])};
+      ProgramPrints printed;
+      executor.runProgram(id, linear, &printed);
+      try {
+        prints.add(linear, std::move(printed));
+      } catch (const std::bad_alloc&) {
+        executor.noteOutOfMemory(id);
+      }
+    };
+    if (trace) {  // the traced program runs on this thread, alone, so the hook needs no locking
+      const auto& t = trace->program;
+      bool inGrid = true;  // checked first: a huge --program must not overflow the linear id
+      for (size_t axis = 0; axis < 3; ++axis) inGrid = inGrid && t[axis] >= 0 && t[axis] < launch.grid[axis];
+      Executor executor(context, sinks[0]);
+      if (inGrid) runOne(executor, t[0] + launch.grid[0] * (t[1] + launch.grid[1] * t[2]));
+      return;
+    }
+#pragma omp parallel num_threads(threadCount)
     {
       Executor executor(context, sinks[static_cast<size_t>(omp_get_thread_num())]);
 #pragma omp for schedule(dynamic, 1)
-      for (int64_t i = 0; i < programs; ++i) runOne(executor, order[static_cast<size_t>(i)]);
+      for (int64_t i = 0; i < programs; ++i) runOne(executor, order[i]);
     }
+  };
+  auto prints = std::make_unique<PrintCollector>(options.maxPrintLines);
+  runPrograms(threads, options, *prints);
+  const size_t raceKind = static_cast<size_t>(Report::Kind::Race);
+  bool raced = false;
+  for (const ReportSink& sink : sinks) raced = raced || sink.counts[raceKind] > 0;
+  if (raced && !inputs.empty()) {
+    for (size_t b = 0; b < inputs.size(); ++b) std::copy(inputs[b].begin(), inputs[b].end(), memory.buffers()[b]->data);
+    memory.resetShadows();
+    LaunchOptions canonical = options;
+    canonical.order = ProgramOrder::Forward;
+    prints = std::make_unique<PrintCollector>(options.maxPrintLines);
+    context.options = canonical;
+    runPrograms(1, canonical, *prints);
   }
+  for (const ReportSink& sink : sinks)
+    if (sink.outOfMemory) {
+      const auto& p = sink.outOfMemoryProgram;
+      return fail("out of memory in program (" + std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " +
+                  std::to_string(p[2]) + "): the launch could not finish");
+    }
 
   LaunchResult& result = outcome.result;
   for (ReportSink& sink : sinks) {
@@ -216,11 +328,15 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
   for (Report& r : result.reports)
     if (perKind[static_cast<size_t>(r.kind)]++ < options.maxReportsPerKind) kept.push_back(std::move(r));
   result.reports = std::move(kept);
-  for (auto& lines : printed)
+  for (auto& [program, lines] : prints->kept)
     for (auto& line : lines) {
       if (options.echoPrints) std::printf("%s\n", line.c_str());
       result.printed.push_back(std::move(line));
     }
+  result.droppedPrintLines = prints->dropped();
+  if (options.echoPrints && result.droppedPrintLines > 0)
+    std::printf("... %lld more tt.print lines not kept (the limit is %lld)\n",
+                static_cast<long long>(result.droppedPrintLines), static_cast<long long>(options.maxPrintLines));
   if (memory.errorBoundsEnabled()) {
     for (size_t i = 0; i < launch.arguments.size(); ++i) {
       if (!storageOf[i]) continue;
@@ -231,6 +347,20 @@ LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const Prog
   }
   refreshAliasViews(launch, placements);
   return outcome;
+}
+
+}  // namespace
+
+// Running out of host memory (a race shadow, a huge tensor) is an error of the launch, never an abort.
+LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const ProgramTrace* trace) {
+  try {
+    return runLaunchUnguarded(launch, options, trace);
+  } catch (const std::bad_alloc&) {
+    LaunchOutcome outcome;
+    outcome.diagnostics.push_back({SourcePos{}, "out of memory: the launch needs more host memory than is available "
+                                                "(the checks keep 8 bytes per buffer element; --no-check drops them)"});
+    return outcome;
+  }
 }
 
 std::string InterpreterEngine::description() const {

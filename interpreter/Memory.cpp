@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <cstring>
+#include <new>
 #include <string>
 
 #include "ir/Assert.h"
@@ -25,7 +27,10 @@ Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint
 void Buffer::ShadowWords::allocate(size_t count) {
   bytes = count * sizeof(uint64_t);
   void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-  TILESIM_ASSERT(memory != MAP_FAILED, "out of memory for a race shadow of " + std::to_string(bytes) + " bytes");
+  if (memory == MAP_FAILED) {  // a user's buffer too big for its shadow: the launch reports it, never aborts
+    bytes = 0;
+    throw std::bad_alloc();
+  }
   words = static_cast<uint64_t*>(memory);
 }
 
@@ -37,6 +42,13 @@ void Memory::enableRaceShadow() {
   raceShadow_ = true;
   for (auto& buffer : buffers_) {
     buffer->shadow.allocate(buffer->numElements() + 1);
+  }
+}
+
+void Memory::resetShadows() {
+  for (auto& buffer : buffers_) {
+    if (buffer->shadow.words) std::memset(buffer->shadow.words, 0, buffer->shadow.bytes);
+    std::fill(buffer->errorBound.begin(), buffer->errorBound.end(), 0.0);
   }
 }
 
@@ -64,7 +76,39 @@ void updateShadow(uint64_t& word, Update update, RaceHit& hit, bool concurrent) 
   }
 }
 
+// The conflict with the element's last writer (`writer` != 0), as seen by a plain access of program `me`.
+RaceHit writerConflict(uint32_t writer, uint32_t me) {
+  if (writer & kAtomicWriter) {
+    uint32_t atomicProgram = writer & ~kAtomicWriter;
+    if (atomicProgram == me) return {};  // this program's own atomics
+    return {true, writer == 0xFFFFFFFFu ? -1 : static_cast<int64_t>(atomicProgram) - 1, true, true};
+  }
+  return {true, static_cast<int64_t>(writer) - 1, true, false};
+}
+
 }  // namespace
+
+RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
+  RaceHit hit;
+  const uint32_t me = static_cast<uint32_t>(program + 1);
+  uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
+  for (uint64_t e = first; e <= last; ++e) {
+    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
+      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+      seen = {};
+      uint32_t atomicWriter = kAtomicWriter | me;
+      if (writer != 0 && !(writer & kAtomicWriter) && writer != me) {
+        seen = {true, static_cast<int64_t>(writer) - 1, true, false};
+      } else if (reader != 0 && reader != me) {
+        seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false, false};
+      }
+      if (writer & kAtomicWriter) atomicWriter = writer == (kAtomicWriter | me) ? writer : 0xFFFFFFFFu;
+      return (uint64_t{atomicWriter} << 32) | reader;
+    }, hit, concurrent_);
+    if (hit.found) return hit;
+  }
+  return hit;
+}
 
 RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
   RaceHit hit;
@@ -74,8 +118,9 @@ RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, in
     updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
       uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
       seen = {};
-      if (writer != 0 && writer != me) seen = {true, static_cast<int64_t>(writer) - 1, true};
+      if (writer != 0 && writer != me) seen = writerConflict(writer, me);
       else if (reader != 0 && reader != me) seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false};
+      if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
       return (uint64_t{me} << 32) | reader;
     }, hit, concurrent_);
     if (hit.found) return hit;
@@ -91,7 +136,7 @@ RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int
     updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
       uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
       seen = {};
-      if (writer != 0 && writer != me) seen = {true, static_cast<int64_t>(writer) - 1, true};
+      if (writer != 0 && writer != me) seen = writerConflict(writer, me);
       uint32_t readers = reader == 0 || reader == me ? me : kSeveralReaders;
       return (word & 0xFFFFFFFF00000000ull) | readers;
     }, hit, concurrent_);

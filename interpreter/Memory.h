@@ -6,7 +6,8 @@
 // Shadows kept per buffer element (allocated only when needed):
 //   race shadow: one 64-bit word per element holding the last program that wrote it (high half) and the
 //                program that read it (low half; all ones = several), updated by compare-and-swap, so two
-//                programs running at once on different threads are totally ordered on every element;
+//                programs running at once on different threads are totally ordered on every element; a writer
+//                with the top bit set (kAtomicWriter) wrote with atomics (all ones = atomics of several programs);
 //   error bounds: the triton-profile error bound of the value last stored (see Tile.h).
 #pragma once
 
@@ -22,6 +23,25 @@
 namespace tilesim {
 
 constexpr int kBufferWindowBits = 40;
+// Wild pointers. A buffer's data lies in the first half of its window (buffers are below 2^39 bytes), so every
+// address has a *home*: the window whose start is nearest (within ±2^39). Pointer arithmetic (tt.addptr, block
+// pointer element addresses) whose result has another home than its base — an i64 offset of ±2^39 or more,
+// the only way to reach another buffer's data — is moved to kWildWindow, which no buffer has: every access
+// through it, or through anything derived from it, is an out-of-bounds report. Offsets below 2^39 keep their
+// exact value (a pointer slightly before its buffer, and back, is still affine).
+constexpr uint64_t kWildWindow = (uint64_t{1} << (64 - kBufferWindowBits)) - 1;
+constexpr uint64_t kMaxBufferBytes = uint64_t{1} << (kBufferWindowBits - 1);
+inline uint64_t homeWindow(uint64_t address) { return (address + kMaxBufferBytes) >> kBufferWindowBits; }
+inline uint64_t wildAddress(uint64_t address) {
+  return (kWildWindow << kBufferWindowBits) | (address & (kMaxBufferBytes - 1));
+}
+// base + byteOffset (wrapping, as the GPU's 64-bit add), or a wild address when it changes home.
+inline uint64_t offsetAddress(uint64_t base, uint64_t byteOffset) {
+  const uint64_t address = base + byteOffset;
+  return homeWindow(address) == homeWindow(base) ? address : wildAddress(address);
+}
+
+constexpr uint32_t kAtomicWriter = 0x80000000u;
 
 struct Buffer {
   std::string name;
@@ -53,11 +73,12 @@ struct Access {
   Buffer* nearest = nullptr; // for messages when buffer is null: the window the address falls in, if any
 };
 
-// A conflict found by the race shadow: the other program involved and whether it wrote.
+// A conflict found by the race shadow: the other program involved and whether it wrote (or used atomics).
 struct RaceHit {
   bool found = false;
   int64_t otherProgram = -1;
   bool otherWrote = false;
+  bool otherAtomic = false;
 };
 
 class Memory {
@@ -67,6 +88,8 @@ class Memory {
   // Whether programs run on several threads at once (the shadow then needs atomic updates).
   void setConcurrent(bool concurrent) { concurrent_ = concurrent; }
   void enableErrorBounds();
+  // Back to the state before any program ran (zero shadows and error bounds), for a second run of a launch.
+  void resetShadows();
   bool raceShadowEnabled() const { return raceShadow_; }
   bool errorBoundsEnabled() const { return errorBounds_; }
   std::vector<std::unique_ptr<Buffer>>& buffers() { return buffers_; }
@@ -103,6 +126,9 @@ class Memory {
     word = (writer << 32) | (reader == 0 || reader == me ? me : 0xFFFFFFFFu);  // several readers
     return {};
   }
+  // An atomic by `program`: races with plain accesses of other programs; atomics of several programs on one
+  // element do not race with each other.
+  RaceHit noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
   RaceHit noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
   RaceHit noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
 

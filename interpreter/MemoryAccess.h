@@ -26,8 +26,14 @@ class MemoryAccessor {
   MemoryAccessor(Executor& executor, const Operation& op) : executor_(executor), op_(op),
       memory_(*executor.context().memory) {}
 
-  // Checks one active lane's address; returns the buffer access or null (reported) when out of bounds.
-  Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset) {
+  // Checks one active lane's address; returns the buffer access or null (reported) when out of bounds or
+  // misaligned (the GPU traps on an address that is not a multiple of the access size).
+  Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset,
+                  bool atomic = false) {
+    if (address % size != 0) {
+      if (executor_.checks()) reportMisaligned(laneTile, lane, address, size, write);
+      return nullptr;
+    }
     Access access = memory_.translate(address, size);
     if (!access.buffer) {
       if (executor_.checks()) reportOutOfBounds(laneTile, lane, address, size, write, access);
@@ -35,8 +41,10 @@ class MemoryAccessor {
     }
     *offset = access.offset;
     if (executor_.checks() && memory_.raceShadowEnabled()) {
-      RaceHit hit = write ? memory_.noteWrite(*access.buffer, access.offset, size, executor_.programLinearId())
-                          : memory_.noteRead(*access.buffer, access.offset, size, executor_.programLinearId());
+      const int64_t program = executor_.programLinearId();
+      RaceHit hit = atomic  ? memory_.noteAtomic(*access.buffer, access.offset, size, program)
+                    : write ? memory_.noteWrite(*access.buffer, access.offset, size, program)
+                            : memory_.noteRead(*access.buffer, access.offset, size, program);
       if (hit.found) reportRace(laneTile, lane, write, access, hit);
     }
     return access.buffer;
@@ -51,9 +59,25 @@ class MemoryAccessor {
       r.byteOffset = static_cast<int64_t>(access.offset);
       r.message = what + "at byte offset " + std::to_string(access.offset) + " of " + access.nearest->name + " (" +
                   std::to_string(access.nearest->sizeBytes) + " bytes)";
+    } else if ((address >> kBufferWindowBits) == kWildWindow) {
+      r.message = what + "through a wild pointer: pointer arithmetic moved it out of its buffer's 1 TiB window";
     } else {
       r.message = what + "at address " + hexAddress(address) + ", outside every buffer of the launch";
     }
+    executor_.addReport(std::move(r));
+  }
+
+  [[gnu::cold]] void reportMisaligned(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write) {
+    Report r = executor_.makeReport(Report::Kind::Misaligned, op_, laneTile, lane, "");
+    Access access = memory_.translate(address - address % size, size);
+    std::string where = "address " + hexAddress(address);
+    if (access.buffer) {
+      r.buffer = access.buffer->name;
+      r.byteOffset = static_cast<int64_t>(access.offset + address % size);
+      where = "byte offset " + std::to_string(r.byteOffset) + " of " + access.buffer->name;
+    }
+    r.message = std::string(write ? "write" : "read") + " of " + std::to_string(size) + " bytes at " + where +
+                ", not a multiple of " + std::to_string(size);
     executor_.addReport(std::move(r));
   }
 
@@ -63,8 +87,8 @@ class MemoryAccessor {
     r.byteOffset = static_cast<int64_t>(access.offset);
     std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
     r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
-                std::to_string(access.offset / access.buffer->elementBytes) + "] races with a " +
-                (hit.otherWrote ? "write" : "read") + " by " + other;
+                std::to_string(access.offset / access.buffer->elementBytes) + "] races with " +
+                (hit.otherAtomic ? "atomics" : hit.otherWrote ? "a write" : "a read") + " by " + other;
     executor_.addReport(std::move(r));
   }
 

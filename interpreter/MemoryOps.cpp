@@ -50,14 +50,16 @@ BlockAddresses blockAddresses(const BlockPointer& bp, std::span<const int64_t> b
   result.inBounds.resize(n);
   for (int64_t lane = 0; lane < n; ++lane) {
     std::vector<int64_t> index = ops::laneIndex(blockShape, lane);
-    int64_t elementOffset = 0;
+    uint64_t elementOffset = 0;
     bool inside = true;
     for (int d = 0; d < bp.rank; ++d) {
-      int64_t position = static_cast<int64_t>(bp.offsets[d]) + index[d];
-      if (checked[d] && (position < 0 || position >= bp.shape[d])) inside = false;
-      elementOffset += position * bp.strides[d];
+      // Wrapping (unsigned) arithmetic, as the GPU's: a hostile shape or stride must not be C++ overflow.
+      uint64_t position = static_cast<uint64_t>(int64_t{bp.offsets[d]}) + static_cast<uint64_t>(index[d]);
+      int64_t signedPosition = static_cast<int64_t>(position);
+      if (checked[d] && (signedPosition < 0 || signedPosition >= bp.shape[d])) inside = false;
+      elementOffset += position * static_cast<uint64_t>(bp.strides[d]);
     }
-    result.address[lane] = bp.base + static_cast<uint64_t>(elementOffset * elementBytes);
+    result.address[lane] = offsetAddress(bp.base, elementOffset * static_cast<uint64_t>(elementBytes));
     result.inBounds[lane] = inside;
   }
   return result;
@@ -226,9 +228,11 @@ void addOffsets(const Tile& pointers, const Offset* offsets, bool offsetIsScalar
                 int64_t n) {
   const uint64_t* base = pointers.as<uint64_t>();
   const bool baseIsScalar = pointers.size() == 1;
+  // Wrapping (unsigned) multiply and add, as the GPU's; a result outside the base's window is made wild.
   for (int64_t lane = 0; lane < n; ++lane)
-    out[lane] = base[baseIsScalar ? 0 : lane] +
-                static_cast<uint64_t>(static_cast<int64_t>(offsets[offsetIsScalar ? 0 : lane]) * scale);
+    out[lane] = offsetAddress(base[baseIsScalar ? 0 : lane],
+                              static_cast<uint64_t>(static_cast<int64_t>(offsets[offsetIsScalar ? 0 : lane])) *
+                                  static_cast<uint64_t>(scale));
 }
 
 TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile& offsets) {
@@ -244,8 +248,8 @@ TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile&
   }
   if (offsets.elementType().scalarKind() == ScalarKind::I1)  // i1 offsets are 0 or 1, never -1
     for (int64_t lane = 0; lane < n; ++lane)
-      result->as<uint64_t>()[lane] = pointers.bitsAt(pointers.size() == 1 ? 0 : lane) +
-                                     static_cast<uint64_t>((offsets.bitsAt(offsetIsScalar ? 0 : lane) & 1) * scale);
+      result->as<uint64_t>()[lane] = offsetAddress(pointers.bitsAt(pointers.size() == 1 ? 0 : lane),
+                                                   (offsets.bitsAt(offsetIsScalar ? 0 : lane) & 1) * scale);
   if (pointers.undefinedMask() || offsets.undefinedMask()) {
     uint8_t* undefined = result->mutableUndefinedMask();
     for (int64_t lane = 0; lane < n; ++lane)
@@ -276,7 +280,8 @@ void executeAdvance(Executor& executor, const Operation& op, Executor::Frame& fr
   MutableTileRef result = makeTile(op.result()->type);
   BlockPointer bp = *executor.get(frame, op.operand(0))->as<BlockPointer>();
   for (int d = 0; d < bp.rank && d + 1 < static_cast<int>(op.numOperands()); ++d)
-    bp.offsets[d] += static_cast<int32_t>(executor.get(frame, op.operand(1 + d))->signedAt(0));
+    bp.offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(bp.offsets[d]) +  // i32 offsets wrap, as on the GPU
+                                         static_cast<uint32_t>(executor.get(frame, op.operand(1 + d))->signedAt(0)));
   *result->as<BlockPointer>() = bp;
   executor.set(frame, op.result(), result);
 }

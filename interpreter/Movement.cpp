@@ -242,6 +242,10 @@ void executeGather(Executor& executor, const Operation& op, Executor::Frame& fra
       throw ProgramTrap{std::move(r)};
     }
     index[axis] = at;
+    for (size_t d = 0; d < index.size(); ++d)  // the verifier requires this; unverified IR must not read wild
+      if (index[d] >= srcShape[d])
+        executor.trap(Report::Kind::Unsupported, op, "gather index tensor is larger than the source on axis " +
+                                                         std::to_string(d));
     int64_t s = 0;
     for (size_t d = 0; d < index.size(); ++d) s += index[d] * srcStrides[d];
     lanes[i] = s;

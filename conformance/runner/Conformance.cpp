@@ -42,6 +42,7 @@ LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrde
   launchOptions.checks = options.checks;
   launchOptions.checkUB = options.checkUB;
   launchOptions.threads = threads;
+  launchOptions.maxSteps = options.maxSteps;
   launchOptions.order = order;
   launchOptions.echoPrints = false;
   return launchOptions;

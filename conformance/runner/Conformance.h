@@ -27,6 +27,7 @@ struct CaseOptions {
   bool checks = true;
   bool checkUB = false;
   int threads = 0;  // 0 = all
+  uint64_t maxSteps = LaunchOptions{}.maxSteps;  // per program (LaunchOptions::maxSteps)
   ProgramOrder order = ProgramOrder::Forward;
   bool determinism = false;  // also require identical outputs across threads and program orders
   int maxFailuresShown = 5;

@@ -68,8 +68,13 @@ std::string summarizeArray(std::span<const int64_t> shape, const std::function<s
                            const SummaryOptions& options) {
   if (shape.empty()) return element(0);
   int64_t count = 1;
-  for (int64_t extent : shape) count *= extent;
+  for (int64_t extent : shape)
+    if (extent < 0 || __builtin_mul_overflow(count, extent, &count)) return "[<shape with too many elements>]";
   if (count == 0) return "[]";
+  // The nesting recurses once per dimension: an absurd rank prints flat, so it cannot exhaust the stack.
+  constexpr size_t kMaxNestedRank = 32;
+  const int64_t flat[] = {count};
+  if (shape.size() > kMaxNestedRank) shape = flat;
   std::string out;
   appendDimension(out, shape, 0, 0, count > options.threshold, element, options);
   return out;

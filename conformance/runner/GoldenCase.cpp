@@ -67,10 +67,13 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
     argument.dtype = *dtype;
     const Json& shape = field(json, "shape", where);
     if (!shape.is_array()) throw CaseError{where + ": \"shape\" is not a list"};
+    if (shape.size() > static_cast<size_t>(kMaxNpyRank))
+      throw CaseError{where + ": \"shape\" has more than " + std::to_string(kMaxNpyRank) + " dimensions"};
     for (const Json& extent : shape) {
       argument.shape.push_back(integerOf(extent, where + ": shape entry"));
       if (argument.shape.back() < 0) throw CaseError{where + ": negative extent in \"shape\""};
     }
+    if (!checkedElementCount(argument.shape)) throw CaseError{where + ": \"shape\" has more elements than int64 counts"};
     if (json.contains("alias_of") && !json["alias_of"].is_null()) {
       argument.aliasOf = stringField(json, "alias_of", where);
       if (json.contains("alias_offset")) {
@@ -193,8 +196,7 @@ NpyLoad readTensorFile(const CaseArgument& argument, const std::string& path) {
     load.error = path + ": argument " + argument.name + " is " + argument.dtypeName + " but the file holds " +
                  npyDescr(load.array.type);
   } else {
-    int64_t declared = 1;
-    for (int64_t extent : argument.shape) declared *= extent;
+    int64_t declared = checkedElementCount(argument.shape).value_or(-1);
     if (load.array.numElements() != declared)
       load.error = path + ": argument " + argument.name + " declares " + std::to_string(declared) + " elements (shape " +
                    shapeString(argument.shape) + ") but the file holds " + std::to_string(load.array.numElements());

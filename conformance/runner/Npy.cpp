@@ -3,9 +3,16 @@
 // which is parsed by a small recursive reader of exactly those three keys, in any order.
 #include "conformance/runner/Npy.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <new>
 
 namespace tilesim {
 namespace {
@@ -52,7 +59,9 @@ class HeaderReader {
         if (!readBool(fortranOrder)) return fail(error, "'fortran_order' is not True or False");
         sawOrder = true;
       } else if (key == "shape") {
-        if (!readShape(shape)) return fail(error, "'shape' is not a tuple of non-negative integers");
+        if (!readShape(shape))
+          return fail(error, "'shape' is not a tuple of at most " + std::to_string(kMaxNpyRank) +
+                                 " non-negative integers");
         sawShape = true;
       } else {
         return fail(error, "unexpected header key '" + key + "'");
@@ -106,6 +115,7 @@ class HeaderReader {
         value = value * 10 + (text_[pos_++] - '0');
       }
       if (peek() == 'L') ++pos_;  // Python 2 longs
+      if (shape.size() >= static_cast<size_t>(kMaxNpyRank)) return false;
       shape.push_back(value);
       skipSpace();
       if (peek() == ',') ++pos_;
@@ -147,8 +157,14 @@ std::optional<NpyType> npyTypeFromDescr(std::string_view descr) {
 }
 
 int64_t NpyArray::numElements() const {
+  std::optional<int64_t> count = checkedElementCount(shape);
+  return count ? *count : -1;
+}
+
+std::optional<int64_t> checkedElementCount(std::span<const int64_t> shape) {
   int64_t count = 1;
-  for (int64_t extent : shape) count *= extent;
+  for (int64_t extent : shape)
+    if (extent < 0 || __builtin_mul_overflow(count, extent, &count)) return std::nullopt;
   return count;
 }
 
@@ -182,8 +198,11 @@ NpyLoad parseNpy(std::span<const uint8_t> data, const std::string& fileName) {
   load.array.type = *type;
 
   size_t payload = data.size() - headerStart - headerLength;
-  int64_t count = load.array.numElements();
-  size_t expected = static_cast<size_t>(count) * static_cast<size_t>(npyItemBytes(*type));
+  std::optional<int64_t> elements = checkedElementCount(load.array.shape);
+  int64_t count = elements.value_or(0);
+  size_t expected = 0;
+  if (!elements || __builtin_mul_overflow(static_cast<size_t>(count), static_cast<size_t>(npyItemBytes(*type)), &expected))
+    return failure(fileName, "shape " + shapeTuple(load.array.shape) + " has more elements than any file can hold");
   if (payload < expected)
     return failure(fileName, "truncated data: " + std::to_string(payload) + " bytes for " + std::to_string(count) +
                                  " elements of " + descr);
@@ -194,11 +213,26 @@ NpyLoad parseNpy(std::span<const uint8_t> data, const std::string& fileName) {
 }
 
 NpyLoad readNpyFile(const std::string& path) {
+  // Only regular files, read by their size: a directory, a FIFO or /dev/zero is an error, never an endless read.
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return failure(path, errno == ENOENT ? "cannot open file (no such file)" : "cannot open file");
+  if (S_ISDIR(info.st_mode)) return failure(path, "is a directory, not a .npy file");
+  if (!S_ISREG(info.st_mode)) return failure(path, "not a regular file (a device or pipe cannot hold a .npy array)");
   std::ifstream file(path, std::ios::binary);
   if (!file) return failure(path, "cannot open file");
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-  if (file.bad()) return failure(path, "read error");
-  return parseNpy(data, path);
+  std::vector<uint8_t> data;
+  try {
+    data.resize(static_cast<size_t>(info.st_size));
+  } catch (const std::bad_alloc&) {
+    return failure(path, "too large to load (" + std::to_string(info.st_size) + " bytes)");
+  }
+  file.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
+  if (file.gcount() != static_cast<std::streamsize>(data.size())) return failure(path, "read error");
+  try {
+    return parseNpy(data, path);
+  } catch (const std::bad_alloc&) {
+    return failure(path, "too large to load (" + std::to_string(info.st_size) + " bytes)");
+  }
 }
 
 std::vector<uint8_t> serializeNpy(const NpyArray& array) {
@@ -222,12 +256,24 @@ std::vector<uint8_t> serializeNpy(const NpyArray& array) {
 }
 
 std::string writeNpyFile(const std::string& path, const NpyArray& array) {
+  // A temporary file beside the target, then rename: the target's directory entry is replaced, so a symlink
+  // or hard link at `path` is never written through, and a failed write leaves the old file whole.
   std::vector<uint8_t> data = serializeNpy(array);
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) return path + ": cannot open for writing";
-  file.write(reinterpret_cast<const char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  file.close();
-  if (!file) return path + ": write error";
+  std::string temporary = path + ".tilesim-XXXXXX";
+  int descriptor = ::mkstemp(temporary.data());
+  if (descriptor < 0) return path + ": cannot open for writing";
+  size_t written = 0;
+  while (written < data.size()) {
+    ssize_t n = ::write(descriptor, data.data() + written, data.size() - written);
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  bool ok = written == data.size() && ::fchmod(descriptor, 0644) == 0;
+  ok = ::close(descriptor) == 0 && ok;
+  if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
+    ::unlink(temporary.c_str());
+    return path + ": write error";
+  }
   return "";
 }
 

@@ -28,7 +28,7 @@ struct NpyArray {
   NpyType type = NpyType::F32;
   std::vector<int64_t> shape;  // empty: a 0-d array of one element
   std::vector<uint8_t> bytes;  // row-major, little-endian
-  int64_t numElements() const;
+  int64_t numElements() const;  // -1 when the product of the shape overflows (never after a successful load)
 };
 
 // The result of reading: `array` when `error` is empty. Errors read "FILE: message".
@@ -39,6 +39,11 @@ struct NpyLoad {
 };
 
 NpyLoad parseNpy(std::span<const uint8_t> data, const std::string& fileName);
+// Arrays of more dimensions than this are rejected on load (and summarised flat when printed).
+constexpr int kMaxNpyRank = 32;
+// The product of a shape, or nullopt when an extent is negative or the product overflows int64.
+std::optional<int64_t> checkedElementCount(std::span<const int64_t> shape);
+
 NpyLoad readNpyFile(const std::string& path);
 
 std::vector<uint8_t> serializeNpy(const NpyArray& array);  // version 1.0, or 2.0 when the header needs it

@@ -1,6 +1,8 @@
 // Parser/verifier fuzzing: real TTIR (the golden kernels and a sample of probes) with random mutations
 // (lines and tokens deleted, duplicated or swapped; truncation; flipped and inserted bytes; numbers replaced by
-// extreme values; type names and SSA names changed) goes through parse -> verify -> print -> reparse. Properties: nothing
+// extreme values; type names and SSA names changed; hostile shapes: float exponents out of range, huge tensor
+// dims, deep bracket nesting, long attribute dictionaries with a duplicate key, gather kernels with bad index
+// shapes) goes through parse -> verify -> print -> reparse. Properties: nothing
 // crashes; every diagnostic is one line with a known line:col inside the input; a module that parses and
 // verifies prints to text that reparses to an equal module, and printing is idempotent.
 // Cases: RC_PARAMS="max_success=N" (default below). TILESIM_FUZZ_DUMP=path writes each input there before it
@@ -42,6 +44,7 @@ const std::vector<std::string>& seeds() {
       if (std::filesystem::exists(entry.path() / "kernel.ttir")) golden.push_back(entry.path() / "kernel.ttir");
     std::sort(golden.begin(), golden.end());
     for (const auto& path : golden) result.push_back(readText(path));
+    result.push_back(readText(kSource / "conformance/golden-extra/gather_2d_f32/kernel.ttir"));
     std::vector<testing::ProbeTtir> probes = testing::loadProbeTtirs(kSource);
     for (size_t i = 0; i < probes.size(); i += 40) result.push_back(probes[i].ttir);
     return result;
@@ -54,7 +57,8 @@ struct Span {
 };
 
 enum class Mutation { DeleteLine, DuplicateLine, SwapLines, DeleteToken, DuplicateToken, SwapTokens, Truncate,
-                      FlipBit, ReplaceNumber, ChangeTypeName, InsertBytes, ReplaceValueName, kCount };
+                      FlipBit, ReplaceNumber, ChangeTypeName, InsertBytes, ReplaceValueName, DeepNesting,
+                      LongAttributeDict, HugeShape, kCount };
 
 // Spans of SSA names (`%offs_2`, `%acc#1`).
 std::vector<Span> valueNames(const std::string& text) {
@@ -121,7 +125,8 @@ std::vector<Span> matches(const std::string& text, const std::vector<std::string
 const std::vector<std::string> kExtremeNumbers = {"0", "-1", "1", "3", "2147483647", "2147483648", "4294967296",
                                                   "9223372036854775807", "9223372036854775808", "-9223372036854775809",
                                                   "99999999999999999999999999999", "1048577", "1e309", "0x7FFFFFFF",
-                                                  "-0", "65536"};
+                                                  "-0", "65536", "1.0e+400", "3.4028236e+38", "1e-400",
+                                                  "65520.0", "1099511627777", "18446744073709551617"};
 const std::vector<std::string> kTypeNames = {"f8E4M3FN", "f8E5M2", "bf16", "f16", "f32", "f64", "i16", "i32", "i64",
                                              "i8", "i1", "!tt.ptr", "tensor"};
 const std::vector<std::string> kReplacementTypes = {"i1", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64",
@@ -180,6 +185,32 @@ std::string mutate(std::string text, Mutation kind, size_t a, size_t b, const st
       replace(names, text.substr(from.begin, from.end - from.begin));
       return text;
     }
+    case Mutation::DeepNesting: {  // thousands of one bracket: the parser's depth guard, not the stack, ends it
+      static const char kOpen[] = {'(', '[', '{', '<'};
+      text.insert(a % (text.size() + 1), std::string(1000 + b % 8000, kOpen[b % 4]));
+      return text;
+    }
+    case Mutation::LongAttributeDict: {  // a dictionary of thousands of entries, sometimes with a duplicate key
+      size_t at = text.find("attributes {");
+      if (at == std::string::npos) return text;
+      std::string entries;
+      const size_t count = 1000 + a % 8000;
+      for (size_t i = 0; i < count; ++i) entries += "k" + std::to_string(i) + " = " + std::to_string(i) + " : i32, ";
+      if (b % 2) entries += "k" + std::to_string(b % count) + " = 0 : i32, ";
+      text.insert(at + 12, entries);
+      return text;
+    }
+    case Mutation::HugeShape: {  // one tensor dimension replaced by a huge or overflowing extent
+      static const char* kDims[] = {"1099511627776", "4294967296x4294967296", "9223372036854775807", "0", "3",
+                                    "1048576x1048576", "99999999999999999999"};
+      std::vector<Span> spans = matches(text, {"tensor<"});
+      if (spans.empty()) return text;
+      size_t start = spans[a % spans.size()].end;
+      size_t end = start;
+      while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+      text.replace(start, end - start, kDims[b % 7]);
+      return text;
+    }
     case Mutation::kCount: break;
   }
   return text;
@@ -228,7 +259,7 @@ std::string checkInput(const std::string& text, std::string* outcome = nullptr) 
 
 TEST(ParserFuzz, SeedsPassUnmutated) {
   ASSERT_TRUE(kDefaultCases);
-  ASSERT_GE(seeds().size(), 15u + 30u);
+  ASSERT_GE(seeds().size(), 15u + 1u + 30u);
   for (size_t i = 0; i < seeds().size(); ++i) EXPECT_EQ(checkInput(seeds()[i]), "") << "seed " << i;
 }
 

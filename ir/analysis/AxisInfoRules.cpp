@@ -431,6 +431,7 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
     case OpKind::SCFIf: case OpKind::SCFWhile: case OpKind::SCFYield: case OpKind::SCFCondition:
     case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier:
     case OpKind::UBPoison:
+    case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier:  // no results: nothing to learn
       return;
   }
 }

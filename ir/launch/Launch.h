@@ -74,6 +74,11 @@ struct LaunchOptions {
   uint64_t shuffleSeed = 1;
   int maxReportsPerKind = 10;  // further reports of a kind are counted, not stored
   bool echoPrints = true;      // tt.print output to stdout (in program order)
+  // Hostile-input budgets. A program that executes more than maxSteps ops (loop iterations count as ops too)
+  // ends with a StepLimit report naming the innermost loop; 0 = no limit. At most maxPrintLines tt.print lines
+  // are kept (those of the lowest program ids); the rest are counted in LaunchResult::droppedPrintLines.
+  uint64_t maxSteps = uint64_t{1} << 24;  // about a second of one program; conformance cases stay below 10^5
+  int64_t maxPrintLines = 100000;
 };
 
 struct Launch {

@@ -18,10 +18,12 @@ namespace tilesim {
 #define TILESIM_REPORT_KINDS(X)                                                                                   \
   X(OutOfBounds, "out-of-bounds", "an unmasked access outside every buffer of the launch")                         \
   X(UndefinedUse, "undefined-value", "an undefined lane reached memory, an address or control flow")               \
-  X(Race, "race", "two programs touch one address, at least one writing, without atomics")                         \
+  X(Race, "race", "two programs touch one address, at least one writing, not both with atomics")                       \
   X(AssertFailed, "assert", "a tt.assert failed")                                                                   \
   X(UndefinedBehavior, "undefined-behavior", "--check=ub: division by zero, oversized shift, float->int overflow") \
-  X(Unsupported, "unsupported", "the kernel uses something this engine cannot run")
+  X(Unsupported, "unsupported", "the kernel uses something this engine cannot run")                               \
+  X(Misaligned, "misaligned", "a load, store or atomic at an address that is not a multiple of its size")          \
+  X(StepLimit, "runaway", "a program ran past the step budget (--max-steps): a loop that never ends?")
 
 struct Report {
   enum class Kind : uint8_t {
@@ -68,7 +70,8 @@ struct LaunchResult {
   std::vector<ReportGroup> groups;    // every report, grouped by kind, program and op; same order
   std::array<int64_t, kReportKindCount> totalByKind{};  // including those not stored
   std::vector<std::string> unusedArguments;
-  std::vector<std::string> printed;   // tt.print lines, in program order
+  std::vector<std::string> printed;   // tt.print lines, in program order (at most maxPrintLines)
+  int64_t droppedPrintLines = 0;      // tt.print lines beyond maxPrintLines, counted, not kept
   bool ok() const { return reports.empty(); }
   int64_t totalReports() const;
   int64_t total(Report::Kind kind) const { return totalByKind[static_cast<size_t>(kind)]; }

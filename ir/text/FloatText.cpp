@@ -98,10 +98,8 @@ std::optional<uint64_t> parseDecimalFloat(std::string_view literal, bool negativ
     float value = 0;
     auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
     if (ptr != last || (ec != std::errc() && ec != std::errc::result_out_of_range)) return std::nullopt;
-    if (ec == std::errc::result_out_of_range) {
-      double wide = 0;
-      std::from_chars(first, last, wide, std::chars_format::general);
-      value = static_cast<float>(wide);
+    if (ec == std::errc::result_out_of_range) {  // from_chars leaves `value` unset: strtod gives inf or 0
+      value = static_cast<float>(std::strtod(std::string(literal).c_str(), nullptr));
     }
     uint32_t raw;
     std::memcpy(&raw, &value, 4);
@@ -120,6 +118,8 @@ std::optional<uint64_t> parseDecimalFloat(std::string_view literal, bool negativ
   if (negative) bits ^= uint64_t{1} << (bitWidth(kind) - 1);
   return bits;
 }
+
+bool isFiniteFloatBits(uint64_t bits, ScalarKind kind) { return isFiniteBits(bits, kind); }
 
 std::optional<uint64_t> parseHexBits(std::string_view literal, int bitWidth) {
   if (literal.size() < 3 || literal[0] != '0' || literal[1] != 'x') return std::nullopt;

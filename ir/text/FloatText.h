@@ -13,7 +13,10 @@
 namespace tilesim::text {
 
 // A decimal literal (digits, '.', optional exponent; `negative` applies the sign) rounded to `kind`, as bits.
+// Decimal literals cannot spell infinity or NaN (those are hex), so a non-finite result means the literal is
+// out of range for `kind`: the parser rejects it (`1.0e+400 : f32`), as MLIR does, rather than rounding it.
 std::optional<uint64_t> parseDecimalFloat(std::string_view literal, bool negative, ScalarKind kind);
+bool isFiniteFloatBits(uint64_t bits, ScalarKind kind);
 // A hex literal `0x...` as raw bits of `kind`; nullopt when it does not fit the width.
 std::optional<uint64_t> parseHexBits(std::string_view literal, int bitWidth);
 std::string formatFloat(uint64_t bits, ScalarKind kind);

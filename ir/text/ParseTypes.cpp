@@ -3,6 +3,7 @@
 // attributes, `array<i32: ...>`, `dense<...> : tensor<...>` (splat, nested lists, hex blob), arrays and
 // dictionaries. Everything that would trip an assertion in ir/ (tensor of tensors, huge shapes) is a diagnostic.
 #include <charconv>
+#include <unordered_set>
 
 #include "ir/text/FloatText.h"
 #include "ir/text/ParserImpl.h"
@@ -297,6 +298,8 @@ Attribute ParserImpl::parseAttribute() {
           } else {
             std::optional<uint64_t> value = parseDecimalFloat(lit.text, lit.negative, kind);
             if (!value) failAt(lit.offset, "bad float literal");
+            if (!isFiniteFloatBits(*value, kind))
+              failAt(lit.offset, "float literal " + std::string(lit.text) + " is out of range for " + element.str());
             bits.push_back(*value);
           }
         }
@@ -369,6 +372,8 @@ Attribute ParserImpl::parseAttribute() {
       }
       std::optional<uint64_t> bits = parseDecimalFloat(number.text, negative, kind);
       if (!bits) failAt(number.offset, "bad float literal");
+      if (!isFiniteFloatBits(*bits, kind))  // a finite literal that rounds to infinity (1.0e+400 : f32)
+        failAt(number.offset, "float literal " + std::string(number.text) + " is out of range for " + type.str());
       return Attribute::floating(*bits, type);
     }
     case TokenKind::String: return Attribute::string(parseStringLiteral());
@@ -401,6 +406,8 @@ void ParserImpl::parseAttributeDict(std::vector<NamedAttribute>& into) {
   DepthGuard guard(*this);
   expect(TokenKind::LBrace, "to open an attribute dictionary");
   if (consumeIf(TokenKind::RBrace)) return;
+  std::unordered_set<std::string> seen;
+  for (const NamedAttribute& existing : into) seen.insert(existing.name);
   do {
     std::string name;
     size_t nameOffset = token_.offset;
@@ -412,8 +419,7 @@ void ParserImpl::parseAttributeDict(std::vector<NamedAttribute>& into) {
     } else {
       fail("expected an attribute name");
     }
-    for (size_t i = 0; i < into.size(); ++i)
-      if (into[i].name == name) failAt(nameOffset, "duplicate attribute '" + name + "'");
+    if (!seen.insert(name).second) failAt(nameOffset, "duplicate attribute '" + name + "'");  // n log n, not n^2
     Attribute value = consumeIf(TokenKind::Equal) ? parseAttribute() : Attribute::unit();
     into.push_back(NamedAttribute{std::move(name), std::move(value)});
   } while (consumeIf(TokenKind::Comma));

@@ -31,7 +31,8 @@
 //   A5  casts: same shape; extsi/extui/extf widen, trunci/truncf narrow, int<->float direction, bitcast keeps width
 //   T1  get_program_id / get_num_programs: i32 scalar, axis x|y|z
 //   T2  make_range: end > start >= 0, end - start a power of two, result tensor<(end-start)xi32>
-//   T3  splat/unsplat/broadcast/expand_dims/reshape/trans/join/split/cat/gather/histogram shape rules
+//   T3  splat/unsplat/broadcast/expand_dims/reshape/trans/join/split/cat/gather/histogram shape rules; gather:
+//       the index tensor matches the source on every axis but the gather axis (Triton's GatherOp rule)
 //   T4  addptr: pointer (tensor) + integer offsets of the same shape, result the pointer type
 //   T5  load/store/atomics: pointer/mask/other/value shapes and element types, mask i1; block pointers take
 //       neither mask nor other; make_tensor_ptr / advance operand counts and types

@@ -121,6 +121,11 @@ bool verifyGatherHistogram(VerifyContext& ctx, const Operation& op) {
     int64_t axis = 0;
     if (!axisInRange(ctx, op, in.rank(), &axis)) return false;
     if (out != index.withElement(in.element())) return ctx.fail(op, "result " + typeName(out) + " must have the index shape and the source element type");
+    for (int d = 0; d < in.rank(); ++d)  // Triton's rule: only the gather axis may differ
+      if (d != axis && index.shape()[d] != in.shape()[d])
+        return ctx.fail(op, "index dimension " + std::to_string(d) + " (" + std::to_string(index.shape()[d]) +
+                                ") must match the source dimension (" + std::to_string(in.shape()[d]) +
+                                "); only the gather axis " + std::to_string(axis) + " may differ");
     return true;
   }
   // tt.histogram

@@ -61,6 +61,7 @@ struct LaunchFlags {
   std::string profile;  // "exact" | "triton"; empty: exact for kernels, triton for cases
   int threads = 0;
   std::string engine = "interp";
+  uint64_t maxSteps = LaunchOptions{}.maxSteps;  // per program; 0 = no limit
   void addTo(CLI::App& command);
 };
 
@@ -77,6 +78,9 @@ struct PreparedLaunch {
 
 // Builds the launch from the flags; prints errors and returns the exit code (kExitOk on success).
 int prepareLaunch(const LaunchFlags& flags, PreparedLaunch& prepared);
+
+// The most worker threads --threads accepts.
+constexpr int kMaxThreadsFlag = 1024;
 
 // "10" / "4,2" / "4,2,1" -> {X, Y, Z}; nullopt on bad syntax or a value below `minimum`.
 std::optional<std::array<int64_t, 3>> parseTriple(const std::string& text, int64_t minimum);

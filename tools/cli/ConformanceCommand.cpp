@@ -16,6 +16,7 @@ struct ConformanceFlags {
   bool noCheck = false;
   std::string check;
   int threads = 0;
+  uint64_t maxSteps = LaunchOptions{}.maxSteps;
   bool verbose = false;
   std::string engine = "interp";
 };
@@ -37,6 +38,7 @@ int runConformanceCommand(const ConformanceFlags& flags) {
   options.checks = !flags.noCheck;
   options.checkUB = flags.check == "ub";
   options.threads = flags.threads;
+  options.maxSteps = flags.maxSteps;
   options.determinism = flags.determinism;
   std::printf("running %zu case%s on %s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
               engine->description().c_str(), flags.profile.c_str(),
@@ -64,7 +66,10 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"exact", "triton"}));
   command->add_flag("--no-check", flags->noCheck, "skip out-of-bounds, undefined-lane and race checks");
   command->add_option("--check", flags->check, "extra checks: 'ub'")->check(CLI::IsMember({"ub"}));
-  command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")->check(CLI::Range(0, kMaxThreadsFlag));
+  command->add_option("--max-steps", flags->maxSteps,
+                      "end a program that runs more than N ops and loop iterations with a 'runaway' report (0 = no limit)")
+      ->capture_default_str();
   addEngineOption(*command, flags->engine);
   command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
   command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });

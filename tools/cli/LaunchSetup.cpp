@@ -48,6 +48,7 @@ LaunchOptions optionsFrom(const LaunchFlags& flags, FloatProfile profile) {
   options.checks = !flags.noCheck;
   options.checkUB = flags.check == "ub";
   options.threads = flags.threads;
+  options.maxSteps = flags.maxSteps;
   return options;
 }
 
@@ -173,7 +174,7 @@ int addArgument(const std::string& spec, const Function& kernel, PreparedLaunch&
     }
     NpyLoad load = readNpyFile(value);
     if (!load.ok()) {
-      printError(load.error);
+      printError("--arg " + name + ": " + load.error);
       return kExitBadInput;
     }
     ScalarKind kind = pointee.scalarKind();
@@ -250,7 +251,10 @@ void LaunchFlags::addTo(CLI::App& command) {
       ->check(CLI::IsMember({"ub"}));
   command.add_option("--profile", profile, "float profile: exact (default for kernels) or triton (default for cases)")
       ->check(CLI::IsMember({"exact", "triton"}));
-  command.add_option("--threads", threads, "worker threads (0 = all cores)")->check(CLI::NonNegativeNumber);
+  command.add_option("--threads", threads, "worker threads (0 = all cores)")->check(CLI::Range(0, kMaxThreadsFlag));
+  command.add_option("--max-steps", maxSteps,
+                     "end a program that runs more than N ops and loop iterations with a 'runaway' report (0 = no limit)")
+      ->capture_default_str();
   addEngineOption(command, engine);
 }
 

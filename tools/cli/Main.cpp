@@ -2,6 +2,7 @@
 // its own file. main() turns every outcome into an exit code (see Cli.h) and never lets an exception escape.
 #include <cstdio>
 #include <exception>
+#include <new>
 
 #include "tools/cli/Cli.h"
 
@@ -40,6 +41,9 @@ int runMain(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return runMain(argc, argv);
+  } catch (const std::bad_alloc&) {  // the input needs more memory than this machine gives: not a tilesim bug
+    std::fprintf(stderr, "tilesim: error: out of memory (the input needs more host memory than is available)\n");
+    return tilesim::cli::kExitBadInput;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "tilesim: internal error: %s\n", error.what());
   } catch (...) {

@@ -5,6 +5,10 @@
 // buffer argument is written to DIR/NAME.npy (never over one of the input files). A case run also compares each
 // output with the GPU's (`expected`) and prints pass/fail, bit-exact or max ulp and max abs error; it goes through
 // the same case driver as `tilesim conformance` (conformance/runner/Conformance.h).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +37,27 @@ fs::path normalised(const std::string& path) {
   return error ? fs::absolute(path).lexically_normal() : result;
 }
 
-// The path each buffer argument will be written to; empty on refusal (an output would overwrite an input).
+// Argument names become file names under --out, so only plain identifiers may (no `../precious`, no `/`).
+bool isPlainIdentifier(const std::string& name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// Device and inode of the file a path names (following links), to recognise one file under two names.
+std::optional<std::pair<dev_t, ino_t>> fileIdentity(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return std::make_pair(info.st_dev, info.st_ino);
+}
+
+// The path each buffer argument will be written to; empty on refusal: a name that is not an identifier, an
+// existing output that is a symlink or not a regular file, or one that is an input file under any name
+// (same path, or same device and inode: a hard link). Outputs are then written by rename (writeNpyFile).
 std::vector<std::string> outputPaths(const PreparedLaunch& prepared, const std::string& directory) {
+  std::vector<std::pair<std::string, std::pair<dev_t, ino_t>>> inputs;
+  for (const std::string& input : prepared.inputPaths)
+    if (!input.empty())
+      if (auto identity = fileIdentity(input)) inputs.emplace_back(input, *identity);
   std::vector<std::string> paths;
   for (size_t i = 0; i < prepared.launch.arguments.size(); ++i) {
     const LaunchArgument& argument = prepared.launch.arguments[i];
@@ -42,7 +65,26 @@ std::vector<std::string> outputPaths(const PreparedLaunch& prepared, const std::
       paths.emplace_back();
       continue;
     }
+    if (!isPlainIdentifier(argument.name)) {
+      printError(fmt::format("--out {}: argument name '{}' is not a plain identifier, so it cannot name a file in {}",
+                             directory, argument.name, directory));
+      return {};
+    }
     fs::path path = fs::path(directory) / (argument.name + ".npy");
+    struct stat link{};
+    if (::lstat(path.c_str(), &link) == 0) {
+      if (S_ISLNK(link.st_mode) || !S_ISREG(link.st_mode)) {
+        printError(fmt::format("--out {}: {} exists and is {}; tilesim writes only regular files it can replace",
+                               directory, path.string(), S_ISLNK(link.st_mode) ? "a symbolic link" : "not a regular file"));
+        return {};
+      }
+      for (const auto& [input, identity] : inputs)
+        if (identity == std::make_pair(link.st_dev, link.st_ino)) {
+          printError(fmt::format("--out {}: writing {} would overwrite the input file {} (the same file); choose "
+                                 "another directory", directory, path.string(), input));
+          return {};
+        }
+    }
     for (const std::string& input : prepared.inputPaths)
       if (!input.empty() && normalised(input) == normalised(path.string())) {
         printError(fmt::format("--out {}: writing {} would overwrite the input file {}; choose another directory",
@@ -109,6 +151,7 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
   options.checks = !launch.noCheck;
   options.checkUB = launch.check == "ub";
   options.threads = launch.threads;
+  options.maxSteps = launch.maxSteps;
   CaseOutcome outcome = runCase(launch.target, options, engine);
   if (outcome.status == CaseOutcome::Status::Error) {
     std::fprintf(stderr, "tilesim: error: %s\n", outcome.error.c_str());

@@ -56,5 +56,15 @@ TEST(Format, UlpDistance) {
   EXPECT_EQ(ulpDistance(f32Bits(NAN), f32Bits(1.0f), ScalarKind::F32), INT64_MAX);
 }
 
+// A shape of 100,000 dimensions (one element) prints flat instead of recursing once per dimension; a shape
+// whose product overflows prints a placeholder.
+TEST(Format, AbsurdRanksAndSizesDoNotRecurseOrOverflow) {
+  auto index = [](int64_t i) { return std::to_string(i); };
+  std::vector<int64_t> deep(100000, 1);
+  EXPECT_EQ(summarizeArray(deep, index), "[0]");
+  std::vector<int64_t> huge = {int64_t{1} << 40, int64_t{1} << 40};
+  EXPECT_NE(summarizeArray(huge, index).find("too many elements"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tilesim

@@ -103,6 +103,21 @@ TEST(Npy, RejectsWhatItCannotHoldNamingTheFile) {
   EXPECT_NE(readNpyFile("/nonexistent/a.npy").error.find("/nonexistent/a.npy: cannot open"), std::string::npos);
 }
 
+// Hostile headers: a shape whose product wraps int64 (2^50 * 2^14 = 2^64 wraps to 0) and absurd ranks are
+// rejected on load; a device or directory is never read.
+TEST(Npy, RejectsHostileShapesAndFiles) {
+  auto errorOf = [&](const std::string& dict) { return parseNpy(handMade(dict, {}), "bad.npy").error; };
+  EXPECT_NE(errorOf("{'descr': '<i4', 'fortran_order': False, 'shape': (1125899906842624, 16384)}").find("more elements"),
+            std::string::npos);
+  std::string deep = "(";
+  for (int i = 0; i < 33; ++i) deep += "1, ";
+  EXPECT_NE(errorOf("{'descr': '<i4', 'fortran_order': False, 'shape': " + deep + ")}").find("at most 32"),
+            std::string::npos);
+  EXPECT_FALSE(checkedElementCount(std::vector<int64_t>{int64_t{1} << 62, 4}).has_value());
+  EXPECT_NE(readNpyFile("/dev/zero").error.find("/dev/zero: not a regular file"), std::string::npos);
+  EXPECT_NE(readNpyFile("/").error.find("is a directory"), std::string::npos);
+}
+
 TEST(Npy, DefaultTypesFitTheirKinds) {
   for (int i = 0; i < kNumScalarKinds; ++i) {
     ScalarKind kind = static_cast<ScalarKind>(i);
