@@ -1,0 +1,175 @@
+// tt.reduce in the interpreter's order (docs/semantics.md §Reductions, interpreter/ReduceScan.cpp): a halving
+// tree along the axis — for m = S/2, S/4, ..., 1: x[i] = combine(x[i], x[i + m]) for i < m. In index bits: the
+// axis's bits from the highest to the lowest; the level for bit q pairs each element whose bit q is 0 (the
+// left operand of combine) with the one whose bit q is 1 (the right operand). The layout says which hardware
+// bit holds index bit q, and the level is performed there:
+//   - a register bit: in the thread, registers r and r | 2^j;
+//   - a lane bit: shfl.sync.bfly with lane mask 2^j, both partners computing combine(lower, upper);
+//   - a warp bit: through shared memory with the partner warp, again both computing combine(lower, upper).
+// Both partners keep the result, so after the last level every element along the axis holds the reduction
+// (a butterfly all-reduce), exactly the interpreter's value for the element with index 0 along the axis, with
+// the same operand order in every combine (so non-commutative combine regions agree too). The result is the
+// slice layout: registers that differed only along the axis collapse.
+#include <fmt/format.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+using Builder = llvm::IRBuilder<>;
+
+// shfl.sync.bfly on a value of any type: moved as one or two 32-bit pieces.
+llvm::Value* shuffleXor(Builder& b, llvm::Value* value, int laneMask) {
+  llvm::Type* type = value->getType();
+  auto shuffle32 = [&](llvm::Value* word) {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {b.getInt32(0xFFFFFFFFu), word, b.getInt32(static_cast<uint32_t>(laneMask)), b.getInt32(0x1F)});
+  };
+  if (type->isPointerTy()) return b.CreateIntToPtr(shuffleXor(b, b.CreatePtrToInt(value, b.getInt64Ty()), laneMask), type);
+  const unsigned bits = type->getPrimitiveSizeInBits();
+  llvm::Value* asInt = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(bits));
+  llvm::Value* moved = nullptr;
+  if (bits <= 32) {
+    moved = b.CreateTrunc(shuffle32(b.CreateZExt(asInt, b.getInt32Ty())), b.getIntNTy(bits));
+  } else {
+    llvm::Value* low = shuffle32(b.CreateTrunc(asInt, b.getInt32Ty()));
+    llvm::Value* high = shuffle32(b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty()));
+    moved = b.CreateOr(b.CreateZExt(low, b.getInt64Ty()), b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
+  }
+  return type->isIntegerTy() ? moved : b.CreateBitCast(moved, type);
+}
+
+struct HardwareBit {
+  std::string_view dim;
+  int bit = -1;
+};
+
+// The (warp | lane | register) bit whose basis is exactly `indexBit`; the reduction needs every axis bit held
+// by exactly one hardware bit and no other basis touching it.
+std::optional<HardwareBit> holderOf(const LinearLayout& layout, uint64_t indexBit) {
+  std::optional<HardwareBit> found;
+  for (std::string_view dim : {kRegisterDim, kLaneDim, kWarpDim}) {
+    std::vector<uint64_t> bases = layout.dimBases(dim);
+    for (size_t k = 0; k < bases.size(); ++k) {
+      if (!(bases[k] & indexBit)) continue;
+      if (bases[k] != indexBit || found) return std::nullopt;
+      found = HardwareBit{dim, static_cast<int>(k)};
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+void lowerReduce(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  const size_t count = op.numOperands();
+  const LinearLayout* layoutPointer = lowering.layoutOf(op.operand(0));
+  TILESIM_ASSERT(layoutPointer, "tt.reduce of a scalar");
+  const LinearLayout layout = *layoutPointer;
+  const Block& combine = op.region(0).front();
+  std::vector<std::vector<llvm::Value*>> values;
+  for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
+  const int registers = numRegisters(layout);
+
+  // Combines lower (bit 0) with upper (bit 1) for every operand; returns the combined values.
+  auto combinePair = [&](const std::vector<llvm::Value*>& lower, const std::vector<llvm::Value*>& upper) {
+    std::vector<llvm::Value*> arguments = lower;
+    arguments.insert(arguments.end(), upper.begin(), upper.end());
+    return lowering.inlineRegion(combine, arguments);
+  };
+  auto column = [&](int r) {
+    std::vector<llvm::Value*> result;
+    for (size_t k = 0; k < count; ++k) result.push_back(values[k][static_cast<size_t>(r)]);
+    return result;
+  };
+  auto assign = [&](int r, const std::vector<llvm::Value*>& combined) {
+    for (size_t k = 0; k < count; ++k) values[k][static_cast<size_t>(r)] = combined[k];
+  };
+
+  const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
+  const int axisOffset = layout.outDimOffset(axis);
+  for (int q = axisBits - 1; q >= 0; --q) {
+    std::optional<HardwareBit> holder = holderOf(layout, uint64_t{1} << (axisOffset + q));
+    if (!holder) lowering.unsupported(op, "on this layout (an axis bit is not held by one hardware bit)");
+    const int j = holder->bit;
+    if (holder->dim == kRegisterDim) {
+      for (int r = 0; r < registers; ++r) {
+        if (r & (1 << j)) continue;
+        std::vector<llvm::Value*> combined = combinePair(column(r), column(r | (1 << j)));
+        assign(r, combined);
+        assign(r | (1 << j), combined);
+      }
+      continue;
+    }
+    // Lanes or warps: fetch the partner's registers, then order the operands by this thread's bit.
+    std::vector<std::vector<llvm::Value*>> partner(count);
+    llvm::Value* upperHalf = nullptr;
+    if (holder->dim == kLaneDim) {
+      upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.laneId(), 1u << j), b.getInt32(0));
+      for (size_t k = 0; k < count; ++k)
+        for (int r = 0; r < registers; ++r) partner[k].push_back(shuffleXor(b, values[k][static_cast<size_t>(r)], 1 << j));
+    } else {
+      upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.warpId(), 1u << j), b.getInt32(0));
+      const int threads = kLanesPerWarp * lowering.options.numWarps;
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Type* type = values[k][0]->getType();
+        llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
+        const int bytes = threads * registers * static_cast<int>(type->isPointerTy() ? 8 : std::max<unsigned>(1, stored->getPrimitiveSizeInBits() / 8));
+        if (bytes > 48 * 1024) lowering.unsupported(op, fmt::format("across warps needing {} bytes of shared memory", bytes));
+        llvm::Value* shared = lowering.sharedMemory(bytes);
+        llvm::Value* self = lowering.threadId();
+        llvm::Value* other = b.CreateXor(self, b.getInt32(static_cast<uint32_t>(kLanesPerWarp << j)));
+        auto slot = [&](llvm::Value* thread, int r) {
+          llvm::Value* index = b.CreateAdd(b.CreateMul(thread, b.getInt32(static_cast<uint32_t>(registers))), b.getInt32(static_cast<uint32_t>(r)));
+          return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty()));
+        };
+        lowering.barrier();
+        for (int r = 0; r < registers; ++r) {
+          llvm::Value* value = values[k][static_cast<size_t>(r)];
+          b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(self, r));
+        }
+        lowering.barrier();
+        for (int r = 0; r < registers; ++r) {
+          llvm::Value* loaded = b.CreateLoad(stored, slot(other, r));
+          partner[k].push_back(type->isIntegerTy(1) ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded);
+        }
+      }
+    }
+    for (int r = 0; r < registers; ++r) {
+      std::vector<llvm::Value*> lower, upper;
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Value* mine = values[k][static_cast<size_t>(r)];
+        llvm::Value* theirs = partner[k][static_cast<size_t>(r)];
+        lower.push_back(b.CreateSelect(upperHalf, theirs, mine));
+        upper.push_back(b.CreateSelect(upperHalf, mine, theirs));
+      }
+      assign(r, combinePair(lower, upper));
+    }
+  }
+
+  std::vector<int> removed;
+  LinearLayout slice = sliceLayout(layout, axis, &removed);
+  uint64_t removedMask = 0;
+  for (int bit : removed) removedMask |= uint64_t{1} << bit;
+  for (size_t k = 0; k < count; ++k) {
+    Lowered result;
+    for (int r = 0; r < registers; ++r)
+      if ((static_cast<uint64_t>(r) & removedMask) == 0) result.regs.push_back(values[k][static_cast<size_t>(r)]);
+    if (op.result(k)->type.isTensor()) {
+      const LinearLayout* assigned = lowering.layoutOf(op.result(k));
+      TILESIM_ASSERT(assigned && numRegisters(*assigned) == static_cast<int>(result.regs.size()),
+                     "tt.reduce: result registers do not match the slice layout");
+      result.layout = *assigned;
+    } else {
+      result.regs.resize(1);
+    }
+    lowering.set(op.result(k), std::move(result));
+  }
+}
+
+}  // namespace tilesim::gpu
