@@ -21,6 +21,8 @@ namespace {
 
 using Builder = llvm::IRBuilder<>;
 
+constexpr int kExchangeBytes = 16 * 1024;  // shared memory one cross-warp exchange round uses at most
+
 // shfl.sync.bfly on a value of any type: moved as one or two 32-bit pieces.
 llvm::Value* shuffleXor(Builder& b, llvm::Value* value, int laneMask) {
   llvm::Type* type = value->getType();
@@ -91,6 +93,14 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
     for (size_t k = 0; k < count; ++k) values[k][static_cast<size_t>(r)] = combined[k];
   };
 
+  // Register bits already combined: registers that differ only there hold the same values, so lane and warp
+  // levels work on one representative (those bits zero) and copy the result to the others.
+  int collapsed = 0;
+  auto representative = [&](int r) { return (r & collapsed) == 0; };
+  auto assignCopies = [&](int r, const std::vector<llvm::Value*>& combined) {
+    for (int other = 0; other < registers; ++other)
+      if ((other & ~collapsed) == r) assign(other, combined);
+  };
   const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
   const int axisOffset = layout.outDimOffset(axis);
   for (int q = axisBits - 1; q >= 0; --q) {
@@ -104,6 +114,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
         assign(r, combined);
         assign(r | (1 << j), combined);
       }
+      collapsed |= 1 << j;
       continue;
     }
     // Lanes or warps: fetch the partner's registers, then order the operands by this thread's bit.
@@ -112,35 +123,47 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
     if (holder->dim == kLaneDim) {
       upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.laneId(), 1u << j), b.getInt32(0));
       for (size_t k = 0; k < count; ++k)
-        for (int r = 0; r < registers; ++r) partner[k].push_back(shuffleXor(b, values[k][static_cast<size_t>(r)], 1 << j));
+        for (int r = 0; r < registers; ++r)
+          partner[k].push_back(representative(r) ? shuffleXor(b, values[k][static_cast<size_t>(r)], 1 << j) : nullptr);
     } else {
       upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.warpId(), 1u << j), b.getInt32(0));
       const int threads = kLanesPerWarp * lowering.options.numWarps;
       for (size_t k = 0; k < count; ++k) {
         llvm::Type* type = values[k][0]->getType();
         llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
-        const int bytes = threads * registers * static_cast<int>(type->isPointerTy() ? 8 : std::max<unsigned>(1, stored->getPrimitiveSizeInBits() / 8));
-        if (bytes > 48 * 1024) lowering.unsupported(op, fmt::format("across warps needing {} bytes of shared memory", bytes));
-        llvm::Value* shared = lowering.sharedMemory(bytes);
+        const int elementBytes = static_cast<int>(type->isPointerTy() ? 8 : std::max<unsigned>(1, stored->getPrimitiveSizeInBits() / 8));
+        // Registers cross in chunks, so the exchange needs at most kExchangeBytes of shared memory.
+        std::vector<int> moved;  // the representatives, the only registers that cross
+        for (int r = 0; r < registers; ++r)
+          if (representative(r)) moved.push_back(r);
+        const int count = static_cast<int>(moved.size());
+        const int chunk = std::max(1, std::min(count, kExchangeBytes / (threads * elementBytes)));
+        llvm::Value* shared = lowering.sharedMemory(threads * chunk * elementBytes);
         llvm::Value* self = lowering.threadId();
         llvm::Value* other = b.CreateXor(self, b.getInt32(static_cast<uint32_t>(kLanesPerWarp << j)));
         auto slot = [&](llvm::Value* thread, int r) {
-          llvm::Value* index = b.CreateAdd(b.CreateMul(thread, b.getInt32(static_cast<uint32_t>(registers))), b.getInt32(static_cast<uint32_t>(r)));
+          llvm::Value* index = b.CreateAdd(b.CreateMul(thread, b.getInt32(static_cast<uint32_t>(chunk))), b.getInt32(static_cast<uint32_t>(r)));
           return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty()));
         };
-        lowering.barrier();
-        for (int r = 0; r < registers; ++r) {
-          llvm::Value* value = values[k][static_cast<size_t>(r)];
-          b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(self, r));
-        }
-        lowering.barrier();
-        for (int r = 0; r < registers; ++r) {
-          llvm::Value* loaded = b.CreateLoad(stored, slot(other, r));
-          partner[k].push_back(type->isIntegerTy(1) ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded);
+        partner[k].assign(static_cast<size_t>(registers), nullptr);
+        for (int first = 0; first < count; first += chunk) {
+          const int last = std::min(count, first + chunk);
+          lowering.barrier();
+          for (int i = first; i < last; ++i) {
+            llvm::Value* value = values[k][static_cast<size_t>(moved[static_cast<size_t>(i)])];
+            b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(self, i - first));
+          }
+          lowering.barrier();
+          for (int i = first; i < last; ++i) {
+            llvm::Value* loaded = b.CreateLoad(stored, slot(other, i - first));
+            partner[k][static_cast<size_t>(moved[static_cast<size_t>(i)])] =
+                type->isIntegerTy(1) ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded;
+          }
         }
       }
     }
     for (int r = 0; r < registers; ++r) {
+      if (!representative(r)) continue;
       std::vector<llvm::Value*> lower, upper;
       for (size_t k = 0; k < count; ++k) {
         llvm::Value* mine = values[k][static_cast<size_t>(r)];
@@ -148,7 +171,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
         lower.push_back(b.CreateSelect(upperHalf, theirs, mine));
         upper.push_back(b.CreateSelect(upperHalf, mine, theirs));
       }
-      assign(r, combinePair(lower, upper));
+      assignCopies(r, combinePair(lower, upper));
     }
   }
 
