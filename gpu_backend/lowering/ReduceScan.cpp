@@ -1,15 +1,17 @@
-// tt.reduce in the interpreter's order (docs/semantics.md §Reductions, interpreter/ReduceScan.cpp): a halving
-// tree along the axis — for m = S/2, S/4, ..., 1: x[i] = combine(x[i], x[i + m]) for i < m. In index bits: the
-// axis's bits from the highest to the lowest; the level for bit q pairs each element whose bit q is 0 (the
-// left operand of combine) with the one whose bit q is 1 (the right operand). The layout says which hardware
-// bit holds index bit q, and the level is performed there:
+// tt.reduce in the interpreter's order (docs/semantics.md §Reductions and scans, interpreter/ReduceScan.cpp): a tree
+// over the index bits along the axis, lowest bit first. Level j combines the partial results of the two blocks
+// [2i·2^j, (2i+1)·2^j) and [(2i+1)·2^j, (2i+2)·2^j), the lower block as the left operand of the combine. In
+// index bits: the level for bit q pairs every element whose bit q is 0 (left operand) with the one whose bit q is
+// 1 (right operand). The layout says which hardware bit holds index bit q, and the level is performed there:
 //   - a register bit: in the thread, registers r and r | 2^j;
 //   - a lane bit: shfl.sync.bfly with lane mask 2^j, both partners computing combine(lower, upper);
 //   - a warp bit: through shared memory with the partner warp, again both computing combine(lower, upper).
 // Both partners keep the result, so after the last level every element along the axis holds the reduction
-// (a butterfly all-reduce), exactly the interpreter's value for the element with index 0 along the axis, with
-// the same operand order in every combine (so non-commutative combine regions agree too). The result is the
-// slice layout: registers that differed only along the axis collapse.
+// (a butterfly all-reduce) — the interpreter's value, with the same operand order in every combine (so
+// non-commutative and non-associative combine regions agree too). A blocked layout whose registers also hold
+// high index bits keeps one accumulator per high-bit value through the lane and warp levels and combines them
+// last, as the semantics state. The result is the slice layout: registers that differed only along the axis
+// collapse.
 #include <fmt/format.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -103,7 +105,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
   };
   const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
   const int axisOffset = layout.outDimOffset(axis);
-  for (int q = axisBits - 1; q >= 0; --q) {
+  for (int q = 0; q < axisBits; ++q) {  // lowest index bit first
     std::optional<HardwareBit> holder = holderOf(layout, uint64_t{1} << (axisOffset + q));
     if (!holder) lowering.unsupported(op, "on this layout (an axis bit is not held by one hardware bit)");
     const int j = holder->bit;
