@@ -1,4 +1,4 @@
-// scf.for and scf.if with results (docs/semantics.md §Control flow). Scalars are uniform across a program (they
+// scf.for, scf.while and scf.if with results (docs/semantics.md §Control flow). Scalars are uniform across a program (they
 // come from arguments, program ids, scalar loads and reductions), so every thread of a program takes the same
 // branch and barriers inside a region are safe. Loop-carried tensors keep the layout of their init value; each
 // register is one phi.
@@ -119,12 +119,78 @@ void lowerIf(KernelLowering& lowering, const Operation& op) {
   }
 }
 
+// scf.while: the before region runs first with the carried values and ends in scf.condition(flag) forwarded...;
+// while the flag is true the after region runs on the forwarded values and yields the next carried values; when it
+// is false the forwarded values are the results. Carried and forwarded tensors take the layouts the assignment
+// gave the regions' block arguments (and the results).
+void lowerWhile(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const Block& before = op.region(0).front();
+  const Block& after = op.region(1).front();
+  std::vector<const Value*> carried, forwarded, results;
+  for (const auto& argument : before.arguments) carried.push_back(argument.get());
+  for (const auto& argument : after.arguments) forwarded.push_back(argument.get());
+  for (const auto& result : op.results) results.push_back(result.get());
+  std::vector<std::vector<llvm::Value*>> initial;
+  for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(i), lowering.layoutOf(carried[i])));
+
+  llvm::BasicBlock* preheader = b.GetInsertBlock();
+  llvm::Function* function = preheader->getParent();
+  auto* header = llvm::BasicBlock::Create(lowering.context, "while.before", function);
+  auto* body = llvm::BasicBlock::Create(lowering.context, "while.after", function);
+  auto* exit = llvm::BasicBlock::Create(lowering.context, "while.exit", function);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  std::vector<std::vector<llvm::PHINode*>> phis(carried.size());
+  for (size_t i = 0; i < carried.size(); ++i) {
+    for (llvm::Value* value : initial[i]) {
+      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
+      phi->addIncoming(value, preheader);
+      phis[i].push_back(phi);
+    }
+    lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  }
+  const Operation* condition = lowering.lowerBlockBody(before);
+  TILESIM_ASSERT(condition && condition->kind == OpKind::SCFCondition, "scf.while before region without scf.condition");
+  llvm::Value* flag = lowering.in(condition->operand(0), nullptr)[0];
+  std::vector<Lowered> passed;  // the forwarded values, in the layouts of the after region's arguments
+  for (size_t i = 0; i < forwarded.size(); ++i) {
+    Lowered lowered;
+    lowered.regs = lowering.in(condition->operand(i + 1), lowering.layoutOf(forwarded[i]));
+    if (const LinearLayout* layout = lowering.layoutOf(forwarded[i])) lowered.layout = *layout;
+    passed.push_back(std::move(lowered));
+  }
+  b.CreateCondBr(flag, body, exit);
+
+  b.SetInsertPoint(body);
+  for (size_t i = 0; i < forwarded.size(); ++i) lowering.set(forwarded[i], passed[i]);
+  const Operation* yield = lowering.lowerBlockBody(after);
+  TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.while after region without scf.yield");
+  std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
+  llvm::BasicBlock* latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  for (size_t i = 0; i < carried.size(); ++i)
+    for (size_t r = 0; r < phis[i].size(); ++r) phis[i][r]->addIncoming(next[i][r], latch);
+
+  b.SetInsertPoint(exit);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const LinearLayout* layout = lowering.layoutOf(results[i]);
+    Lowered lowered;
+    // The forwarded values are in the after arguments' layouts; results may have been given another one.
+    const bool same = (layout == nullptr) == !passed[i].layout.has_value() && (!layout || *layout == *passed[i].layout);
+    lowered.regs = same ? passed[i].regs : convertLayout(lowering, passed[i], *layout, results[i]->type.element(), &op);
+    if (layout) lowered.layout = *layout;
+    lowering.set(results[i], std::move(lowered));
+  }
+}
+
 }  // namespace
 
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op) {
   switch (op.kind) {
     case OpKind::SCFFor: return lowerFor(lowering, op);
     case OpKind::SCFIf: return lowerIf(lowering, op);
+    case OpKind::SCFWhile: return lowerWhile(lowering, op);
     default: TILESIM_UNREACHABLE("not a control-flow op");
   }
 }

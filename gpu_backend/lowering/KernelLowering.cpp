@@ -198,9 +198,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTStore: return lowerMemoryOp(*this, op);
 
     case OpKind::SCFFor:
-    case OpKind::SCFIf: return lowerControlFlowOp(*this, op);
+    case OpKind::SCFIf:
+    case OpKind::SCFWhile: return lowerControlFlowOp(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
+    case OpKind::TTScan: return lowerScan(*this, op);
 
     // Terminators: their parent op reads them (lowerBlockBody stops there).
     case OpKind::SCFYield:
@@ -233,12 +235,10 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTDot:
     case OpKind::TTExternElementwise:
     case OpKind::TTElementwiseInlineAsm:
-    case OpKind::TTScan:
     case OpKind::TTFunc:
     case OpKind::TTCall:
     case OpKind::TTPrint:
     case OpKind::TTAssert:
-    case OpKind::SCFWhile:
     case OpKind::UBPoison: unsupported(op);
   }
   TILESIM_UNREACHABLE("gpu lowering: op kind");

@@ -97,6 +97,7 @@ void lowerMovementOp(KernelLowering& lowering, const Operation& op);      // Mov
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // MemoryOps.cpp
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
 void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
+void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
 template <typename Fn>
