@@ -104,6 +104,10 @@ void lowerMovementOp(KernelLowering& lowering, const Operation& op) {
     case OpKind::TTTrans: {
       const Lowered& source = lowering.get(op.operand(0));
       TILESIM_ASSERT(layout && source.layout, "gpu lowering: shape op on a scalar");
+      // The assignment derived the result layout from the operand's (same registers); without `order` it could not.
+      if (op.kind == OpKind::TTTrans && !op.attr("order")) lowering.unsupported(op, "without an order attribute");
+      TILESIM_ASSERT(numRegisters(*layout) == static_cast<int>(source.regs.size()),
+                     "gpu lowering: a shape op whose layout does not keep the operand's registers");
       return lowering.set(op.result(), withLayout(source.regs));
     }
     default: TILESIM_UNREACHABLE("not a movement op");
