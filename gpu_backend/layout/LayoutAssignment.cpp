@@ -53,10 +53,67 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
   for (size_t i = 0; i < kernel.numArguments(); ++i)
     if (kernel.argument(i)->type.isTensor())
       diagnostics.push_back({{}, "kernel parameter %" + kernel.argumentName(i) + " is a tensor"});
+  if (!diagnostics.empty()) return assignment;
+  bool shapesOk = true;
+  walk(*kernel.op(), [&](const Operation& op) {
+    for (const auto& result : op.results)
+      if (result->type.isTensor() && !isPowerOfTwoShape(result->type.shape())) shapesOk = false;
+  });
+  if (shapesOk) assignment.preferSlicesForBroadcasts(kernel);
   walk(*kernel.op(), [&](const Operation& op) {
     if (diagnostics.empty()) assignment.assignOp(op, diagnostics);
   });
   return assignment;
+}
+
+// Ops whose result can take any layout at no cost: they compute each register from scalars and the element index.
+static bool cheapInAnyLayout(const Operation& op) {
+  if (op.kind == OpKind::TTMakeRange || op.kind == OpKind::TTSplat || op.kind == OpKind::ArithConstant) return true;
+  if (op.kind == OpKind::TTExpandDims) return true;
+  return hasTrait(op.kind, kElementwise) && op.kind != OpKind::TTExternElementwise &&
+         op.kind != OpKind::TTElementwiseInlineAsm && op.numResults() == 1;
+}
+
+void LayoutAssignment::preferSlicesForBroadcasts(const Function& kernel) {
+  std::vector<const Operation*> order;
+  walk(*kernel.op(), [&](const Operation& op) { order.push_back(&op); });
+  // Backward: uses before definitions, so a value's preference comes from its last broadcast in program order.
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Operation& op = **it;
+    if (op.kind == OpKind::TTBroadcast && op.operand(0)->type.isTensor()) {
+      const Value* source = op.operand(0);
+      LinearLayout layout = defaultLayout(op.result()->type.shape());
+      auto found = preferred_.find(op.result());
+      if (found != preferred_.end()) layout = found->second;
+      // Slice along every broadcast dimension (highest first so indices stay valid), then re-insert them as size 1.
+      std::vector<int> dims;
+      for (int d = 0; d < source->type.rank(); ++d)
+        if (source->type.shape()[d] == 1 && op.result()->type.shape()[d] != 1) dims.push_back(d);
+      for (auto d = dims.rbegin(); d != dims.rend(); ++d) layout = sliceLayout(layout, *d, nullptr);
+      for (int d : dims) layout = layout.insertOutDim(d, "one");
+      if (!preferred_.count(source)) preferred_.emplace(source, layout.withOutDims(tensorDims(source->type.shape())));
+      continue;
+    }
+    if (op.numResults() != 1 || !cheapInAnyLayout(op)) continue;
+    auto wanted = preferred_.find(op.result());
+    if (wanted == preferred_.end()) continue;
+    for (const Value* operand : op.operands) {
+      if (!operand->type.isTensor() || preferred_.count(operand) || !operand->definingOp) continue;
+      if (op.kind == OpKind::TTExpandDims) {
+        const int axis = static_cast<int>(op.intAttr("axis"));
+        preferred_.emplace(operand, wanted->second.dropOutDim(axis).withOutDims(tensorDims(operand->type.shape())));
+      } else if (operand->type.shape().size() == op.result()->type.shape().size() &&
+                 std::equal(operand->type.shape().begin(), operand->type.shape().end(), op.result()->type.shape().begin())) {
+        preferred_.emplace(operand, wanted->second);
+      }
+    }
+  }
+  // Keep a preference only where the whole producing chain is cheap: a value whose defining op is not cheap (a
+  // load, a reduction) keeps its usual layout and is converted where it is used.
+  for (auto it = preferred_.begin(); it != preferred_.end();) {
+    const Operation* definer = it->first->definingOp;
+    it = (!definer || !cheapInAnyLayout(*definer)) ? preferred_.erase(it) : std::next(it);
+  }
 }
 
 const LinearLayout* LayoutAssignment::layoutOf(const Value* value) const {
@@ -95,6 +152,11 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         if (!powerOfTwo(argument.get())) return;
 
   auto resultTensor = [&](size_t i) { return op.numResults() > i && op.result(i)->type.isTensor(); };
+  if (op.numResults() == 1 && op.kind != OpKind::TTExpandDims)
+    if (auto wanted = preferred_.find(op.result()); wanted != preferred_.end()) {
+      remember(op.result(), wanted->second);
+      return;
+    }
   switch (op.kind) {
     case OpKind::TTExpandDims:
       if (const LinearLayout* source = layoutOf(op.operand(0))) {

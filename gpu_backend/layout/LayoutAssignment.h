@@ -7,6 +7,10 @@
 //  - tt.reshape: the operand's layout with the output dimensions relabelled (row-major order is kept, so the
 //    flat index bits are the same); tt.trans: the operand's layout composed with the dimension permutation;
 //  - scf.for results and iter_args: the layout of the init value;
+//  - a value computed only from make_range / splat / constants through elementwise ops and expand_dims that feeds
+//    a tt.broadcast (the `offs_m[:, None]` pattern): the broadcast result's layout sliced along the broadcast
+//    dimensions (Triton's SliceEncoding), found by a backward pass from each broadcast. Then the broadcast is a
+//    register copy instead of a trip through shared memory;
 //  - everything else: the default blocked layout of its shape, one per shape in the kernel, with
 //    sizePerThread chosen for 16-byte accesses of the narrowest element any tt.load/tt.store of that shape
 //    moves (32-bit when none does).
@@ -39,6 +43,7 @@ class LayoutAssignment {
 
  private:
   void assignOp(const Operation& op, Diagnostics& diagnostics);
+  void preferSlicesForBroadcasts(const Function& kernel);
   const LinearLayout& remember(const Value* value, LinearLayout layout);
 
   int numWarps_ = 4;
@@ -46,6 +51,7 @@ class LayoutAssignment {
   mutable std::map<std::vector<int64_t>, LinearLayout> defaults_;  // per shape
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;
   std::unordered_map<const Value*, LinearLayout> layouts_;
+  std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
 };
 
 }  // namespace tilesim::gpu

@@ -1,8 +1,9 @@
 // Float ops (docs/semantics.md §Floats). Exact profile: + - * / sqrt are LLVM's correctly rounded ops with no
 // fast-math flags, and the target machine forbids FMA contraction, so PTX gets add.rn / mul.rn / div.rn /
 // sqrt.rn. f16 and bf16 are computed in f32 and rounded once — the interpreter's definition, exact for these
-// ops (f32 has more than 2p + 2 bits). Triton profile: contraction allowed, `/` is div.full.f32 and math.sqrt
-// is sqrt.approx.ftz.f32, as Triton lowers them.
+// ops (f32 has more than 2p + 2 bits). Triton profile: contraction allowed, `/` is div.full.f32, math.sqrt is
+// sqrt.approx.ftz.f32, math.exp is ex2.approx.f32 of x * log2(e), math.exp2 ex2.approx.ftz.f32 and math.rsqrt
+// rsqrt.approx.ftz.f32, as Triton lowers them (the interpreter's error bounds assume these).
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -57,6 +58,11 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
     return lowerElementwise(lowering, op, [&](auto& v) { return b.CreateFCmp(predicate, widen(b, v[0]), widen(b, v[1])); });
   }
   if (kind == OpKind::MathFma && isNarrow(type)) lowering.unsupported(op, "on f16/bf16");
+  // Math functions: the triton profile's approximate instructions (Triton's own lowering). The exact profile needs
+  // ir/eval/ExactMath's algorithms in the lowering, which is not done yet.
+  const bool approximate = kind == OpKind::MathExp || kind == OpKind::MathExp2 || kind == OpKind::MathRsqrt;
+  if (approximate && (!triton || type->isDoubleTy()))
+    lowering.unsupported(op, triton ? "on f64" : "in the exact profile");
   llvm::FastMathFlags flags;
   if (triton) flags.setAllowContract(true);
   Builder::FastMathFlagGuard guard(b);
@@ -106,6 +112,12 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
       case OpKind::MathFloor: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x); break;
       case OpKind::MathCeil: r = b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x); break;
       case OpKind::MathFma: r = b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, v[2]}); break;
+      case OpKind::MathExp:  // ex2.approx.f32(x * log2(e))
+        r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {},
+                              {b.CreateFMul(x, llvm::ConstantFP::get(b.getFloatTy(), 1.4426950408889634))});
+        break;
+      case OpKind::MathExp2: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {x}); break;
+      case OpKind::MathRsqrt: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f, {}, {x}); break;
       default: TILESIM_UNREACHABLE("not a float op");
     }
     return narrowTo(b, r, type);

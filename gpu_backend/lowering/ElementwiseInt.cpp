@@ -20,6 +20,9 @@ llvm::Value* divide(Builder& b, OpKind kind, llvm::Value* x, llvm::Value* y) {
   const unsigned width = type->getIntegerBitWidth();
   llvm::Value* zero = b.CreateICmpEQ(y, llvm::ConstantInt::get(type, 0));
   const bool isSigned = kind == OpKind::ArithDivSI || kind == OpKind::ArithRemSI;
+  const bool isDivision = kind == OpKind::ArithDivSI || kind == OpKind::ArithDivUI;
+  if (width == 1)  // i1: the only non-zero divisor is 1 (-1 signed): x / 1 = x (MIN / -1 = MIN), x % 1 = 0
+    return b.CreateSelect(zero, allOnes(type), isDivision ? x : llvm::ConstantInt::get(type, 0));
   llvm::Value* unsafe = zero;
   if (isSigned) {
     llvm::Value* overflow = b.CreateAnd(b.CreateICmpEQ(x, llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(width))),

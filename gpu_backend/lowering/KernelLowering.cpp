@@ -167,7 +167,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathFma:
     case OpKind::TTPreciseDivF:
     case OpKind::TTPreciseSqrt:
-    case OpKind::TTClampF: return lowerFloatOp(*this, op);
+    case OpKind::TTClampF:
+    case OpKind::MathExp:    // triton profile only
+    case OpKind::MathExp2:   // triton profile only
+    case OpKind::MathRsqrt:  // triton profile only
+      return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
     case OpKind::ArithExtUI:
@@ -213,13 +217,10 @@ void KernelLowering::lowerOp(const Operation& op) {
 
     // Not lowered yet (issue 7): math functions need the deterministic shared implementation of the exact
     // profile; the rest are later slices of the backend.
-    case OpKind::MathExp:
-    case OpKind::MathExp2:
     case OpKind::MathLog:
     case OpKind::MathLog2:
     case OpKind::MathSin:
     case OpKind::MathCos:
-    case OpKind::MathRsqrt:
     case OpKind::MathErf:
     case OpKind::TTJoin:
     case OpKind::TTSplit:

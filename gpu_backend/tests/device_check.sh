@@ -34,7 +34,12 @@ for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-ke
   esac
   table+=("$(printf '%-78s %-4s %-5s %6.2f  %s' "${name#conformance/}" yes "$verdict" "$seconds" "${note:0:80}")")
 done
+# The same cases judged against the real Triton outputs they were recorded with (triton profile, error bounds):
+# what the GPU backend gives next to what Triton gave. Cases with unsupported ops fail here; the summary counts.
+{ echo "=== tilesim conformance --engine gpu"; "$tilesim" conformance conformance/golden conformance/golden-extra \
+    conformance/real-kernels --engine gpu; } >>"$log" 2>&1
 echo
+grep -E "^[0-9]+ cases:" "$log" | tail -1 | sed 's/^/conformance --engine gpu, triton profile, vs the recorded Triton outputs: /'
 printf '%-78s %-4s %-5s %6s  %s\n' case supp agree secs note
 printf '%s\n' "${table[@]}"
 echo "supported $supported of $total cases; $agree of $supported agree bit for bit with the interpreter"
