@@ -205,6 +205,8 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::SCFIf:
     case OpKind::SCFWhile: return lowerControlFlowOp(*this, op);
 
+    case OpKind::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
+
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
 
@@ -240,7 +242,9 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTCall:
     case OpKind::TTPrint:
     case OpKind::TTAssert:
-    case OpKind::UBPoison: unsupported(op);
+    case OpKind::UBPoison:
+    case OpKind::CFBr:       // unstructured control flow (a terminator: lower() reports it)
+    case OpKind::CFCondBr: unsupported(op);
   }
   TILESIM_UNREACHABLE("gpu lowering: op kind");
 }
@@ -270,6 +274,7 @@ void KernelLowering::lower() {
     set(kernel_.argument(i), Lowered{{argument}, std::nullopt});
   }
   const Operation* terminator = lowerBlockBody(kernel_.body());
+  if (terminator && (terminator->kind == OpKind::CFBr || terminator->kind == OpKind::CFCondBr)) unsupported(*terminator);
   if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
     unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
   builder.CreateRetVoid();
