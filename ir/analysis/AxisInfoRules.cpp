@@ -429,7 +429,6 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
     case OpKind::TTReduceReturn: case OpKind::TTScan: case OpKind::TTScanReturn: case OpKind::TTFunc:
     case OpKind::TTReturn: case OpKind::TTCall: case OpKind::TTPrint: case OpKind::TTAssert: case OpKind::SCFFor:
     case OpKind::SCFIf: case OpKind::SCFWhile: case OpKind::SCFYield: case OpKind::SCFCondition:
-    case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier:
     case OpKind::UBPoison:
     case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier:  // no results: nothing to learn
       return;
