@@ -35,6 +35,8 @@ void addRunCommand(CLI::App& app, int& exitCode);
 void addTraceCommand(CLI::App& app, int& exitCode);
 void addConformanceCommand(CLI::App& app, int& exitCode);
 void addOpsCommand(CLI::App& app, int& exitCode);
+void addCompileCommand(CLI::App& app, int& exitCode);  // compile (GPU backend stages)
+void addDiffCommand(CLI::App& app, int& exitCode);     // diff (interpreter vs another engine)
 
 // One line on stderr: "tilesim: error: MESSAGE".
 void printError(const std::string& message);

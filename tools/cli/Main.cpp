@@ -18,7 +18,7 @@ constexpr const char* kExitCodeHelp =
 
 int runMain(int argc, char** argv) {
   using namespace tilesim::cli;
-  CLI::App app{"tilesim: run, trace and check Triton TTIR kernels on the CPU"};
+  CLI::App app{"tilesim: run, trace and check Triton TTIR kernels on the CPU, compile them for NVIDIA GPUs"};
   app.footer(kExitCodeHelp);
   app.require_subcommand(1);
   int exitCode = kExitOk;
@@ -27,6 +27,8 @@ int runMain(int argc, char** argv) {
   addTraceCommand(app, exitCode);
   addConformanceCommand(app, exitCode);
   addOpsCommand(app, exitCode);
+  addCompileCommand(app, exitCode);
+  addDiffCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

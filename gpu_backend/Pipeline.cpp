@@ -1,0 +1,150 @@
+// The pipeline (Pipeline.h), written out as its stages: layouts, LLVM IR, O3, PTX.
+#include "gpu_backend/Pipeline.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+
+#include <mutex>
+
+#include "gpu_backend/layout/LayoutAssignment.h"
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+
+void initializeNvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& options, std::string* error) {
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
+  if (!target) return nullptr;
+  llvm::TargetOptions targetOptions;
+  // The exact profile never fuses a multiply into an add (GPU-BACKEND.md: Strict keeps mul.rn / add.rn apart);
+  // the triton profile contracts like Triton.
+  targetOptions.AllowFPOpFusion =
+      options.profile == FloatProfile::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      kTriple, options.sm, "", targetOptions, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+std::string printModule(const llvm::Module& module) {
+  std::string text;
+  llvm::raw_string_ostream out(text);
+  module.print(out, nullptr);
+  return text;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, modules);
+}
+
+std::string emitPtx(llvm::Module& module, llvm::TargetMachine& machine) {
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream out(text);
+  llvm::legacy::PassManager passes;
+  bool failed = machine.addPassesToEmitFile(passes, out, nullptr, llvm::CodeGenFileType::AssemblyFile);
+  TILESIM_ASSERT(!failed, "NVPTX cannot emit PTX");
+  passes.run(module);
+  return std::string(text.str());
+}
+
+// GPU-BACKEND.md: an unknown llvm.nvvm.* name becomes an undefined external call with no error. After O3 only
+// intrinsics may remain as declarations.
+std::string unresolvedFunction(const llvm::Module& module) {
+  for (const llvm::Function& function : module)
+    if (function.isDeclaration() && !function.isIntrinsic()) return function.getName().str();
+  return "";
+}
+
+}  // namespace
+
+std::optional<Stage> parseStage(std::string_view name) {
+  if (name == "layout") return Stage::Layout;
+  if (name == "llvm") return Stage::Llvm;
+  if (name == "llvm-opt") return Stage::LlvmOptimized;
+  if (name == "ptx") return Stage::Ptx;
+  return std::nullopt;
+}
+
+CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
+  CompileResult result;
+  if (options.numWarps <= 0 || (options.numWarps & (options.numWarps - 1)) != 0 || options.numWarps > 32) {
+    result.diagnostics.push_back({{}, "num_warps must be a power of two from 1 to 32, not " + std::to_string(options.numWarps)});
+    return result;
+  }
+  // 1. Layouts.
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics);
+  if (!result.diagnostics.empty()) return result;
+  if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
+
+  // 2. LLVM IR.
+  initializeNvptx();
+  std::string error;
+  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(options, &error);
+  if (!machine) {
+    result.diagnostics.push_back({{}, "cannot create the NVPTX target for " + options.sm + ": " + error});
+    return result;
+  }
+  llvm::LLVMContext context;
+  llvm::Module llvmModule(module.sourceName.empty() ? "tilesim" : module.sourceName, context);
+  llvmModule.setTargetTriple(kTriple);
+  llvmModule.setDataLayout(machine->createDataLayout());
+  KernelLowering lowering(llvmModule, kernel, layouts, options);
+  try {
+    lowering.lower();
+  } catch (const LoweringFailure& failure) {
+    result.diagnostics.push_back(failure.diagnostic);
+    return result;
+  }
+  std::string broken;
+  llvm::raw_string_ostream brokenOut(broken);
+  TILESIM_ASSERT(!llvm::verifyModule(llvmModule, &brokenOut), "gpu lowering produced invalid LLVM IR: " + broken);
+  if (options.dumpStage == Stage::Llvm) result.dump = printModule(llvmModule);
+
+  // 3. O3.
+  optimize(llvmModule, *machine);
+  if (std::string name = unresolvedFunction(llvmModule); !name.empty())
+    TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
+  if (options.dumpStage == Stage::LlvmOptimized) result.dump = printModule(llvmModule);
+
+  // 4. PTX.
+  CompiledKernel compiled;
+  compiled.name = kernel.name();
+  compiled.ptx = emitPtx(llvmModule, *machine);
+  compiled.threads = 32 * options.numWarps;
+  compiled.sharedBytes = lowering.sharedBytes();
+  for (size_t i = 0; i < kernel.numArguments(); ++i) compiled.parameterTypes.push_back(kernel.argument(i)->type);
+  if (options.dumpStage == Stage::Ptx) result.dump = compiled.ptx;
+  result.kernel = std::move(compiled);
+  return result;
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,52 @@
+// The GPU backend's pipeline, one function: a verified TTIR kernel -> layout assignment -> LLVM IR (NVPTX)
+// -> LLVM O3 -> PTX. Each stage can be dumped (`tilesim compile --emit=layout|llvm|llvm-opt|ptx`).
+//
+//   CompileOptions options;  options.numWarps = 4;  options.dumpStage = Stage::Ptx;
+//   CompileResult result = compileKernel(module, *module.kernel(), options);
+//   if (!result.ok()) print(result.diagnostics);   // e.g. "the GPU engine does not support tt.dot yet (12:5)"
+//   result.kernel->ptx                              // what the CUDA driver loads
+//
+// Float profiles: `exact` keeps every + - * / sqrt correctly rounded and separate (no FMA contraction, div.rn,
+// sqrt.rn), so results agree with the interpreter bit for bit; `triton` allows contraction and uses
+// div.full.f32 and sqrt.approx.ftz.f32, Triton's own lowering. Math functions (exp, log, sin, ...) are not
+// lowered yet in either profile (they need the deterministic shared implementation docs/semantics.md names).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+#include "ir/launch/Profiles.h"
+
+namespace tilesim::gpu {
+
+enum class Stage : uint8_t { None, Layout, Llvm, LlvmOptimized, Ptx };
+std::optional<Stage> parseStage(std::string_view name);  // "layout" | "llvm" | "llvm-opt" | "ptx"
+
+struct CompileOptions {
+  int numWarps = 4;
+  FloatProfile profile = FloatProfile::Exact;
+  std::string sm = "sm_90a";  // -mcpu for NVPTX
+  Stage dumpStage = Stage::None;  // the stage whose text goes to CompileResult::dump
+};
+
+struct CompiledKernel {
+  std::string name;  // the PTX entry
+  std::string ptx;
+  std::vector<Type> parameterTypes;  // one per tt.func parameter, in order (pointers are 8-byte addresses)
+  int threads = 128;                 // 32 * num_warps
+  int sharedBytes = 0;               // dynamic shared memory the launch must provide
+};
+
+struct CompileResult {
+  Diagnostics diagnostics;  // unsupported ops and types, with their TTIR position
+  std::optional<CompiledKernel> kernel;
+  std::string dump;         // the text of options.dumpStage (when it was reached)
+  bool ok() const { return diagnostics.empty() && kernel.has_value(); }
+};
+
+CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options);
+
+}  // namespace tilesim::gpu

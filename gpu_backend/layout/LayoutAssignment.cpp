@@ -1,0 +1,252 @@
+// Layout assignment (LayoutAssignment.h): one walk over the kernel in program order.
+#include "gpu_backend/layout/LayoutAssignment.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <sstream>
+
+namespace tilesim::gpu {
+namespace {
+
+std::vector<int64_t> shapeOf(const Value* value) {
+  auto shape = value->type.shape();
+  return {shape.begin(), shape.end()};
+}
+
+int elementBits(Type type) {
+  Type element = type.element();
+  if (element.isPointer()) element = element.pointee();
+  if (!element.isScalar()) return 32;
+  return std::max(8, storageBytes(element.scalarKind()) * 8);
+}
+
+// The permutation of tt.trans as a linear map from the input tensor's index bits to the result's.
+LinearLayout transposeMap(std::span<const int64_t> inShape, std::span<const int64_t> outShape,
+                          const std::vector<int64_t>& order) {
+  std::vector<LayoutDim> inDims = tensorDims(inShape), outDims = tensorDims(outShape);
+  LinearLayout outIndex = LinearLayout::identity(outDims);
+  std::vector<std::vector<uint64_t>> bases(inDims.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    size_t source = static_cast<size_t>(order[i]);
+    for (int k = 0; k < inDims[source].bits; ++k)
+      bases[source].push_back(uint64_t{1} << (outIndex.outDimOffset(static_cast<int>(i)) + k));
+  }
+  return LinearLayout::fromDimBases(inDims, outDims, bases);
+}
+
+}  // namespace
+
+LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics) {
+  LayoutAssignment assignment;
+  assignment.numWarps_ = numWarps;
+  walk(*kernel.op(), [&](const Operation& op) {
+    const Value* memoryValue = nullptr;
+    if (op.kind == OpKind::TTLoad) memoryValue = op.result();
+    if (op.kind == OpKind::TTStore) memoryValue = op.operand(1);
+    if (memoryValue && memoryValue->type.isTensor()) {
+      int vector = 128 / elementBits(memoryValue->type);
+      int& best = assignment.vectorElements_[shapeOf(memoryValue)];
+      best = std::max(best, vector);
+    }
+  });
+  for (size_t i = 0; i < kernel.numArguments(); ++i)
+    if (kernel.argument(i)->type.isTensor())
+      diagnostics.push_back({{}, "kernel parameter %" + kernel.argumentName(i) + " is a tensor"});
+  if (!diagnostics.empty()) return assignment;
+  bool shapesOk = true;
+  walk(*kernel.op(), [&](const Operation& op) {
+    for (const auto& result : op.results)
+      if (result->type.isTensor() && !isPowerOfTwoShape(result->type.shape())) shapesOk = false;
+  });
+  if (shapesOk) assignment.preferSlicesForBroadcasts(kernel);
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (diagnostics.empty()) assignment.assignOp(op, diagnostics);
+  });
+  return assignment;
+}
+
+// Ops whose result can take any layout at no cost: they compute each register from scalars and the element index.
+static bool cheapInAnyLayout(const Operation& op) {
+  if (op.kind == OpKind::TTMakeRange || op.kind == OpKind::TTSplat || op.kind == OpKind::ArithConstant) return true;
+  if (op.kind == OpKind::TTExpandDims) return true;
+  return hasTrait(op.kind, kElementwise) && op.kind != OpKind::TTExternElementwise &&
+         op.kind != OpKind::TTElementwiseInlineAsm && op.numResults() == 1;
+}
+
+void LayoutAssignment::preferSlicesForBroadcasts(const Function& kernel) {
+  std::vector<const Operation*> order;
+  walk(*kernel.op(), [&](const Operation& op) { order.push_back(&op); });
+  // Backward: uses before definitions, so a value's preference comes from its last broadcast in program order.
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const Operation& op = **it;
+    if (op.kind == OpKind::TTBroadcast && op.operand(0)->type.isTensor()) {
+      const Value* source = op.operand(0);
+      LinearLayout layout = defaultLayout(op.result()->type.shape());
+      auto found = preferred_.find(op.result());
+      if (found != preferred_.end()) layout = found->second;
+      // Slice along every broadcast dimension (highest first so indices stay valid), then re-insert them as size 1.
+      std::vector<int> dims;
+      for (int d = 0; d < source->type.rank(); ++d)
+        if (source->type.shape()[d] == 1 && op.result()->type.shape()[d] != 1) dims.push_back(d);
+      for (auto d = dims.rbegin(); d != dims.rend(); ++d) layout = sliceLayout(layout, *d, nullptr);
+      for (int d : dims) layout = layout.insertOutDim(d, "one");
+      if (!preferred_.count(source)) preferred_.emplace(source, layout.withOutDims(tensorDims(source->type.shape())));
+      continue;
+    }
+    if (op.numResults() != 1 || !cheapInAnyLayout(op)) continue;
+    auto wanted = preferred_.find(op.result());
+    if (wanted == preferred_.end()) continue;
+    for (const Value* operand : op.operands) {
+      if (!operand->type.isTensor() || preferred_.count(operand) || !operand->definingOp) continue;
+      if (op.kind == OpKind::TTExpandDims) {
+        const int axis = static_cast<int>(op.intAttr("axis"));
+        preferred_.emplace(operand, wanted->second.dropOutDim(axis).withOutDims(tensorDims(operand->type.shape())));
+      } else if (operand->type.shape().size() == op.result()->type.shape().size() &&
+                 std::equal(operand->type.shape().begin(), operand->type.shape().end(), op.result()->type.shape().begin())) {
+        preferred_.emplace(operand, wanted->second);
+      }
+    }
+  }
+  // Keep a preference only where the whole producing chain is cheap: a value whose defining op is not cheap (a
+  // load, a reduction) keeps its usual layout and is converted where it is used.
+  for (auto it = preferred_.begin(); it != preferred_.end();) {
+    const Operation* definer = it->first->definingOp;
+    it = (!definer || !cheapInAnyLayout(*definer)) ? preferred_.erase(it) : std::next(it);
+  }
+}
+
+const LinearLayout* LayoutAssignment::layoutOf(const Value* value) const {
+  auto found = layouts_.find(value);
+  return found == layouts_.end() ? nullptr : &found->second;
+}
+
+const LinearLayout& LayoutAssignment::defaultLayout(std::span<const int64_t> shape) const {
+  std::vector<int64_t> key(shape.begin(), shape.end());
+  auto found = defaults_.find(key);
+  if (found != defaults_.end()) return found->second;
+  auto vector = vectorElements_.find(key);
+  BlockedParams params = defaultBlockedParams(shape, numWarps_, vector == vectorElements_.end() ? 4 : vector->second);
+  defaultParams_.emplace(key, params);
+  return defaults_.emplace(key, blockedLayout(shape, params)).first->second;
+}
+
+const LinearLayout& LayoutAssignment::remember(const Value* value, LinearLayout layout) {
+  return layouts_.insert_or_assign(value, std::move(layout)).first->second;
+}
+
+void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
+  auto powerOfTwo = [&](const Value* value) {
+    if (!value->type.isTensor() || isPowerOfTwoShape(value->type.shape())) return true;
+    diagnostics.push_back({op.textPos, fmt::format("the GPU engine needs power-of-two tensor shapes; {} is {} ({}:{})",
+                                                   op.name(), value->type.str(), op.textPos.line, op.textPos.column)});
+    return false;
+  };
+  for (const auto& result : op.results)
+    if (!powerOfTwo(result.get())) return;
+  for (const Value* operand : op.operands)
+    if (!powerOfTwo(operand)) return;
+  for (const auto& region : op.regions)
+    for (const auto& block : region->blocks)
+      for (const auto& argument : block->arguments)
+        if (!powerOfTwo(argument.get())) return;
+
+  auto resultTensor = [&](size_t i) { return op.numResults() > i && op.result(i)->type.isTensor(); };
+  if (op.numResults() == 1 && op.kind != OpKind::TTExpandDims)
+    if (auto wanted = preferred_.find(op.result()); wanted != preferred_.end()) {
+      remember(op.result(), wanted->second);
+      return;
+    }
+  switch (op.kind) {
+    case OpKind::TTExpandDims:
+      if (const LinearLayout* source = layoutOf(op.operand(0))) {
+        LinearLayout inserted = source->insertOutDim(static_cast<int>(op.intAttr("axis")), "new");
+        remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
+        return;
+      }
+      break;
+    case OpKind::TTReduce:
+      if (const LinearLayout* source = layoutOf(op.operand(0))) {
+        LinearLayout slice = sliceLayout(*source, static_cast<int>(op.intAttr("axis")), nullptr);
+        for (size_t i = 0; i < op.numResults(); ++i)
+          if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
+        return;
+      }
+      break;
+    case OpKind::TTReshape:
+      if (const LinearLayout* source = layoutOf(op.operand(0))) {
+        remember(op.result(), source->withOutDims(tensorDims(op.result()->type.shape())));
+        return;
+      }
+      break;
+    case OpKind::TTTrans:
+      if (const LinearLayout* source = layoutOf(op.operand(0)); source && op.attr("order")) {
+        LinearLayout permutation =
+            transposeMap(op.operand(0)->type.shape(), op.result()->type.shape(), op.attr("order")->arrayValues());
+        remember(op.result(), permutation.compose(*source));
+        return;
+      }
+      break;
+    case OpKind::SCFFor: {
+      const Block& body = op.region(0).front();
+      for (size_t i = 0; i < op.numResults(); ++i) {
+        const Value* init = op.operand(3 + i);
+        if (!init->type.isTensor()) continue;
+        const LinearLayout* layout = layoutOf(init);
+        LinearLayout chosen = layout ? *layout : defaultLayout(init->type.shape());
+        remember(op.result(i), chosen);
+        if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
+      }
+      return;
+    }
+    default:
+      break;
+  }
+  for (size_t i = 0; i < op.numResults(); ++i)
+    if (resultTensor(i)) remember(op.result(i), defaultLayout(op.result(i)->type.shape()));
+  for (const auto& region : op.regions)
+    for (const auto& block : region->blocks)
+      for (const auto& argument : block->arguments)
+        if (argument->type.isTensor() && !layoutOf(argument.get()))
+          remember(argument.get(), defaultLayout(argument->type.shape()));
+}
+
+std::string LayoutAssignment::print(const Function& kernel) const {
+  std::ostringstream out;
+  std::vector<const LinearLayout*> distinct;
+  auto number = [&](const LinearLayout& layout) {
+    for (size_t i = 0; i < distinct.size(); ++i)
+      if (*distinct[i] == layout) return i;
+    distinct.push_back(&layout);
+    return distinct.size() - 1;
+  };
+  std::ostringstream values;
+  numberValues(kernel);
+  auto name = [](const Value* value) { return "%" + (value->name.empty() ? std::to_string(value->id) : value->name) +
+                                              (value->groupIndex >= 0 ? "#" + std::to_string(value->groupIndex) : ""); };
+  walk(*kernel.op(), [&](const Operation& op) {
+    for (const auto& region : op.regions)
+      for (const auto& block : region->blocks)
+        for (const auto& argument : block->arguments)
+          if (const LinearLayout* layout = layoutOf(argument.get()))
+            values << fmt::format("  {} (region argument of {}) : {}  #L{}\n", name(argument.get()), op.name(),
+                                  argument->type.str(), number(*layout));
+    for (const auto& result : op.results)
+      if (const LinearLayout* layout = layoutOf(result.get()))
+        values << fmt::format("  {} = {} : {}  #L{}  (line {})\n", name(result.get()), op.name(), result->type.str(),
+                              number(*layout), op.textPos.line);
+  });
+  out << fmt::format("// layouts of @{} (num_warps = {}): (warp, lane, register) -> tensor index bases\n",
+                     kernel.name(), numWarps_);
+  for (size_t i = 0; i < distinct.size(); ++i) {
+    std::string blocked;
+    for (const auto& [shape, layout] : defaults_)
+      if (layout == *distinct[i]) blocked = " blocked " + defaultParams_.at(shape).str();
+    out << fmt::format("#L{} = {{{}}} registers={} vector={}{}\n", i, distinct[i]->str(), numRegisters(*distinct[i]),
+                       vectorWidth(*distinct[i]), blocked);
+  }
+  out << values.str();
+  return out.str();
+}
+
+}  // namespace tilesim::gpu

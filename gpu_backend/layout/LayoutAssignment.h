@@ -1,0 +1,57 @@
+// LayoutAssignment: the analysis that gives every tensor value of a kernel its distributed layout (a
+// LinearLayout over warp, lane, register). The lowering asks it, never decides a layout itself.
+//
+// Rules (first matching):
+//  - tt.expand_dims: the operand's layout with a size-1 dimension inserted (no data moves);
+//  - tt.reduce: the slice layout of its first operand's layout (DistributedLayouts.h);
+//  - tt.reshape: the operand's layout with the output dimensions relabelled (row-major order is kept, so the
+//    flat index bits are the same); tt.trans: the operand's layout composed with the dimension permutation;
+//  - scf.for results and iter_args: the layout of the init value;
+//  - a value computed only from make_range / splat / constants through elementwise ops and expand_dims that feeds
+//    a tt.broadcast (the `offs_m[:, None]` pattern): the broadcast result's layout sliced along the broadcast
+//    dimensions (Triton's SliceEncoding), found by a backward pass from each broadcast. Then the broadcast is a
+//    register copy instead of a trip through shared memory;
+//  - everything else: the default blocked layout of its shape, one per shape in the kernel, with
+//    sizePerThread chosen for 16-byte accesses of the narrowest element any tt.load/tt.store of that shape
+//    moves (32-bit when none does).
+// Operands in another layout than an op wants are converted by the lowering (lowering/Conversion.cpp).
+#pragma once
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+
+namespace tilesim::gpu {
+
+class LayoutAssignment {
+ public:
+  // Assigns layouts to every tensor value of `kernel` (nested regions included). Shapes that are not powers of
+  // two are a diagnostic (the GPU engine needs power-of-two tensors, as Triton does).
+  static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics);
+
+  // The layout of a tensor value; null for scalars (every thread holds the value).
+  const LinearLayout* layoutOf(const Value* value) const;
+  const LinearLayout& defaultLayout(std::span<const int64_t> shape) const;
+  int numWarps() const { return numWarps_; }
+  // `--emit=layout`: each distinct layout once, then every tensor value with its layout's number.
+  std::string print(const Function& kernel) const;
+
+ private:
+  void assignOp(const Operation& op, Diagnostics& diagnostics);
+  void preferSlicesForBroadcasts(const Function& kernel);
+  const LinearLayout& remember(const Value* value, LinearLayout layout);
+
+  int numWarps_ = 4;
+  std::map<std::vector<int64_t>, int> vectorElements_;             // per shape, from memory ops
+  mutable std::map<std::vector<int64_t>, LinearLayout> defaults_;  // per shape
+  mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;
+  std::unordered_map<const Value*, LinearLayout> layouts_;
+  std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
+};
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,198 @@
+// scf.for, scf.while and scf.if with results (docs/semantics.md §Control flow). Scalars are uniform across a program (they
+// come from arguments, program ids, scalar loads and reductions), so every thread of a program takes the same
+// branch and barriers inside a region are safe. Loop-carried tensors keep the layout of their init value; each
+// register is one phi.
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+using Builder = llvm::IRBuilder<>;
+
+// Registers of every value `yield` passes, each in the layout of the matching target (results / iter_args).
+std::vector<std::vector<llvm::Value*>> yielded(KernelLowering& lowering, const Operation* yield,
+                                               const std::vector<const Value*>& targets) {
+  std::vector<std::vector<llvm::Value*>> values;
+  for (size_t i = 0; i < targets.size(); ++i)
+    values.push_back(lowering.in(yield->operand(i), lowering.layoutOf(targets[i])));
+  return values;
+}
+
+Lowered fromPhis(const std::vector<llvm::PHINode*>& phis, const LinearLayout* layout) {
+  Lowered lowered;
+  for (llvm::PHINode* phi : phis) lowered.regs.push_back(phi);
+  if (layout) lowered.layout = *layout;
+  return lowered;
+}
+
+void lowerFor(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  llvm::Value* lower = lowering.in(op.operand(0), nullptr)[0];
+  llvm::Value* upper = lowering.in(op.operand(1), nullptr)[0];
+  llvm::Value* step = lowering.in(op.operand(2), nullptr)[0];
+  const Block& body = op.region(0).front();
+  std::vector<const Value*> carried;  // the iter_args (block arguments 1..)
+  for (size_t i = 1; i < body.arguments.size(); ++i) carried.push_back(body.argument(i));
+  std::vector<std::vector<llvm::Value*>> initial;
+  for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(3 + i), lowering.layoutOf(carried[i])));
+
+  llvm::BasicBlock* preheader = b.GetInsertBlock();
+  llvm::Function* function = preheader->getParent();
+  auto* header = llvm::BasicBlock::Create(lowering.context, "for.header", function);
+  auto* loop = llvm::BasicBlock::Create(lowering.context, "for.body", function);
+  auto* exit = llvm::BasicBlock::Create(lowering.context, "for.exit", function);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode* induction = b.CreatePHI(lower->getType(), 2, "iv");
+  induction->addIncoming(lower, preheader);
+  std::vector<std::vector<llvm::PHINode*>> phis(carried.size());
+  for (size_t i = 0; i < carried.size(); ++i)
+    for (llvm::Value* value : initial[i]) {
+      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
+      phi->addIncoming(value, preheader);
+      phis[i].push_back(phi);
+    }
+  // iv < ub (signed); a step <= 0 runs no iteration rather than forever (the interpreter traps on it).
+  llvm::Value* positive = b.CreateICmpSGT(step, llvm::ConstantInt::get(step->getType(), 0));
+  b.CreateCondBr(b.CreateAnd(b.CreateICmpSLT(induction, upper), positive), loop, exit);
+
+  b.SetInsertPoint(loop);
+  lowering.set(body.argument(0), Lowered{{induction}, std::nullopt});
+  for (size_t i = 0; i < carried.size(); ++i) lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  const Operation* yield = lowering.lowerBlockBody(body);
+  TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.for body without scf.yield");
+  std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
+  llvm::Value* advanced = b.CreateAdd(induction, step);
+  llvm::BasicBlock* latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  induction->addIncoming(advanced, latch);
+  for (size_t i = 0; i < carried.size(); ++i)
+    for (size_t r = 0; r < phis[i].size(); ++r) phis[i][r]->addIncoming(next[i][r], latch);
+
+  b.SetInsertPoint(exit);
+  for (size_t i = 0; i < op.numResults(); ++i) lowering.set(op.result(i), fromPhis(phis[i], lowering.layoutOf(carried[i])));
+}
+
+void lowerIf(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  llvm::Value* condition = lowering.in(op.operand(0), nullptr)[0];
+  std::vector<const Value*> results;
+  for (const auto& result : op.results) results.push_back(result.get());
+  llvm::Function* function = b.GetInsertBlock()->getParent();
+  auto* thenBlock = llvm::BasicBlock::Create(lowering.context, "if.then", function);
+  auto* elseBlock = llvm::BasicBlock::Create(lowering.context, "if.else", function);
+  auto* merge = llvm::BasicBlock::Create(lowering.context, "if.end", function);
+  b.CreateCondBr(condition, thenBlock, elseBlock);
+
+  struct Arm {
+    std::vector<std::vector<llvm::Value*>> values;
+    llvm::BasicBlock* end = nullptr;
+  };
+  auto lowerArm = [&](llvm::BasicBlock* start, size_t regionIndex) {
+    Arm arm;
+    b.SetInsertPoint(start);
+    if (regionIndex < op.regions.size() && !op.region(regionIndex).empty()) {
+      const Operation* yield = lowering.lowerBlockBody(op.region(regionIndex).front());
+      if (!results.empty()) {
+        TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.if region without scf.yield");
+        arm.values = yielded(lowering, yield, results);
+      }
+    }
+    arm.end = b.GetInsertBlock();
+    b.CreateBr(merge);
+    return arm;
+  };
+  Arm thenArm = lowerArm(thenBlock, 0);
+  Arm elseArm = lowerArm(elseBlock, 1);
+  b.SetInsertPoint(merge);
+  for (size_t i = 0; i < results.size(); ++i) {
+    Lowered lowered;
+    for (size_t r = 0; r < thenArm.values[i].size(); ++r) {
+      llvm::PHINode* phi = b.CreatePHI(thenArm.values[i][r]->getType(), 2);
+      phi->addIncoming(thenArm.values[i][r], thenArm.end);
+      phi->addIncoming(elseArm.values[i][r], elseArm.end);
+      lowered.regs.push_back(phi);
+    }
+    if (const LinearLayout* layout = lowering.layoutOf(results[i])) lowered.layout = *layout;
+    lowering.set(results[i], std::move(lowered));
+  }
+}
+
+// scf.while: the before region runs first with the carried values and ends in scf.condition(flag) forwarded...;
+// while the flag is true the after region runs on the forwarded values and yields the next carried values; when it
+// is false the forwarded values are the results. Carried and forwarded tensors take the layouts the assignment
+// gave the regions' block arguments (and the results).
+void lowerWhile(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const Block& before = op.region(0).front();
+  const Block& after = op.region(1).front();
+  std::vector<const Value*> carried, forwarded, results;
+  for (const auto& argument : before.arguments) carried.push_back(argument.get());
+  for (const auto& argument : after.arguments) forwarded.push_back(argument.get());
+  for (const auto& result : op.results) results.push_back(result.get());
+  std::vector<std::vector<llvm::Value*>> initial;
+  for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(i), lowering.layoutOf(carried[i])));
+
+  llvm::BasicBlock* preheader = b.GetInsertBlock();
+  llvm::Function* function = preheader->getParent();
+  auto* header = llvm::BasicBlock::Create(lowering.context, "while.before", function);
+  auto* body = llvm::BasicBlock::Create(lowering.context, "while.after", function);
+  auto* exit = llvm::BasicBlock::Create(lowering.context, "while.exit", function);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  std::vector<std::vector<llvm::PHINode*>> phis(carried.size());
+  for (size_t i = 0; i < carried.size(); ++i) {
+    for (llvm::Value* value : initial[i]) {
+      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
+      phi->addIncoming(value, preheader);
+      phis[i].push_back(phi);
+    }
+    lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  }
+  const Operation* condition = lowering.lowerBlockBody(before);
+  TILESIM_ASSERT(condition && condition->kind == OpKind::SCFCondition, "scf.while before region without scf.condition");
+  llvm::Value* flag = lowering.in(condition->operand(0), nullptr)[0];
+  std::vector<Lowered> passed;  // the forwarded values, in the layouts of the after region's arguments
+  for (size_t i = 0; i < forwarded.size(); ++i) {
+    Lowered lowered;
+    lowered.regs = lowering.in(condition->operand(i + 1), lowering.layoutOf(forwarded[i]));
+    if (const LinearLayout* layout = lowering.layoutOf(forwarded[i])) lowered.layout = *layout;
+    passed.push_back(std::move(lowered));
+  }
+  b.CreateCondBr(flag, body, exit);
+
+  b.SetInsertPoint(body);
+  for (size_t i = 0; i < forwarded.size(); ++i) lowering.set(forwarded[i], passed[i]);
+  const Operation* yield = lowering.lowerBlockBody(after);
+  TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.while after region without scf.yield");
+  std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
+  llvm::BasicBlock* latch = b.GetInsertBlock();
+  b.CreateBr(header);
+  for (size_t i = 0; i < carried.size(); ++i)
+    for (size_t r = 0; r < phis[i].size(); ++r) phis[i][r]->addIncoming(next[i][r], latch);
+
+  b.SetInsertPoint(exit);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const LinearLayout* layout = lowering.layoutOf(results[i]);
+    Lowered lowered;
+    // The forwarded values are in the after arguments' layouts; results may have been given another one.
+    const bool same = (layout == nullptr) == !passed[i].layout.has_value() && (!layout || *layout == *passed[i].layout);
+    lowered.regs = same ? passed[i].regs : convertLayout(lowering, passed[i], *layout, results[i]->type.element(), &op);
+    if (layout) lowered.layout = *layout;
+    lowering.set(results[i], std::move(lowered));
+  }
+}
+
+}  // namespace
+
+void lowerControlFlowOp(KernelLowering& lowering, const Operation& op) {
+  switch (op.kind) {
+    case OpKind::SCFFor: return lowerFor(lowering, op);
+    case OpKind::SCFIf: return lowerIf(lowering, op);
+    case OpKind::SCFWhile: return lowerWhile(lowering, op);
+    default: TILESIM_UNREACHABLE("not a control-flow op");
+  }
+}
+
+}  // namespace tilesim::gpu

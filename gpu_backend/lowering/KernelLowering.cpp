@@ -1,0 +1,288 @@
+// The kernel function, its values and the one dispatch over OpKind. Every op kind is named here: lowered by a
+// family file, handled by its parent op (terminators), or listed as not supported yet — there is no default,
+// so a new op in ir/Ops.def does not compile until this switch places it.
+#include <fmt/format.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+
+KernelLowering::KernelLowering(llvm::Module& module, const Function& kernel, const LayoutAssignment& layouts,
+                               const CompileOptions& options)
+    : builder(module.getContext()), context(module.getContext()), module(module), options(options), kernel_(kernel),
+      layouts_(layouts) {}
+
+int KernelLowering::registerCount(const LinearLayout* layout) { return layout ? numRegisters(*layout) : 1; }
+
+void KernelLowering::unsupported(const Operation& op, const std::string& detail) const {
+  std::string message = fmt::format("the GPU engine does not support {}{} yet ({}:{})", op.name(),
+                                    detail.empty() ? "" : " " + detail, op.textPos.line, op.textPos.column);
+  throw LoweringFailure{Diagnostic{op.textPos, message}};
+}
+
+llvm::Type* KernelLowering::scalarType(const Operation& op, Type type) {
+  Type element = type.element();
+  if (element.isPointer()) {
+    if (!element.pointee().isScalar()) unsupported(op, "on block pointers");
+    return llvm::PointerType::get(context, 1);
+  }
+  switch (element.scalarKind()) {
+    case ScalarKind::I1: return builder.getInt1Ty();
+    case ScalarKind::I8: return builder.getInt8Ty();
+    case ScalarKind::I16: return builder.getInt16Ty();
+    case ScalarKind::I32: return builder.getInt32Ty();
+    case ScalarKind::I64: return builder.getInt64Ty();
+    case ScalarKind::F16: return builder.getHalfTy();
+    case ScalarKind::BF16: return builder.getBFloatTy();
+    case ScalarKind::F32: return builder.getFloatTy();
+    case ScalarKind::F64: return builder.getDoubleTy();
+    case ScalarKind::F8E4M3FN:
+    case ScalarKind::F8E5M2: unsupported(op, std::string("on ") + scalarKindName(element.scalarKind()) + " values");
+  }
+  TILESIM_UNREACHABLE("scalar kind");
+}
+
+llvm::Type* KernelLowering::storageType(const Operation& op, Type type) {
+  llvm::Type* scalar = scalarType(op, type);
+  return scalar->isIntegerTy(1) ? builder.getInt8Ty() : scalar;
+}
+
+const Lowered& KernelLowering::get(const Value* value) const {
+  auto found = values_.find(value);
+  TILESIM_ASSERT(found != values_.end(), "gpu lowering: value used before it was lowered");
+  return found->second;
+}
+
+void KernelLowering::set(const Value* value, Lowered lowered) { values_.insert_or_assign(value, std::move(lowered)); }
+
+std::vector<llvm::Value*> KernelLowering::in(const Value* value, const LinearLayout* layout) {
+  const Lowered& lowered = get(value);
+  if (!layout) {
+    TILESIM_ASSERT(!lowered.layout, "gpu lowering: a tensor where a scalar is wanted");
+    return lowered.regs;
+  }
+  if (!lowered.layout) return std::vector<llvm::Value*>(static_cast<size_t>(numRegisters(*layout)), lowered.regs[0]);
+  if (*lowered.layout == *layout) return lowered.regs;
+  return convertLayout(*this, lowered, *layout, value->type.element(), value->definingOp);
+}
+
+llvm::Value* KernelLowering::threadId() {
+  return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+}
+llvm::Value* KernelLowering::laneId() { return builder.CreateAnd(threadId(), kLanesPerWarp - 1); }
+llvm::Value* KernelLowering::warpId() { return builder.CreateLShr(threadId(), 5); }
+
+llvm::Value* KernelLowering::threadPart(const LinearLayout& layout) {
+  llvm::Value* part = builder.getInt32(0);
+  auto addBits = [&](std::string_view dim, llvm::Value* id) {
+    std::vector<uint64_t> bases = layout.dimBases(dim);
+    for (size_t b = 0; b < bases.size(); ++b) {
+      if (bases[b] == 0) continue;
+      llvm::Value* bit = builder.CreateAnd(builder.CreateLShr(id, static_cast<uint64_t>(b)), 1);
+      part = builder.CreateXor(part, builder.CreateMul(bit, builder.getInt32(static_cast<uint32_t>(bases[b]))));
+    }
+  };
+  addBits(kLaneDim, laneId());
+  addBits(kWarpDim, warpId());
+  return part;
+}
+
+llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
+  return builder.CreateXor(threadPart(layout), builder.getInt32(static_cast<uint32_t>(registerElement(layout, reg))));
+}
+
+llvm::Value* KernelLowering::sharedMemory(int bytes) {
+  if (!shared_) {
+    llvm::Type* type = llvm::ArrayType::get(builder.getInt8Ty(), 0);
+    shared_ = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                       "tilesim_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    shared_->setAlignment(llvm::Align(16));
+  }
+  sharedBytes_ = std::max(sharedBytes_, bytes);
+  return shared_;
+}
+
+void KernelLowering::barrier() { builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+
+const Operation* KernelLowering::lowerBlockBody(const Block& block) {
+  for (const auto& op : block.operations) {
+    if (hasTrait(op->kind, kTerminator)) return op.get();
+    lowerOp(*op);
+  }
+  return nullptr;
+}
+
+std::vector<llvm::Value*> KernelLowering::inlineRegion(const Block& block, const std::vector<llvm::Value*>& arguments) {
+  TILESIM_ASSERT(block.arguments.size() == arguments.size(), "gpu lowering: region argument count");
+  for (size_t i = 0; i < arguments.size(); ++i) set(block.argument(i), Lowered{{arguments[i]}, std::nullopt});
+  const Operation* terminator = lowerBlockBody(block);
+  TILESIM_ASSERT(terminator, "gpu lowering: region without terminator");
+  std::vector<llvm::Value*> results;
+  for (const Value* operand : terminator->operands) results.push_back(in(operand, nullptr)[0]);
+  return results;
+}
+
+void KernelLowering::lowerOp(const Operation& op) {
+  switch (op.kind) {
+    case OpKind::ArithAddI:
+    case OpKind::ArithSubI:
+    case OpKind::ArithMulI:
+    case OpKind::ArithDivSI:
+    case OpKind::ArithDivUI:
+    case OpKind::ArithRemSI:
+    case OpKind::ArithRemUI:
+    case OpKind::ArithAndI:
+    case OpKind::ArithOrI:
+    case OpKind::ArithXOrI:
+    case OpKind::ArithShLI:
+    case OpKind::ArithShRSI:
+    case OpKind::ArithShRUI:
+    case OpKind::ArithMaxSI:
+    case OpKind::ArithMinSI:
+    case OpKind::ArithMaxUI:
+    case OpKind::ArithMinUI:
+    case OpKind::ArithCmpI:
+    case OpKind::ArithSelect:
+    case OpKind::MathAbsI:
+    case OpKind::TTMulhiUI: return lowerIntegerOp(*this, op);
+
+    case OpKind::ArithAddF:
+    case OpKind::ArithSubF:
+    case OpKind::ArithMulF:
+    case OpKind::ArithDivF:
+    case OpKind::ArithRemF:
+    case OpKind::ArithNegF:
+    case OpKind::ArithMaxNumF:
+    case OpKind::ArithMinNumF:
+    case OpKind::ArithMaximumF:
+    case OpKind::ArithMinimumF:
+    case OpKind::ArithCmpF:
+    case OpKind::MathSqrt:
+    case OpKind::MathFloor:
+    case OpKind::MathCeil:
+    case OpKind::MathAbsF:
+    case OpKind::MathFma:
+    case OpKind::TTPreciseDivF:
+    case OpKind::TTPreciseSqrt:
+    case OpKind::TTClampF:
+    case OpKind::MathExp:    // triton profile only
+    case OpKind::MathExp2:   // triton profile only
+    case OpKind::MathRsqrt:  // triton profile only
+      return lowerFloatOp(*this, op);
+
+    case OpKind::ArithExtSI:
+    case OpKind::ArithExtUI:
+    case OpKind::ArithTruncI:
+    case OpKind::ArithSIToFP:
+    case OpKind::ArithUIToFP:
+    case OpKind::ArithFPToSI:
+    case OpKind::ArithFPToUI:
+    case OpKind::ArithExtF:
+    case OpKind::ArithTruncF:
+    case OpKind::ArithBitcast:
+    case OpKind::TTBitcast:
+    case OpKind::TTFpToFp: return lowerCastOp(*this, op);
+
+    case OpKind::ArithConstant:
+    case OpKind::TTGetProgramId:
+    case OpKind::TTGetNumPrograms:
+    case OpKind::TTMakeRange:
+    case OpKind::TTSplat:
+    case OpKind::TTUnsplat:
+    case OpKind::TTBroadcast:
+    case OpKind::TTExpandDims:
+    case OpKind::TTReshape:
+    case OpKind::TTTrans: return lowerMovementOp(*this, op);
+
+    case OpKind::TTAddPtr:
+    case OpKind::TTLoad:
+    case OpKind::TTStore: return lowerMemoryOp(*this, op);
+
+    case OpKind::SCFFor:
+    case OpKind::SCFIf:
+    case OpKind::SCFWhile: return lowerControlFlowOp(*this, op);
+
+    case OpKind::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
+
+    case OpKind::TTReduce: return lowerReduce(*this, op);
+    case OpKind::TTScan: return lowerScan(*this, op);
+
+    // Terminators: their parent op reads them (lowerBlockBody stops there).
+    case OpKind::SCFYield:
+    case OpKind::TTReduceReturn:
+    case OpKind::TTReturn:
+    case OpKind::TTScanReturn:
+    case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
+
+    // Not lowered yet (issue 7): math functions need the deterministic shared implementation of the exact
+    // profile; the rest are later slices of the backend.
+    case OpKind::MathLog:
+    case OpKind::MathLog2:
+    case OpKind::MathSin:
+    case OpKind::MathCos:
+    case OpKind::MathErf:
+    case OpKind::TTJoin:
+    case OpKind::TTSplit:
+    case OpKind::TTCat:
+    case OpKind::TTGather:
+    case OpKind::TTHistogram:
+    case OpKind::TTMakeTensorPtr:
+    case OpKind::TTAdvance:
+    case OpKind::TTAtomicRMW:
+    case OpKind::TTAtomicCAS:
+    case OpKind::TTIntToPtr:
+    case OpKind::TTPtrToInt:
+    case OpKind::TTDot:
+    case OpKind::TTExternElementwise:
+    case OpKind::TTElementwiseInlineAsm:
+    case OpKind::TTFunc:
+    case OpKind::TTCall:
+    case OpKind::TTPrint:
+    case OpKind::TTAssert:
+    case OpKind::UBPoison:
+    case OpKind::CFBr:       // unstructured control flow (a terminator: lower() reports it)
+    case OpKind::CFCondBr: unsupported(op);
+  }
+  TILESIM_UNREACHABLE("gpu lowering: op kind");
+}
+
+void KernelLowering::lower() {
+  std::vector<llvm::Type*> parameters;
+  for (size_t i = 0; i < kernel_.numArguments(); ++i) {
+    Type type = kernel_.argument(i)->type;
+    if (type.isPointer()) {
+      parameters.push_back(llvm::PointerType::get(context, 1));
+    } else {
+      llvm::Type* scalar = scalarType(*kernel_.op(), type);
+      parameters.push_back(scalar->isIntegerTy(1) ? builder.getInt8Ty() : scalar);  // i1 travels as a byte
+    }
+  }
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), parameters, false);
+  function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, kernel_.name(), module);
+  function->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  for (size_t i = 0; i < kernel_.numArguments(); ++i) {
+    llvm::Value* argument = function->getArg(static_cast<unsigned>(i));
+    argument->setName(kernel_.argumentName(i));
+    Type parameterType = kernel_.argument(i)->type;
+    if (parameterType.isScalar() && parameterType.scalarKind() == ScalarKind::I1)
+      argument = builder.CreateICmpNE(argument, builder.getInt8(0));
+    set(kernel_.argument(i), Lowered{{argument}, std::nullopt});
+  }
+  const Operation* terminator = lowerBlockBody(kernel_.body());
+  if (terminator && (terminator->kind == OpKind::CFBr || terminator->kind == OpKind::CFCondBr)) unsupported(*terminator);
+  if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
+    unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
+  builder.CreateRetVoid();
+
+  // Launch bounds: exactly 32 * num_warps threads (PTX .maxntid; GPU-BACKEND.md: misspelt keys are ignored).
+  llvm::Metadata* annotation[] = {llvm::ValueAsMetadata::get(function), llvm::MDString::get(context, "maxntidx"),
+                                  llvm::ValueAsMetadata::get(builder.getInt32(32 * layouts_.numWarps()))};
+  module.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context, annotation));
+}
+
+}  // namespace tilesim::gpu

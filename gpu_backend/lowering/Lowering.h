@@ -1,0 +1,124 @@
+// The lowering's shared state, internal to gpu_backend/lowering/: how a TTIR value lives in LLVM IR (one LLVM
+// value per register of its layout; scalars are one value every thread holds), the IR builder, the hardware
+// indices (lane, warp), shared memory, and the entry points of each op family (one file each, mirroring
+// interpreter/). The dispatch over OpKind is KernelLowering.cpp's `lowerOp`.
+//
+// Failure: an op or type the backend cannot lower yet throws LoweringFailure with a Diagnostic ("the GPU engine
+// does not support <op> yet (line:col)"); lowerKernel catches it, so no partial module ever reaches LLVM.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gpu_backend/Pipeline.h"
+#include "gpu_backend/layout/LayoutAssignment.h"
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+
+namespace tilesim::gpu {
+
+struct LoweringFailure {
+  Diagnostic diagnostic;
+};
+
+// A TTIR value in registers: regs[r] is the element the layout puts in register r of this thread.
+struct Lowered {
+  std::vector<llvm::Value*> regs;
+  std::optional<LinearLayout> layout;  // tensors only
+};
+
+class KernelLowering {
+ public:
+  KernelLowering(llvm::Module& module, const Function& kernel, const LayoutAssignment& layouts,
+                 const CompileOptions& options);
+
+  // Emits the kernel function; returns its shared-memory need in bytes.
+  void lower();
+  int sharedBytes() const { return sharedBytes_; }
+
+  // ---- values
+  const Lowered& get(const Value* value) const;
+  void set(const Value* value, Lowered lowered);
+  // The value's registers in `layout` (converted when it lives in another one; scalars are splatted).
+  std::vector<llvm::Value*> in(const Value* value, const LinearLayout* layout);
+  // The layout an op result gets (null for scalars), and the number of registers that means.
+  const LinearLayout* layoutOf(const Value* value) const { return layouts_.layoutOf(value); }
+  static int registerCount(const LinearLayout* layout);
+
+  // ---- types
+  llvm::Type* scalarType(const Operation& op, Type type);  // element type of `type`; fails for fp8 etc.
+  llvm::Type* storageType(const Operation& op, Type type);  // as stored in memory (i1 -> i8)
+
+  // ---- blocks and regions
+  // Lowers every op of `block` but its terminator, which it returns.
+  const Operation* lowerBlockBody(const Block& block);
+  void lowerOp(const Operation& op);
+  // Runs a combine region (tt.reduce) on scalars: binds the block arguments, returns the terminator's values.
+  std::vector<llvm::Value*> inlineRegion(const Block& block, const std::vector<llvm::Value*>& arguments);
+
+  // ---- hardware
+  llvm::Value* threadId();  // i32, 0 .. 32 * num_warps - 1
+  llvm::Value* laneId();
+  llvm::Value* warpId();
+  // The flat (row-major) index of register `reg` of `layout` in this thread, as i32.
+  llvm::Value* elementIndex(const LinearLayout& layout, int reg);
+  // The per-thread part of every element index of `layout`: XOR of the lane and warp bases of this thread.
+  llvm::Value* threadPart(const LinearLayout& layout);
+  llvm::Value* sharedMemory(int bytes);  // the dynamic shared buffer (addrspace 3), at least `bytes` long
+  void barrier();
+
+  [[noreturn]] void unsupported(const Operation& op, const std::string& detail = "") const;
+
+  llvm::IRBuilder<> builder;
+  llvm::LLVMContext& context;
+  llvm::Module& module;
+  const CompileOptions& options;
+  llvm::Function* function = nullptr;
+
+ private:
+  const Function& kernel_;
+  const LayoutAssignment& layouts_;
+  std::unordered_map<const Value*, Lowered> values_;
+  llvm::GlobalVariable* shared_ = nullptr;
+  int sharedBytes_ = 0;
+};
+
+// ---- op families (each file's entry points; `op` is already known to belong to the family)
+void lowerIntegerOp(KernelLowering& lowering, const Operation& op);       // ElementwiseInt.cpp
+void lowerFloatOp(KernelLowering& lowering, const Operation& op);         // ElementwiseFloat.cpp
+void lowerCastOp(KernelLowering& lowering, const Operation& op);          // ElementwiseCast.cpp
+void lowerMovementOp(KernelLowering& lowering, const Operation& op);      // Movement.cpp
+void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // MemoryOps.cpp
+void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
+void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
+void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
+
+// Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
+template <typename Fn>
+void lowerElementwise(KernelLowering& lowering, const Operation& op, Fn&& fn) {
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  std::vector<std::vector<llvm::Value*>> operands;
+  for (const Value* operand : op.operands) operands.push_back(lowering.in(operand, layout));
+  Lowered result;
+  if (layout) result.layout = *layout;
+  const int count = KernelLowering::registerCount(layout);
+  std::vector<llvm::Value*> args(operands.size());
+  for (int r = 0; r < count; ++r) {
+    for (size_t i = 0; i < operands.size(); ++i) args[i] = operands[i][static_cast<size_t>(r)];
+    result.regs.push_back(fn(args));
+  }
+  lowering.set(op.result(), std::move(result));
+}
+
+// Layout conversion (Conversion.cpp): `source` moved into `target`, element for element. Register
+// permutations stay in registers; anything that moves data between threads goes through shared memory.
+std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,
+                                        Type elementType, const Operation* user);
+
+}  // namespace tilesim::gpu

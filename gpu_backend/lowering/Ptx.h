@@ -1,0 +1,76 @@
+// Every inline-PTX snippet of the lowering, each with the PTX ISA section (PTX ISA 8.5) it follows. Inline PTX
+// is used where LLVM 19 either has no intrinsic or would be free to do something else:
+//  - predicated global loads and stores (§9.7.9.8 ld, §9.7.9.10 st, §9.7.7.1 setp): a masked-off lane must not
+//    touch memory, and a branch around an LLVM load could be turned into a speculated load; marked as having
+//    side effects with a memory clobber, so LLVM neither drops nor reorders them;
+//  - float -> int conversion with PTX's saturating semantics (§9.7.9.21 cvt, .rzi): LLVM's fptosi is poison
+//    out of range, and fptosi.sat gives 0 for NaN where the hardware gives 2^63 for 64-bit targets;
+//  - int -> f16/bf16 (§9.7.9.21 cvt, .rn): one rounding, never through f32 first;
+//  - div.full.f32 (§9.7.3.8 div) for the triton profile, which LLVM 19 has no intrinsic for.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+
+#include <string>
+
+namespace tilesim::gpu::ptx {
+
+// "h" (16-bit), "r" (32), "l" (64) register constraints; 8-bit values travel in 16-bit registers.
+inline const char* constraintFor(int bits) { return bits <= 16 ? "h" : bits == 32 ? "r" : "l"; }
+inline int registerBits(int bits) { return bits <= 16 ? 16 : bits; }
+
+// Loads `bits` (8, 16, 32, 64) from a global pointer when `predicate` (i1) is true; else the result is
+// `other` (an integer of registerBits(bits)). Without a predicate the load is unconditional.
+inline llvm::Value* loadGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer, int bits, llvm::Value* predicate,
+                               llvm::Value* other) {
+  llvm::Type* resultType = builder.getIntNTy(static_cast<unsigned>(registerBits(bits)));
+  const std::string width = bits == 8 ? "u8" : "b" + std::to_string(bits);
+  const std::string movWidth = "b" + std::to_string(registerBits(bits));
+  const std::string r = constraintFor(bits);
+  if (!predicate) {
+    auto* type = llvm::FunctionType::get(resultType, {pointer->getType()}, false);
+    auto* asmCode = llvm::InlineAsm::get(type, "ld.global." + width + " $0, [$1];", "=" + r + ",l,~{memory}", true);
+    return builder.CreateCall(asmCode, {pointer});
+  }
+  auto* type = llvm::FunctionType::get(resultType, {pointer->getType(), builder.getInt32Ty(), resultType}, false);
+  std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $2, 0;\n\t@%p ld.global." + width +
+                     " $0, [$1];\n\t@!%p mov." + movWidth + " $0, $3;\n\t}";
+  auto* asmCode = llvm::InlineAsm::get(type, text, "=" + r + ",l,r," + r + ",~{memory}", true);
+  return builder.CreateCall(asmCode, {pointer, builder.CreateZExt(predicate, builder.getInt32Ty()), other});
+}
+
+// Stores the low `bits` of `value` (an integer of registerBits(bits)) when `predicate` is true (or always).
+inline void storeGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer, int bits, llvm::Value* value,
+                        llvm::Value* predicate) {
+  const std::string width = bits == 8 ? "u8" : "b" + std::to_string(bits);
+  const std::string r = constraintFor(bits);
+  if (!predicate) {
+    auto* type = llvm::FunctionType::get(builder.getVoidTy(), {pointer->getType(), value->getType()}, false);
+    builder.CreateCall(llvm::InlineAsm::get(type, "st.global." + width + " [$0], $1;", "l," + r + ",~{memory}", true),
+                       {pointer, value});
+    return;
+  }
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {pointer->getType(), value->getType(), builder.getInt32Ty()},
+                                       false);
+  std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $2, 0;\n\t@%p st.global." + width + " [$0], $1;\n\t}";
+  builder.CreateCall(llvm::InlineAsm::get(type, text, "l," + r + ",r,~{memory}", true),
+                     {pointer, value, builder.CreateZExt(predicate, builder.getInt32Ty())});
+}
+
+// One `cvt` instruction: `cvt.<modifiers> $0, $1;` with the given constraints (no side effects: pure).
+inline llvm::Value* convert(llvm::IRBuilder<>& builder, const std::string& modifiers, llvm::Type* resultType,
+                            const char* resultConstraint, llvm::Value* source, const char* sourceConstraint) {
+  auto* type = llvm::FunctionType::get(resultType, {source->getType()}, false);
+  auto* asmCode = llvm::InlineAsm::get(type, "cvt." + modifiers + " $0, $1;",
+                                       std::string("=") + resultConstraint + "," + sourceConstraint, false);
+  return builder.CreateCall(asmCode, {source});
+}
+
+// div.full.f32: Triton's lowering of `/` on f32 (the triton profile), 2 ulp.
+inline llvm::Value* divFull(llvm::IRBuilder<>& builder, llvm::Value* a, llvm::Value* b) {
+  auto* type = llvm::FunctionType::get(builder.getFloatTy(), {builder.getFloatTy(), builder.getFloatTy()}, false);
+  return builder.CreateCall(llvm::InlineAsm::get(type, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {a, b});
+}
+
+}  // namespace tilesim::gpu::ptx

@@ -1,0 +1,306 @@
+// tt.reduce in the interpreter's order (docs/semantics.md §Reductions and scans, interpreter/ReduceScan.cpp): a tree
+// over the index bits along the axis, lowest bit first. Level j combines the partial results of the two blocks
+// [2i·2^j, (2i+1)·2^j) and [(2i+1)·2^j, (2i+2)·2^j), the lower block as the left operand of the combine. In
+// index bits: the level for bit q pairs every element whose bit q is 0 (left operand) with the one whose bit q is
+// 1 (right operand). The layout says which hardware bit holds index bit q, and the level is performed there:
+//   - a register bit: in the thread, registers r and r | 2^j;
+//   - a lane bit: shfl.sync.bfly with lane mask 2^j, both partners computing combine(lower, upper);
+//   - a warp bit: through shared memory with the partner warp, again both computing combine(lower, upper).
+// Both partners keep the result, so after the last level every element along the axis holds the reduction
+// (a butterfly all-reduce) — the interpreter's value, with the same operand order in every combine (so
+// non-commutative and non-associative combine regions agree too). A blocked layout whose registers also hold
+// high index bits keeps one accumulator per high-bit value through the lane and warp levels and combines them
+// last, as the semantics state. The result is the slice layout: registers that differed only along the axis
+// collapse.
+//
+// tt.scan is Kogge-Stone over the same bits (docs/semantics.md): for d = 1, 2, ..., S/2, for every i >= d at once,
+// x'[i] = combine(x[i - d], x[i]) (reverse: combine(x[i + d], x[i]) for i < S - d), others keep their value. When
+// the whole axis lives in each thread's registers every level is a register move; otherwise each level goes
+// through shared memory (store every element at its flat index, barrier, read the element d before).
+#include <fmt/format.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <unordered_map>
+
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+using Builder = llvm::IRBuilder<>;
+
+constexpr int kExchangeBytes = 16 * 1024;  // shared memory one cross-warp exchange round uses at most
+
+// shfl.sync.bfly on a value of any type: moved as one or two 32-bit pieces.
+llvm::Value* shuffleXor(Builder& b, llvm::Value* value, int laneMask) {
+  llvm::Type* type = value->getType();
+  auto shuffle32 = [&](llvm::Value* word) {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {b.getInt32(0xFFFFFFFFu), word, b.getInt32(static_cast<uint32_t>(laneMask)), b.getInt32(0x1F)});
+  };
+  if (type->isPointerTy()) return b.CreateIntToPtr(shuffleXor(b, b.CreatePtrToInt(value, b.getInt64Ty()), laneMask), type);
+  const unsigned bits = type->getPrimitiveSizeInBits();
+  llvm::Value* asInt = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(bits));
+  llvm::Value* moved = nullptr;
+  if (bits <= 32) {
+    moved = b.CreateTrunc(shuffle32(b.CreateZExt(asInt, b.getInt32Ty())), b.getIntNTy(bits));
+  } else {
+    llvm::Value* low = shuffle32(b.CreateTrunc(asInt, b.getInt32Ty()));
+    llvm::Value* high = shuffle32(b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty()));
+    moved = b.CreateOr(b.CreateZExt(low, b.getInt64Ty()), b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
+  }
+  return type->isIntegerTy() ? moved : b.CreateBitCast(moved, type);
+}
+
+struct HardwareBit {
+  std::string_view dim;
+  int bit = -1;
+};
+
+// The (warp | lane | register) bit whose basis is exactly `indexBit`; the reduction needs every axis bit held
+// by exactly one hardware bit and no other basis touching it.
+std::optional<HardwareBit> holderOf(const LinearLayout& layout, uint64_t indexBit) {
+  std::optional<HardwareBit> found;
+  for (std::string_view dim : {kRegisterDim, kLaneDim, kWarpDim}) {
+    std::vector<uint64_t> bases = layout.dimBases(dim);
+    for (size_t k = 0; k < bases.size(); ++k) {
+      if (!(bases[k] & indexBit)) continue;
+      if (bases[k] != indexBit || found) return std::nullopt;
+      found = HardwareBit{dim, static_cast<int>(k)};
+    }
+  }
+  return found;
+}
+
+bool axisInRegistersOnly(const LinearLayout& layout, uint64_t axisMask) {
+  for (std::string_view dim : {kLaneDim, kWarpDim})
+    for (uint64_t basis : layout.dimBases(dim))
+      if (basis & axisMask) return false;
+  return true;
+}
+
+}  // namespace
+
+void lowerScan(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  const bool reverse = op.intAttr("reverse", 0) != 0;
+  const size_t count = op.numOperands();
+  const LinearLayout* layoutPointer = lowering.layoutOf(op.result(0));
+  TILESIM_ASSERT(layoutPointer, "tt.scan of a scalar");
+  const LinearLayout layout = *layoutPointer;
+  const Block& combine = op.region(0).front();
+  std::vector<std::vector<llvm::Value*>> values;
+  for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
+  const int registers = numRegisters(layout);
+  const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
+  const int offset = layout.outDimOffset(axis);
+  const uint64_t extent = uint64_t{1} << axisBits;
+  const uint64_t axisMask = (extent - 1) << offset;
+  auto combineAt = [&](const std::vector<llvm::Value*>& earlier, const std::vector<llvm::Value*>& later) {
+    std::vector<llvm::Value*> arguments = earlier;
+    arguments.insert(arguments.end(), later.begin(), later.end());
+    return lowering.inlineRegion(combine, arguments);
+  };
+
+  if (axisInRegistersOnly(layout, axisMask)) {
+    std::unordered_map<uint64_t, int> holder;
+    for (int r = registers - 1; r >= 0; --r) holder[registerElement(layout, r)] = r;
+    for (int q = 0; q < axisBits; ++q) {
+      const uint64_t d = uint64_t{1} << q;
+      std::vector<std::vector<llvm::Value*>> next = values;
+      for (int r = 0; r < registers; ++r) {
+        const uint64_t element = registerElement(layout, r);
+        const uint64_t position = (element & axisMask) >> offset;
+        if (reverse ? position + d >= extent : position < d) continue;
+        const uint64_t source = reverse ? element + (d << offset) : element - (d << offset);
+        const int from = holder.at(source);
+        std::vector<llvm::Value*> earlier, later;
+        for (size_t k = 0; k < count; ++k) {
+          earlier.push_back(values[k][static_cast<size_t>(from)]);
+          later.push_back(values[k][static_cast<size_t>(r)]);
+        }
+        std::vector<llvm::Value*> combined = combineAt(earlier, later);
+        for (size_t k = 0; k < count; ++k) next[k][static_cast<size_t>(r)] = combined[k];
+      }
+      values = std::move(next);
+    }
+  } else {
+    const int64_t numel = int64_t{1} << layout.outBits();
+    for (int q = 0; q < axisBits; ++q) {
+      const uint32_t shift = static_cast<uint32_t>((uint64_t{1} << q) << offset);
+      std::vector<std::vector<llvm::Value*>> other(count);
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Type* type = values[k][0]->getType();
+        llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
+        const Type element = op.operand(k)->type.element();
+        const int64_t bytes = numel * (element.isPointer() ? 8 : storageBytes(element.scalarKind()));
+        if (bytes > 48 * 1024) lowering.unsupported(op, fmt::format("on a tensor needing {} bytes of shared memory", bytes));
+        llvm::Value* shared = lowering.sharedMemory(static_cast<int>(bytes));
+        auto slot = [&](llvm::Value* index) { return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty())); };
+        lowering.barrier();
+        for (int r = 0; r < registers; ++r) {
+          llvm::Value* value = values[k][static_cast<size_t>(r)];
+          b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(lowering.elementIndex(layout, r)));
+        }
+        lowering.barrier();
+        for (int r = 0; r < registers; ++r) {
+          llvm::Value* index = lowering.elementIndex(layout, r);
+          llvm::Value* source = reverse ? b.CreateAdd(index, b.getInt32(shift)) : b.CreateSub(index, b.getInt32(shift));
+          llvm::Value* position = b.CreateAnd(index, b.getInt32(static_cast<uint32_t>(axisMask)));
+          llvm::Value* valid = reverse ? b.CreateICmpULT(position, b.getInt32(static_cast<uint32_t>((extent << offset) - shift)))
+                                       : b.CreateICmpUGE(position, b.getInt32(shift));
+          llvm::Value* loaded = b.CreateLoad(stored, slot(b.CreateSelect(valid, source, index)));
+          other[k].push_back(type->isIntegerTy(1) ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded);
+        }
+      }
+      for (int r = 0; r < registers; ++r) {
+        llvm::Value* index = lowering.elementIndex(layout, r);
+        llvm::Value* position = b.CreateAnd(index, b.getInt32(static_cast<uint32_t>(axisMask)));
+        llvm::Value* valid = reverse ? b.CreateICmpULT(position, b.getInt32(static_cast<uint32_t>((extent << offset) - shift)))
+                                     : b.CreateICmpUGE(position, b.getInt32(shift));
+        std::vector<llvm::Value*> earlier, later;
+        for (size_t k = 0; k < count; ++k) {
+          earlier.push_back(other[k][static_cast<size_t>(r)]);
+          later.push_back(values[k][static_cast<size_t>(r)]);
+        }
+        std::vector<llvm::Value*> combined = combineAt(earlier, later);
+        for (size_t k = 0; k < count; ++k)
+          values[k][static_cast<size_t>(r)] = b.CreateSelect(valid, combined[k], values[k][static_cast<size_t>(r)]);
+      }
+    }
+  }
+  for (size_t k = 0; k < count; ++k) lowering.set(op.result(k), Lowered{values[k], layout});
+}
+
+void lowerReduce(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  const size_t count = op.numOperands();
+  const LinearLayout* layoutPointer = lowering.layoutOf(op.operand(0));
+  TILESIM_ASSERT(layoutPointer, "tt.reduce of a scalar");
+  const LinearLayout layout = *layoutPointer;
+  const Block& combine = op.region(0).front();
+  std::vector<std::vector<llvm::Value*>> values;
+  for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
+  const int registers = numRegisters(layout);
+
+  // Combines lower (bit 0) with upper (bit 1) for every operand; returns the combined values.
+  auto combinePair = [&](const std::vector<llvm::Value*>& lower, const std::vector<llvm::Value*>& upper) {
+    std::vector<llvm::Value*> arguments = lower;
+    arguments.insert(arguments.end(), upper.begin(), upper.end());
+    return lowering.inlineRegion(combine, arguments);
+  };
+  auto column = [&](int r) {
+    std::vector<llvm::Value*> result;
+    for (size_t k = 0; k < count; ++k) result.push_back(values[k][static_cast<size_t>(r)]);
+    return result;
+  };
+  auto assign = [&](int r, const std::vector<llvm::Value*>& combined) {
+    for (size_t k = 0; k < count; ++k) values[k][static_cast<size_t>(r)] = combined[k];
+  };
+
+  // Register bits already combined: registers that differ only there hold the same values, so lane and warp
+  // levels work on one representative (those bits zero) and copy the result to the others.
+  int collapsed = 0;
+  auto representative = [&](int r) { return (r & collapsed) == 0; };
+  auto assignCopies = [&](int r, const std::vector<llvm::Value*>& combined) {
+    for (int other = 0; other < registers; ++other)
+      if ((other & ~collapsed) == r) assign(other, combined);
+  };
+  const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
+  const int axisOffset = layout.outDimOffset(axis);
+  for (int q = 0; q < axisBits; ++q) {  // lowest index bit first
+    std::optional<HardwareBit> holder = holderOf(layout, uint64_t{1} << (axisOffset + q));
+    if (!holder) lowering.unsupported(op, "on this layout (an axis bit is not held by one hardware bit)");
+    const int j = holder->bit;
+    if (holder->dim == kRegisterDim) {
+      for (int r = 0; r < registers; ++r) {
+        if (r & (1 << j)) continue;
+        std::vector<llvm::Value*> combined = combinePair(column(r), column(r | (1 << j)));
+        assign(r, combined);
+        assign(r | (1 << j), combined);
+      }
+      collapsed |= 1 << j;
+      continue;
+    }
+    // Lanes or warps: fetch the partner's registers, then order the operands by this thread's bit.
+    std::vector<std::vector<llvm::Value*>> partner(count);
+    llvm::Value* upperHalf = nullptr;
+    if (holder->dim == kLaneDim) {
+      upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.laneId(), 1u << j), b.getInt32(0));
+      for (size_t k = 0; k < count; ++k)
+        for (int r = 0; r < registers; ++r)
+          partner[k].push_back(representative(r) ? shuffleXor(b, values[k][static_cast<size_t>(r)], 1 << j) : nullptr);
+    } else {
+      upperHalf = b.CreateICmpNE(b.CreateAnd(lowering.warpId(), 1u << j), b.getInt32(0));
+      const int threads = kLanesPerWarp * lowering.options.numWarps;
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Type* type = values[k][0]->getType();
+        llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
+        const int elementBytes = static_cast<int>(type->isPointerTy() ? 8 : std::max<unsigned>(1, stored->getPrimitiveSizeInBits() / 8));
+        // Registers cross in chunks, so the exchange needs at most kExchangeBytes of shared memory.
+        std::vector<int> moved;  // the representatives, the only registers that cross
+        for (int r = 0; r < registers; ++r)
+          if (representative(r)) moved.push_back(r);
+        const int count = static_cast<int>(moved.size());
+        const int chunk = std::max(1, std::min(count, kExchangeBytes / (threads * elementBytes)));
+        llvm::Value* shared = lowering.sharedMemory(threads * chunk * elementBytes);
+        llvm::Value* self = lowering.threadId();
+        llvm::Value* other = b.CreateXor(self, b.getInt32(static_cast<uint32_t>(kLanesPerWarp << j)));
+        auto slot = [&](llvm::Value* thread, int r) {
+          llvm::Value* index = b.CreateAdd(b.CreateMul(thread, b.getInt32(static_cast<uint32_t>(chunk))), b.getInt32(static_cast<uint32_t>(r)));
+          return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty()));
+        };
+        partner[k].assign(static_cast<size_t>(registers), nullptr);
+        for (int first = 0; first < count; first += chunk) {
+          const int last = std::min(count, first + chunk);
+          lowering.barrier();
+          for (int i = first; i < last; ++i) {
+            llvm::Value* value = values[k][static_cast<size_t>(moved[static_cast<size_t>(i)])];
+            b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(self, i - first));
+          }
+          lowering.barrier();
+          for (int i = first; i < last; ++i) {
+            llvm::Value* loaded = b.CreateLoad(stored, slot(other, i - first));
+            partner[k][static_cast<size_t>(moved[static_cast<size_t>(i)])] =
+                type->isIntegerTy(1) ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded;
+          }
+        }
+      }
+    }
+    for (int r = 0; r < registers; ++r) {
+      if (!representative(r)) continue;
+      std::vector<llvm::Value*> lower, upper;
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Value* mine = values[k][static_cast<size_t>(r)];
+        llvm::Value* theirs = partner[k][static_cast<size_t>(r)];
+        lower.push_back(b.CreateSelect(upperHalf, theirs, mine));
+        upper.push_back(b.CreateSelect(upperHalf, mine, theirs));
+      }
+      assignCopies(r, combinePair(lower, upper));
+    }
+  }
+
+  std::vector<int> removed;
+  LinearLayout slice = sliceLayout(layout, axis, &removed);
+  uint64_t removedMask = 0;
+  for (int bit : removed) removedMask |= uint64_t{1} << bit;
+  for (size_t k = 0; k < count; ++k) {
+    Lowered result;
+    for (int r = 0; r < registers; ++r)
+      if ((static_cast<uint64_t>(r) & removedMask) == 0) result.regs.push_back(values[k][static_cast<size_t>(r)]);
+    if (op.result(k)->type.isTensor()) {
+      const LinearLayout* assigned = lowering.layoutOf(op.result(k));
+      TILESIM_ASSERT(assigned && numRegisters(*assigned) == static_cast<int>(result.regs.size()),
+                     "tt.reduce: result registers do not match the slice layout");
+      result.layout = *assigned;
+    } else {
+      result.regs.resize(1);
+    }
+    lowering.set(op.result(k), std::move(result));
+  }
+}
+
+}  // namespace tilesim::gpu

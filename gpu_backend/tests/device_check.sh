@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On a machine with an NVIDIA GPU: `tilesim diff CASE --engine gpu` on every conformance case the GPU backend
+# compiles (conformance/golden, golden-extra, real-kernels, engine and gpu_backend/tests/cases), then a table:
+# case, supported?, agree?, time. Builds nothing; run from the repository root with a prebuilt tilesim:
+#   gpu_backend/tests/device_check.sh [TILESIM [OWN_CASES_DIR]]
+# (defaults: build-static/tools/cli/tilesim and gpu_backend/tests/cases)
+# Full logs go to $OUT/device_check.log when OUT is set (else /tmp). Exit 0 when every supported case agrees.
+set -u
+tilesim=${1:-build-static/tools/cli/tilesim}
+own=${2:-gpu_backend/tests/cases}
+log=${OUT:-/tmp}/device_check.log
+: >"$log"
+nvidia-smi -L 2>&1 | head -2
+table=() supported=0 agree=0 total=0
+for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-kernels/*/ conformance/engine/*/*/ "$own"/*/; do
+  name=${dir%/}
+  total=$((total + 1))
+  warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
+  if ! why=$("$tilesim" compile "$dir/kernel.ttir" --emit=ptx --num-warps "${warps:-4}" -o /dev/null 2>&1); then
+    why=$(sed -n 's/.*error: //p' <<<"$why" | head -1)
+    table+=("$(printf '%-78s %-4s %-5s %6s  %s' "${name#conformance/}" no - - "${why:0:60}")")
+    continue
+  fi
+  supported=$((supported + 1))
+  start=$EPOCHREALTIME
+  { echo "=== $name"; timeout 120 "$tilesim" diff "$dir" --engine gpu; } >>"$log" 2>&1
+  rc=$?
+  seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
+  case $rc in
+    0) verdict=yes; agree=$((agree + 1)); note="" ;;
+    1) verdict=NO; note=$(grep -E "differ|error|could not" "$log" | tail -1) ;;
+    4) verdict=skip; note="engine unavailable" ;;
+    *) verdict="rc$rc"; note=$(tail -1 "$log") ;;
+  esac
+  table+=("$(printf '%-78s %-4s %-5s %6.2f  %s' "${name#conformance/}" yes "$verdict" "$seconds" "${note:0:80}")")
+done
+# The same cases judged against the real Triton outputs they were recorded with (triton profile, error bounds):
+# what the GPU backend gives next to what Triton gave. Cases with unsupported ops fail here; the summary counts.
+{ echo "=== tilesim conformance --engine gpu"; "$tilesim" conformance conformance/golden conformance/golden-extra \
+    conformance/real-kernels --engine gpu; } >>"$log" 2>&1
+echo
+grep -E "^[0-9]+ cases:" "$log" | tail -1 | sed 's/^/conformance --engine gpu, triton profile, vs the recorded Triton outputs: /'
+printf '%-78s %-4s %-5s %6s  %s\n' case supp agree secs note
+printf '%s\n' "${table[@]}"
+echo "supported $supported of $total cases; $agree of $supported agree bit for bit with the interpreter"
+[ "$agree" -eq "$supported" ]

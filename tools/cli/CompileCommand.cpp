@@ -1,0 +1,91 @@
+// `tilesim compile KERNEL.ttir --emit=layout|llvm|llvm-opt|ptx`: runs the GPU backend's pipeline
+// (gpu_backend/Pipeline.h) and prints the stage asked for: the layout of every tensor value, the LLVM IR as
+// lowered, the LLVM IR after O3, or the PTX. Needs no GPU. An op the backend does not lower yet is a
+// diagnostic with its position and exit code 1.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tools/cli/Cli.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/Pipeline.h"
+#endif
+
+namespace tilesim::cli {
+namespace {
+
+struct CompileFlags {
+  std::string target;
+  std::string emit = "ptx";
+  std::string entry;
+  std::string profile = "exact";
+  std::string sm = "sm_90a";
+  std::string output;
+  int numWarps = 4;
+};
+
+int runCompile(const CompileFlags& flags) {
+#ifndef TILESIM_HAVE_GPU_BACKEND
+  (void)flags;
+  std::fprintf(stderr, "tilesim: skipped: this tilesim was built without the GPU backend (LLVM 19 was not found)\n");
+  return kExitEngineUnavailable;
+#else
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!flags.output.empty() && fs::exists(flags.output, error) && fs::exists(flags.target, error) &&
+      fs::equivalent(flags.output, flags.target, error)) {
+    printError("-o " + flags.output + " is the input file; choose another output");
+    return kExitBadInput;
+  }
+  int exitCode = kExitOk;
+  std::unique_ptr<Module> module = loadModule(flags.target, exitCode);
+  if (!module) return exitCode;
+  std::optional<Function> kernel = module->kernel(flags.entry);
+  if (!kernel) {
+    printError(flags.target + (flags.entry.empty() ? ": no single public tt.func to compile (pick one with --entry)"
+                                                   : ": no tt.func named '" + flags.entry + "'"));
+    return kExitBadInput;
+  }
+  gpu::CompileOptions options;
+  options.numWarps = flags.numWarps;
+  options.profile = flags.profile == "triton" ? FloatProfile::Triton : FloatProfile::Exact;
+  options.sm = flags.sm;
+  options.dumpStage = *gpu::parseStage(flags.emit);
+  gpu::CompileResult result = gpu::compileKernel(*module, *kernel, options);
+  if (!result.diagnostics.empty()) {
+    printDiagnostics(result.diagnostics);
+    return kExitFailed;
+  }
+  if (flags.output.empty()) {
+    std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
+    return kExitOk;
+  }
+  std::ofstream out(flags.output, std::ios::binary);
+  out << result.dump;
+  if (!out) {
+    printError("-o " + flags.output + ": cannot write");
+    return kExitBadInput;
+  }
+  return kExitOk;
+#endif
+}
+
+}  // namespace
+
+void addCompileCommand(CLI::App& app, int& exitCode) {
+  auto flags = std::make_shared<CompileFlags>();
+  CLI::App* compile = app.add_subcommand("compile", "compile a kernel with the GPU backend and print a stage");
+  compile->add_option("target", flags->target, "a .ttir kernel file")->required();
+  compile->add_option("--emit", flags->emit, "the stage to print: layout, llvm (as lowered), llvm-opt (after O3), ptx")
+      ->check(CLI::IsMember({"layout", "llvm", "llvm-opt", "ptx"}));
+  compile->add_option("--num-warps", flags->numWarps, "warps per program (Triton's num_warps; 1, 2, 4, ... 32)")
+      ->check(CLI::Range(1, 32));
+  compile->add_option("--profile", flags->profile, "float profile: exact (default) or triton")
+      ->check(CLI::IsMember({"exact", "triton"}));
+  compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");
+  compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
+  compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout");
+  compile->callback([flags, &exitCode] { exitCode = runCompile(*flags); });
+}
+
+}  // namespace tilesim::cli

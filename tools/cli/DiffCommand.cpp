@@ -1,0 +1,118 @@
+// `tilesim diff TARGET --engine gpu`: runs one launch (a case directory, or a kernel with --grid/--arg) on the
+// interpreter and on the named engine under the `exact` float profile, and compares every buffer bit for bit.
+// One line per buffer (bit-exact, or how many elements differ and the first one), then a summary.
+// Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
+// 4 when the engine is not available here ("skipped: ...").
+#include <cstdio>
+#include <cstring>
+#include <fmt/format.h>
+
+#include "conformance/runner/Format.h"
+#include "tools/cli/Cli.h"
+
+namespace tilesim::cli {
+namespace {
+
+struct DiffFlags {
+  LaunchFlags launch;
+  int numWarps = 0;  // 0: the case's, or 4 for a kernel file
+};
+
+uint64_t elementBits(const LaunchArgument& argument, int64_t index) {
+  const int bytes = storageBytes(argument.elementKind);
+  uint64_t bits = 0;
+  std::memcpy(&bits, argument.bytes.data() + index * bytes, static_cast<size_t>(bytes));
+  return bits;
+}
+
+// One line for a buffer; returns true when it agrees bit for bit.
+bool compareBuffer(const LaunchArgument& reference, const LaunchArgument& other, const char* engineName) {
+  const int bytes = storageBytes(reference.elementKind);
+  const int64_t count = static_cast<int64_t>(reference.bytes.size()) / bytes;
+  int64_t differing = 0, first = -1;
+  for (int64_t i = 0; i < count; ++i)
+    if (std::memcmp(reference.bytes.data() + i * bytes, other.bytes.data() + i * bytes, static_cast<size_t>(bytes)) != 0) {
+      if (first < 0) first = i;
+      ++differing;
+    }
+  std::string head = fmt::format("  {} ({}, {} elements{})", reference.name, scalarKindName(reference.elementKind), count,
+                                 reference.isAlias() ? ", a view of " + reference.aliasOf : "");
+  if (differing == 0) {
+    std::printf("%s: bit-exact\n", head.c_str());
+    return true;
+  }
+  uint64_t a = elementBits(reference, first), b = elementBits(other, first);
+  std::printf("%s: %lld of %lld differ; first at [%lld]: interp %s (0x%llx), %s %s (0x%llx)\n", head.c_str(),
+              static_cast<long long>(differing), static_cast<long long>(count), static_cast<long long>(first),
+              formatElement(a, reference.elementKind).c_str(), static_cast<unsigned long long>(a), engineName,
+              formatElement(b, reference.elementKind).c_str(), static_cast<unsigned long long>(b));
+  return false;
+}
+
+int runDiff(const DiffFlags& flags) {
+  if (flags.launch.profile == "triton") {
+    printError("diff compares bit for bit under the exact float profile; --profile triton does not apply");
+    return kExitBadInput;
+  }
+  if (flags.launch.engine == "interp") {
+    printError("--engine interp would compare the interpreter with itself; use --engine gpu");
+    return kExitBadInput;
+  }
+  int exitCode = kExitOk;
+  std::unique_ptr<Engine> engine = engineFor(flags.launch.engine, exitCode);
+  if (!engine) return exitCode;
+  PreparedLaunch prepared;
+  if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
+  if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
+  LaunchOptions options = prepared.options;
+  options.profile = FloatProfile::Exact;
+  options.echoPrints = false;
+
+  Launch reference = prepared.launch, candidate = prepared.launch;
+  InterpreterEngine interpreter;
+  LaunchOutcome expected = interpreter.run(reference, options);
+  if (!expected.started()) {
+    printDiagnostics(expected.diagnostics);
+    return kExitBadInput;
+  }
+  if (int64_t reports = expected.result.totalReports(); reports > 0) {
+    std::printf("note: the interpreter reported %lld problem(s) in this launch (the GPU engine does not check):\n",
+                static_cast<long long>(reports));
+    printReports(expected.result);
+  }
+  LaunchOutcome actual = engine->run(candidate, options);
+  const auto& grid = prepared.launch.grid;
+  std::printf("diff @%s on grid %lldx%lldx%lld, num_warps %d: interp vs %s (%s), exact profile\n",
+              prepared.launch.kernel->name().c_str(), static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
+              static_cast<long long>(grid[2]), prepared.launch.numWarps, engine->name(), engine->description().c_str());
+  if (!actual.started()) {
+    printDiagnostics(actual.diagnostics);
+    std::printf("diff: the %s engine could not run this launch\n", engine->name());
+    return kExitFailed;
+  }
+  int buffers = 0, agreeing = 0;
+  for (size_t i = 0; i < reference.arguments.size(); ++i) {
+    if (!reference.arguments[i].isBuffer()) continue;
+    ++buffers;
+    agreeing += compareBuffer(reference.arguments[i], candidate.arguments[i], engine->name()) ? 1 : 0;
+  }
+  if (agreeing == buffers) {
+    std::printf("diff: all %d buffers bit-exact\n", buffers);
+    return kExitOk;
+  }
+  std::printf("diff: %d of %d buffers differ\n", buffers - agreeing, buffers);
+  return kExitFailed;
+}
+
+}  // namespace
+
+void addDiffCommand(CLI::App& app, int& exitCode) {
+  auto flags = std::make_shared<DiffFlags>();
+  flags->launch.engine = "gpu";
+  CLI::App* diff = app.add_subcommand("diff", "run a launch on the interpreter and on another engine, compare bit for bit");
+  flags->launch.addTo(*diff);
+  diff->add_option("--num-warps", flags->numWarps, "warps per program (default: the case's, or 4)")->check(CLI::Range(1, 32));
+  diff->callback([flags, &exitCode] { exitCode = runDiff(*flags); });
+}
+
+}  // namespace tilesim::cli
