@@ -86,63 +86,57 @@ RaceHit writerConflict(uint32_t writer, uint32_t me) {
   return {true, static_cast<int64_t>(writer) - 1, true, false};
 }
 
+// Updates the shadow of every element the access [offset, offset + size) touches; stops at the first conflict.
+template <typename Update>
+RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Update update, bool concurrent) {
+  RaceHit hit;
+  const uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
+  for (uint64_t e = first; e <= last; ++e) {
+    updateShadow(buffer.shadow[e], update, hit, concurrent);
+    if (hit.found) return hit;
+  }
+  return hit;
+}
+
 }  // namespace
 
 RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  RaceHit hit;
   const uint32_t me = static_cast<uint32_t>(program + 1);
-  uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
-  for (uint64_t e = first; e <= last; ++e) {
-    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
-      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-      seen = {};
-      uint32_t atomicWriter = kAtomicWriter | me;
-      if (writer != 0 && !(writer & kAtomicWriter) && writer != me) {
-        seen = {true, static_cast<int64_t>(writer) - 1, true, false};
-      } else if (reader != 0 && reader != me) {
-        seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false, false};
-      }
-      if (writer & kAtomicWriter) atomicWriter = writer == (kAtomicWriter | me) ? writer : 0xFFFFFFFFu;
-      return (uint64_t{atomicWriter} << 32) | reader;
-    }, hit, concurrent_);
-    if (hit.found) return hit;
-  }
-  return hit;
+  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
+    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+    seen = {};
+    uint32_t atomicWriter = kAtomicWriter | me;
+    if (writer != 0 && !(writer & kAtomicWriter) && writer != me) {
+      seen = {true, static_cast<int64_t>(writer) - 1, true, false};
+    } else if (reader != 0 && reader != me) {
+      seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false, false};
+    }
+    if (writer & kAtomicWriter) atomicWriter = writer == (kAtomicWriter | me) ? writer : 0xFFFFFFFFu;
+    return (uint64_t{atomicWriter} << 32) | reader;
+  }, concurrent_);
 }
 
 RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  RaceHit hit;
   const uint32_t me = static_cast<uint32_t>(program + 1);
-  uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
-  for (uint64_t e = first; e <= last; ++e) {
-    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
-      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-      seen = {};
-      if (writer != 0 && writer != me) seen = writerConflict(writer, me);
-      else if (reader != 0 && reader != me) seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false};
-      if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
-      return (uint64_t{me} << 32) | reader;
-    }, hit, concurrent_);
-    if (hit.found) return hit;
-  }
-  return hit;
+  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
+    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+    seen = {};
+    if (writer != 0 && writer != me) seen = writerConflict(writer, me);
+    else if (reader != 0 && reader != me) seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false};
+    if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
+    return (uint64_t{me} << 32) | reader;
+  }, concurrent_);
 }
 
 RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  RaceHit hit;
   const uint32_t me = static_cast<uint32_t>(program + 1);
-  uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
-  for (uint64_t e = first; e <= last; ++e) {
-    updateShadow(buffer.shadow[e], [&](uint64_t word, RaceHit& seen) {
-      uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-      seen = {};
-      if (writer != 0 && writer != me) seen = writerConflict(writer, me);
-      uint32_t readers = reader == 0 || reader == me ? me : kSeveralReaders;
-      return (word & 0xFFFFFFFF00000000ull) | readers;
-    }, hit, concurrent_);
-    if (hit.found) return hit;
-  }
-  return hit;
+  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
+    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+    seen = {};
+    if (writer != 0 && writer != me) seen = writerConflict(writer, me);
+    uint32_t readers = reader == 0 || reader == me ? me : kSeveralReaders;
+    return (word & 0xFFFFFFFF00000000ull) | readers;
+  }, concurrent_);
 }
 
 }  // namespace tilesim

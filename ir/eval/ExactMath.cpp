@@ -11,39 +11,32 @@ namespace tilesim::exactmath {
 
 using scalar::MathFunction;
 
-FloatFunction floatFunction(MathFunction function) {
+namespace {
+
+// The overload of each function for element type T (one table for f32 and f64).
+template <typename T>
+auto functionFor(MathFunction function) -> T (*)(T) {
+  using Pointer = T (*)(T);
   switch (function) {
-    case MathFunction::Exp: return &exp;
-    case MathFunction::Exp2: return &exp2;
-    case MathFunction::Exp10: return &exp10;
-    case MathFunction::Log: return &log;
-    case MathFunction::Log2: return &log2;
-    case MathFunction::Log10: return &log10;
-    case MathFunction::Sin: return &sin;
-    case MathFunction::Cos: return &cos;
-    case MathFunction::Rsqrt: return &rsqrt;
-    case MathFunction::Tanh: return &tanh;
-    case MathFunction::Erf: return &erf;
+    case MathFunction::Exp: return static_cast<Pointer>(&exp);
+    case MathFunction::Exp2: return static_cast<Pointer>(&exp2);
+    case MathFunction::Exp10: return static_cast<Pointer>(&exp10);
+    case MathFunction::Log: return static_cast<Pointer>(&log);
+    case MathFunction::Log2: return static_cast<Pointer>(&log2);
+    case MathFunction::Log10: return static_cast<Pointer>(&log10);
+    case MathFunction::Sin: return static_cast<Pointer>(&sin);
+    case MathFunction::Cos: return static_cast<Pointer>(&cos);
+    case MathFunction::Rsqrt: return static_cast<Pointer>(&rsqrt);
+    case MathFunction::Tanh: return static_cast<Pointer>(&tanh);
+    case MathFunction::Erf: return static_cast<Pointer>(&erf);
     default: return nullptr;
   }
 }
 
-DoubleFunction doubleFunction(MathFunction function) {
-  switch (function) {
-    case MathFunction::Exp: return &exp;
-    case MathFunction::Exp2: return &exp2;
-    case MathFunction::Exp10: return &exp10;
-    case MathFunction::Log: return &log;
-    case MathFunction::Log2: return &log2;
-    case MathFunction::Log10: return &log10;
-    case MathFunction::Sin: return &sin;
-    case MathFunction::Cos: return &cos;
-    case MathFunction::Rsqrt: return &rsqrt;
-    case MathFunction::Tanh: return &tanh;
-    case MathFunction::Erf: return &erf;
-    default: return nullptr;
-  }
-}
+}  // namespace
+
+FloatFunction floatFunction(MathFunction function) { return functionFor<float>(function); }
+DoubleFunction doubleFunction(MathFunction function) { return functionFor<double>(function); }
 
 bool hasOwnAlgorithm(MathFunction function) { return floatFunction(function) != nullptr; }
 
