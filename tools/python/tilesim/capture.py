@@ -4,14 +4,15 @@
     with tilesim.capture.record("cases/"): ...
 
 While recording, every `JITFunction.run` launch (including the final launch of an `@triton.autotune` kernel —
-its benchmarking runs are not recorded) is wrapped: the tensor arguments' storage spans are copied to the host
+its benchmarking runs are not recorded) and every launch of a compiled kernel through another launcher (the
+kernels `torch.compile` generates, launched by Inductor's CachingAutotuner: _compiled_hook.py) is wrapped: the tensor arguments' storage spans are copied to the host
 before the launch, the launch runs as usual, the device is synchronised, the spans are copied again, and the case
 is written (_cases.py: TTIR, inputs, outputs, grid, num_warps, constexprs, views, aliases, bf16/fp8 as bits).
 Cases are deduplicated per kernel and specialisation (`per_kernel` launches each, default 1) and skipped above
 `max_bytes` of tensor data; a summary is printed at the end.
 
-Not covered yet: kernels `torch.compile` (Inductor) launches through its own launcher (CachingAutotuner calls the
-compiled binary directly, not JITFunction.run), and host TensorDescriptor arguments (skipped, with a reason).
+Not covered yet: host TensorDescriptor arguments (skipped, with a reason), and Inductor's static CUDA launcher
+(turned off while recording, since it calls no Triton hook).
 Under `tilesim.interpret()` the "device" is tilesim itself, which is how the recorder is tested on a CPU.
 """
 from __future__ import annotations
@@ -25,7 +26,7 @@ import runpy
 import sys
 from dataclasses import dataclass, field
 
-from . import _cases, _memory
+from . import _cases, _compiled_hook, _memory
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Summary:
     recorded: dict = field(default_factory=dict)   # kernel -> cases written
     skipped: dict = field(default_factory=dict)    # reason -> count
     failed: list = field(default_factory=list)     # (kernel, error)
+    paths: dict = field(default_factory=dict)      # launch path -> cases written
 
     def skip(self, reason):
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
@@ -41,6 +43,8 @@ class Summary:
         lines = [f"tilesim.capture: {sum(self.recorded.values())} case(s) from {len(self.recorded)} kernel(s)"]
         for kernel, count in sorted(self.recorded.items()):
             lines.append(f"  {kernel:40s} {count}")
+        for path, count in sorted(self.paths.items()):
+            lines.append(f"  through {path}: {count}")
         for reason, count in sorted(self.skipped.items()):
             lines.append(f"  skipped ({reason}): {count}")
         for kernel, error in self.failed:
@@ -83,17 +87,20 @@ def _torch_span_bytes(tensor, view) -> bytes:
 
 
 class Recorder:
-    def __init__(self, directory, per_kernel=1, max_bytes=256 << 20, quiet=False):
+    def __init__(self, directory, per_kernel=1, max_bytes=256 << 20, quiet=False, max_total_bytes=None):
         self.directory = directory
         self.per_kernel = per_kernel
         self.max_bytes = max_bytes
+        self.max_total_bytes = max_total_bytes
         self.quiet = quiet
         self.summary = Summary()
         self.seen: dict = {}
         self.benchmarking = 0
         self.launch_path = "JITFunction.run"
         self.index = 0
+        self.written_bytes = 0
 
+    # --- JITFunction.run launches (and the final launch of an autotuned kernel) ---------------------------------
     def launch(self, original, fn, args, kwargs, grid, warmup):
         if warmup or self.benchmarking:
             return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
@@ -107,23 +114,63 @@ class Recorder:
         count = self.seen.get(key, 0)
         if count >= self.per_kernel:
             self.summary.skip("duplicate specialisation")
-            return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
-        before, reason = self._take(raw, fn, bound)
-        result = original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+            with _compiled_hook.jit_launch():
+                return original(fn, *args, grid=grid, warmup=warmup, **kwargs)
+        before, reason = self._take(raw)
+        with _compiled_hook.jit_launch():
+            result = original(fn, *args, grid=grid, warmup=warmup, **kwargs)
         if before is None:
             self.summary.skip(reason)
             return result
         _synchronize(raw.values())
-        after, _ = self._take(raw, fn, bound)
+        after, _ = self._take(raw)
         try:
             grid_value = grid({**bound, **raw}) if callable(grid) else grid
-            self._write(fn, result, bound, raw, before, after, tuple(int(g) for g in grid_value), specialization)
-            self.seen[key] = count + 1
+            signature = {p.name: p.is_constexpr for p in fn.params}
+            constexprs = {name: value for name, value in bound.items() if signature.get(name)}
+            arguments = [(name, value) for name, value in bound.items() if not signature.get(name)]
+            ttir = result.asm["ttir"]
+            num_warps = getattr(result, "num_warps", None) or result.metadata.num_warps
+            self._write(fn.__name__, ttir, num_warps, constexprs, arguments, before, after,
+                        tuple(int(g) for g in grid_value), f"{fn.fn.__code__.co_filename}:{fn.__name__}",
+                        key, self.launch_path)
         except Exception as error:  # a case we cannot write must not stop the user's program
             self.summary.failed.append((fn.__name__, f"{type(error).__name__}: {error}"))
         return result
 
-    def _take(self, raw, fn, bound):
+    # --- CompiledKernel launches through other launchers (torch.compile / Inductor): _compiled_hook.py -----------
+    def compiled_launch_begin(self, kernel, grid, args):
+        """Before the driver call: describe the launch and take the arguments; None when it is not recorded."""
+        try:
+            info = _compiled_hook.LaunchInfo(kernel, grid, args)
+        except Exception as error:
+            self.summary.failed.append((getattr(kernel, "name", "?"), f"{type(error).__name__}: {error}"))
+            return None
+        if self.seen.get(info.dedup_key, 0) >= self.per_kernel:
+            self.summary.skip("duplicate specialisation")
+            return None
+        try:
+            before, reason = self._take(info.arguments)
+        except Exception as error:
+            self.summary.failed.append((info.name, f"{type(error).__name__}: {error}"))
+            return None
+        if before is None:
+            self.summary.skip(reason)
+            return None
+        return info, before
+
+    def compiled_launch_end(self, pending):
+        """After the driver call: synchronise, take the arguments again, write the case."""
+        info, before = pending
+        try:
+            _synchronize(info.arguments.values())
+            after, _ = self._take(info.arguments)
+            self._write(info.name, info.ttir, info.num_warps, info.constexprs, list(info.arguments.items()),
+                        before, after, info.grid, info.source, info.dedup_key, "CompiledKernel.launch_metadata")
+        except Exception as error:
+            self.summary.failed.append((info.name, f"{type(error).__name__}: {error}"))
+
+    def _take(self, raw):
         snaps, total = {}, 0
         for name, value in raw.items():
             if type(value).__name__ == "TensorDescriptor":
@@ -134,33 +181,34 @@ class Recorder:
                 total += len(snap.data)
         if total > self.max_bytes:
             return None, f"over {self.max_bytes} bytes of tensors"
+        if self.max_total_bytes is not None and self.written_bytes + 2 * total > self.max_total_bytes:
+            return None, f"over the total of {self.max_total_bytes} bytes"
         return snaps, ""
 
-    def _write(self, fn, compiled, bound, raw, before, after, grid, specialization):
-        ttir = compiled.asm["ttir"]
-        num_warps = getattr(compiled, "num_warps", None) or compiled.metadata.num_warps
+    def _write(self, kernel_name, ttir, num_warps, constexprs, arguments, before, after, grid, source, key,
+               launch_path):
+        """Writes one case: `arguments` are (name, value) in call order, constexprs excluded."""
         entry = next(line.split("@", 1)[1].split("(", 1)[0] for line in ttir.splitlines() if "tt.func public @" in line)
-        signature = {p.name: p.is_constexpr for p in fn.params}
-        arguments, constexprs = [], {}
-        for name, value in bound.items():
-            if signature.get(name):
-                constexprs[name] = value
-            elif name in before:
-                arguments.append(("tensor", before[name], after[name]))
+        case_arguments = []
+        for name, value in arguments:
+            if name in before:
+                case_arguments.append(("tensor", before[name], after[name]))
             elif isinstance(value, (bool, int, float)):
-                arguments.append(("scalar", name, value))
+                case_arguments.append(("scalar", name, value))
             elif value is not None and hasattr(value, "item"):
-                arguments.append(("scalar", name, value.item()))
+                case_arguments.append(("scalar", name, value.item()))
+        count = self.seen.get(key, 0)
         digest = hashlib.sha256(ttir.encode()).hexdigest()[:8]
-        name = f"{fn.__name__}_{digest}_{self.seen.get((fn.cache_key, repr(specialization)), 0)}"
         record = _cases.CaseRecord(
-            name=name, entry=entry, ttir=ttir, grid=grid, num_warps=num_warps, constexprs=constexprs,
-            arguments=arguments, source=f"{fn.fn.__code__.co_filename}:{fn.__name__}",
-            capture={"launch_path": self.launch_path, "launch_index": self.index,
-                     "made_by": _made_by()})
+            name=f"{kernel_name}_{digest}_{count}", entry=entry, ttir=ttir, grid=grid, num_warps=int(num_warps),
+            constexprs=constexprs, arguments=case_arguments, source=source,
+            capture={"launch_path": launch_path, "launch_index": self.index, "made_by": _made_by()})
         _cases.write_case(self.directory, record)
+        self.seen[key] = count + 1
         self.index += 1
-        self.summary.recorded[fn.__name__] = self.summary.recorded.get(fn.__name__, 0) + 1
+        self.written_bytes += sum(len(before[n].data) + len(after[n].data) for n in before)
+        self.summary.recorded[kernel_name] = self.summary.recorded.get(kernel_name, 0) + 1
+        self.summary.paths[launch_path] = self.summary.paths.get(launch_path, 0) + 1
 
 
 def _made_by() -> str:
@@ -187,12 +235,17 @@ _active: list = []
 
 
 @contextlib.contextmanager
-def record(directory, per_kernel=1, max_bytes=256 << 20, quiet=False):
-    """Records every Triton launch in the block as a case under `directory`; yields the Recorder."""
+def record(directory, per_kernel=1, max_bytes=256 << 20, quiet=False, max_total_bytes=None):
+    """Records every Triton launch in the block as a case under `directory`; yields the Recorder.
+    `max_bytes`: skip a launch with more tensor bytes; `max_total_bytes`: stop recording once the cases written
+    hold that many (inputs and outputs together)."""
     from . import _interpret
 
-    _interpret.install()  # the launch hooks live there; they hand launches to _active[-1]
-    recorder = Recorder(directory, per_kernel=per_kernel, max_bytes=max_bytes, quiet=quiet)
+    _interpret.install()  # the JITFunction.run / Autotuner.run hooks; they hand launches to _active[-1]
+    _compiled_hook.install()  # CompiledKernel launches through other launchers (torch.compile)
+    _compiled_hook.disable_static_launcher()
+    recorder = Recorder(directory, per_kernel=per_kernel, max_bytes=max_bytes, quiet=quiet,
+                        max_total_bytes=max_total_bytes)
     os.makedirs(directory, exist_ok=True)
     _active.append(recorder)
     try:
@@ -209,6 +262,8 @@ def main(argv=None):
     parser.add_argument("-o", "--output", required=True, help="directory for the cases")
     parser.add_argument("--per-kernel", type=int, default=1, help="launches kept per kernel and specialisation")
     parser.add_argument("--max-bytes", type=int, default=256 << 20, help="skip launches with more tensor bytes")
+    parser.add_argument("--max-total-bytes", type=int, default=None,
+                        help="stop recording once the cases written hold this many tensor bytes")
     parser.add_argument("command", nargs=argparse.REMAINDER, help="-- [python] SCRIPT [ARGS...] | -m MODULE ...")
     options = parser.parse_args(argv)
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
@@ -216,7 +271,8 @@ def main(argv=None):
         command = command[1:]
     if not command:
         parser.error("no program to run (python -m tilesim.capture -o DIR -- python SCRIPT ...)")
-    with record(options.output, per_kernel=options.per_kernel, max_bytes=options.max_bytes):
+    with record(options.output, per_kernel=options.per_kernel, max_bytes=options.max_bytes,
+                max_total_bytes=options.max_total_bytes):
         if command[0] == "-m":
             sys.argv = command[1:]
             runpy.run_module(command[1], run_name="__main__", alter_sys=True)
