@@ -23,6 +23,9 @@ parser.add_argument("--no-checks", action="store_true")
 parser.add_argument("--threads", type=int, default=0)
 parser.add_argument("--repeat", type=int, default=3)
 parser.add_argument("--kernel", action="append", help="vadd, softmax, layernorm, matmul, attention")
+parser.add_argument("--torch", action="store_true",
+                    help="pass CPU torch tensors (torch.from_numpy, the same memory) instead of numpy arrays; with "
+                         "--triton this is Triton's interpreter as its users run it")
 options = parser.parse_args()
 if options.triton:
     os.environ["TRITON_INTERPRET"] = "1"  # before triton is imported
@@ -33,7 +36,15 @@ import triton  # noqa: E402
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python", "tests"))
 import kernels  # noqa: E402
 
-if options.triton:
+if options.torch:
+    import torch
+
+    def to_device(a):
+        return torch.from_numpy(np.ascontiguousarray(a))
+
+    def to_host(t):
+        return t.numpy()
+if options.triton and not options.torch:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from numpy_tensor import NumpyTensor  # the arrays in place, through the tensor methods Triton's interpreter uses
 
@@ -45,15 +56,19 @@ if options.triton:
 
     def launcher(fn):
         return fn
+elif options.triton:
+    def launcher(fn):
+        return fn
 else:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python"))
     import tilesim
 
-    def to_device(a):
-        return a
+    if not options.torch:
+        def to_device(a):
+            return a
 
-    def to_host(a):
-        return a
+        def to_host(a):
+            return a
 
     def launcher(fn):
         def run():
@@ -129,6 +144,7 @@ KERNELS = {"vadd": vadd, "softmax": softmax, "layernorm": layernorm, "matmul": m
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
 mode = "TRITON_INTERPRET=1" if options.triton else \
     f"tilesim.interpret (checks {'off' if options.no_checks else 'on'}, threads {options.threads or os.cpu_count()})"
+mode += "; CPU torch tensors" if options.torch else "; numpy arrays"
 print(f"# {mode}; {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}, triton {triton.__version__}")
 print(f"{'kernel':10s} {'best s':>10s} {'warm-up s':>10s} {'max err':>10s}")
 failed = 0

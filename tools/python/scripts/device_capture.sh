@@ -1,13 +1,63 @@
 #!/usr/bin/env bash
-# On a GPU machine with torch and Triton 3.6 (no tilesim build needed: recording uses no native module): runs
-# examples/capture_workload.py under `python -m tilesim.capture`, prints the recorder's summary, and packs the
-# recorded cases into $OUT/captured_cases.tar.gz, to replay anywhere with `tilesim conformance captured/`.
-set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"   # tools/python
+# One command on the GPU machine (python3 with torch 2.11 + Triton 3.6 + numpy, CUDA, g++; nothing carried, no
+# tilesim build needed for recording):
+#     bash tools/python/scripts/device_capture.sh          # writes under $OUT (default /tmp/tilesim-capture-out)
+# 1. Records scripts/model_workload.py (two torch.compile'd training steps of a transformer block, forward and
+#    backward, plus hand-written and autotuned @triton.jit kernels) under `python -m tilesim.capture`, with
+#    per-launch and total size limits; packs the cases into $OUT/captured_cases.tar.gz (split into .partNN files
+#    of 15 MiB if larger) to replay anywhere with `tilesim conformance captured/`.
+# 2. Meanwhile builds the native module from source (build_standalone.sh: g++, Python's headers, torch's copy of
+#    pybind11), then runs device_torch_check.py (tilesim.interpret on real CPU torch tensors) and
+#    bench/python/interpret_bench.py on CPU torch tensors both ways: tilesim.interpret and TRITON_INTERPRET=1.
+# Everything it prints is also in $OUT/device_capture.log. About 3-5 minutes on the H200 host.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/../../.." && pwd)"
 out="${OUT:-/tmp/tilesim-capture-out}"
 mkdir -p "$out"
-rm -rf /tmp/captured
-cd "$here"
-PYTHONPATH="$here" python -m tilesim.capture -o /tmp/captured -- python examples/capture_workload.py
-tar czf "$out/captured_cases.tar.gz" -C /tmp captured
-echo "device_capture: $(find /tmp/captured -name case.json | wc -l) cases in $out/captured_cases.tar.gz"
+exec > >(tee "$out/device_capture.log") 2>&1
+export PYTHONUNBUFFERED=1 OMP_WAIT_POLICY=passive
+work=/tmp/tilesim-device
+rm -rf "$work" && mkdir -p "$work/ext"
+started=$(date +%s)
+stamp() { echo "device_capture [$(( $(date +%s) - started )) s]: $*"; }
+stamp "$(nproc) CPUs; $(python3 -c 'import sys, torch, triton; print("Python", sys.version.split()[0], "torch", torch.__version__, "triton", triton.__version__, "cuda", torch.cuda.is_available())')"
+
+# -- the native module, built in the background while the GPU records -------------------------------------------
+(PYTHON=python3 timeout 300 bash "$root/tools/python/scripts/build_standalone.sh" "$work/ext" > "$work/build.log" 2>&1
+ echo "build_standalone exit $?" >> "$work/build.log") &
+build=$!
+
+# -- 1. record -----------------------------------------------------------------------------------------------
+export TORCHINDUCTOR_CACHE_DIR="$work/inductor" TRITON_CACHE_DIR="$work/triton-cache"
+cd "$root/tools/python"
+PYTHONPATH="$root/tools/python" timeout 300 python3 -m tilesim.capture -o "$work/captured" --max-bytes $((8 << 20)) \
+  --max-total-bytes $((40 << 20)) -- python3 scripts/model_workload.py
+stamp "capture exit $?; $(find "$work/captured" -name case.json | wc -l) case(s), $(du -sh "$work/captured" | cut -f1)"
+tar czf "$work/captured_cases.tar.gz" -C "$work" captured
+if [ "$(stat -c %s "$work/captured_cases.tar.gz")" -gt $((15 << 20)) ]; then
+  split -b 15M -d "$work/captured_cases.tar.gz" "$out/captured_cases.tar.gz.part"
+  stamp "cases split: cat $out/captured_cases.tar.gz.part* > captured_cases.tar.gz"
+else
+  cp "$work/captured_cases.tar.gz" "$out/"
+fi
+ls -l "$out"
+
+# -- 2. CPU torch tensors through tilesim.interpret, and the speed against TRITON_INTERPRET=1 -------------------
+wait "$build"
+tail -3 "$work/build.log"
+extension="$(ls "$work"/ext/_tilesim*.so 2>/dev/null | head -1)"
+if [ -z "$extension" ]; then
+  stamp "no native module built (see above): torch tensor checks and benchmark skipped"
+  exit 0
+fi
+stamp "native module $extension"
+export TILESIM_EXTENSION="$extension" PYTHONPATH="$root/tools/python" TRITON_CACHE_DIR="$work/triton-cache-cpu"
+cd "$root"
+timeout 120 python3 tools/python/scripts/device_torch_check.py
+stamp "device_torch_check exit $?"
+bench=bench/python/interpret_bench.py
+for args in "--torch" "--torch --threads 1" "--torch --no-checks"; do
+  CUDA_VISIBLE_DEVICES= timeout 60 python3 $bench $args
+done
+CUDA_VISIBLE_DEVICES= timeout 240 python3 $bench --torch --triton --repeat 1
+stamp "benchmarks done"

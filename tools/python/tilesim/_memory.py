@@ -1,9 +1,11 @@
 """Turns the caller's arrays into the launch's buffers, as the GPU would see them.
 
 An array argument is a *view*: a data pointer into some storage, an element type, and the span of bytes it
-covers. numpy arrays (through `__array_interface__`, no copy) and CPU torch tensors (through `data_ptr()` and
-`untyped_storage()`) are both understood; so is `tilesim.as_dtype(array, tl.bfloat16)` for element types numpy
-lacks (bf16, fp8: the array holds their bit patterns).
+covers. numpy arrays (through `__array_interface__`, no copy), CPU torch tensors — or any object with their
+protocol: `data_ptr()`, `stride()`, `shape`, `element_size()`, `dtype`, `untyped_storage()` (torch is never
+imported for this) — and other CPU DLPack producers (through `numpy.from_dlpack`, no copy) are understood; so
+is `tilesim.as_dtype(array, tl.bfloat16)` for element types numpy lacks (bf16, fp8: the array holds their bit
+patterns).
 
 Views of one storage become ONE buffer: its bytes are the union of the spans they cover, and each view is an
 alias at its byte offset into it (ir/launch/Launch.h). So an in-place kernel given `x` twice, or two slices of one
@@ -38,6 +40,8 @@ _TRITON_ELEMENT = {
     "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
     "float8e4nv": "f8E4M3FN", "float8e5": "f8E5M2",
 }
+_TRITON_SHORT = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "fp8e4nv": "float8e4nv",
+                 "fp8e5": "float8e5"}
 _TORCH_TO_TRITON = {
     "bool": "int1", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
     "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16", "bfloat16": "bfloat16",
@@ -62,6 +66,7 @@ class ArrayView:
         self.low, self.high = low, high
         self.storage_key = storage_key
         self.writable = writable
+        self.keep = None  # another object the memory belongs to (numpy's view of a DLPack producer)
 
     def data_ptr(self) -> int:
         return self.pointer
@@ -106,8 +111,54 @@ def _is_torch_tensor(obj) -> bool:
     return type(obj).__module__.startswith("torch") and hasattr(obj, "untyped_storage")
 
 
+def is_tensor_like(obj) -> bool:
+    """The protocol torch tensors speak and tilesim reads (no torch import): `data_ptr()`, `stride()` (elements),
+    `shape`, `element_size()`, `dtype` (torch's or Triton's name), optionally `device` and `untyped_storage()`."""
+    return (not isinstance(obj, (np.ndarray, ArrayView)) and callable(getattr(obj, "data_ptr", None))
+            and callable(getattr(obj, "stride", None)) and callable(getattr(obj, "element_size", None))
+            and hasattr(obj, "dtype") and hasattr(obj, "shape"))
+
+
+def _device_type(obj) -> str:
+    device = getattr(obj, "device", None)
+    if device is None:
+        return "cpu"
+    return getattr(device, "type", None) or str(device).split(":", 1)[0]
+
+
+def _tensor_view(obj, dtype_override, any_device):
+    """A tensor (torch's, or anything speaking its protocol): the memory in place, from its pointer and strides."""
+    device = _device_type(obj)
+    if device != "cpu" and not any_device:
+        raise TypeError(f"tilesim: tensor on {getattr(obj, 'device', device)}; tilesim runs kernels on CPU tensors "
+                        "(move it with .cpu(), or record GPU launches with tilesim.capture)")
+    dtype_name = str(obj.dtype).removeprefix("torch.")
+    triton_name = _TORCH_TO_TRITON.get(dtype_name) or (dtype_name if dtype_name in _TRITON_ELEMENT else None) \
+        or _TRITON_SHORT.get(dtype_name)
+    if triton_name is None:
+        raise TypeError(f"tilesim: tensor dtype {obj.dtype} has no Triton pointer type")
+    element = _TRITON_ELEMENT[triton_name]
+    itemsize = int(obj.element_size())
+    if dtype_override is not None:
+        triton_name, element = _override(dtype_override, itemsize)
+    pointer = int(obj.data_ptr())
+    shape, strides = tuple(obj.shape), tuple(obj.stride())
+    low = high = pointer
+    if all(extent > 0 for extent in shape):
+        for extent, stride in zip(shape, strides):
+            if stride < 0:
+                low += (extent - 1) * stride * itemsize
+            else:
+                high += (extent - 1) * stride * itemsize
+        high += itemsize
+    storage = getattr(obj, "untyped_storage", None)
+    key = ("storage", int(storage().data_ptr())) if callable(storage) else ("tensor", id(obj))
+    return ArrayView(obj, triton_name, element, pointer, low, high, key, True)
+
+
 def view_of(obj, dtype_override=None, any_device=False):
-    """An ArrayView for a numpy array or CPU torch tensor (or a Reinterpreted one); None for anything else.
+    """An ArrayView for a numpy array, a tensor (torch's, CPU; or any object with its protocol), a CPU DLPack
+    producer, or a Reinterpreted one of those; None for anything else. No copy: the view is the object's memory.
     `any_device`: also tensors on a GPU (the recorder reads them; tilesim cannot run on them)."""
     if isinstance(obj, Reinterpreted):
         return view_of(obj.array, obj.dtype, any_device)
@@ -123,28 +174,19 @@ def view_of(obj, dtype_override=None, any_device=False):
         if dtype_override is not None:
             triton_name, element = _override(dtype_override, obj.itemsize)
         return ArrayView(obj, triton_name, element, pointer, low, high, ("numpy", id(root)), writable)
-    if _is_torch_tensor(obj):
-        if obj.device.type != "cpu" and not any_device:
-            raise TypeError(f"tilesim: tensor on {obj.device}; tilesim runs kernels on CPU tensors")
-        torch_name = str(obj.dtype).removeprefix("torch.")
-        if torch_name not in _TORCH_TO_TRITON:
-            raise TypeError(f"tilesim: torch dtype {obj.dtype} has no Triton pointer type")
-        triton_name = _TORCH_TO_TRITON[torch_name]
-        element = _TRITON_ELEMENT[triton_name]
-        if dtype_override is not None:
-            triton_name, element = _override(dtype_override, obj.element_size())
-        itemsize = obj.element_size()
-        pointer = obj.data_ptr()
-        low = high = pointer
-        if obj.numel() > 0:
-            for extent, stride in zip(obj.shape, obj.stride()):
-                if stride < 0:
-                    low += (extent - 1) * stride * itemsize
-                else:
-                    high += (extent - 1) * stride * itemsize
-            high += itemsize
-        storage = obj.untyped_storage()
-        return ArrayView(obj, triton_name, element, pointer, low, high, ("torch", storage.data_ptr()), True)
+    if is_tensor_like(obj):
+        return _tensor_view(obj, dtype_override, any_device)
+    if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+        # Other array libraries (JAX, CuPy, ...): numpy's view of the same CPU memory, no copy.
+        if obj.__dlpack_device__()[0] != 1:  # kDLCPU
+            if any_device:
+                return None
+            raise TypeError(f"tilesim: {type(obj).__name__} is not in CPU memory (DLPack device "
+                            f"{obj.__dlpack_device__()}); tilesim runs kernels on CPU memory")
+        array = np.from_dlpack(obj)
+        view = view_of(array, dtype_override, any_device)
+        view.obj, view.keep = obj, array
+        return view
     return None
 
 

@@ -68,9 +68,13 @@ def snapshot(name, obj) -> _cases.TensorSnapshot | None:
     if _is_torch_tensor(base):
         shape, strides = tuple(base.shape), tuple(base.stride())
         data = _torch_span_bytes(base, view)
+    elif _memory.is_tensor_like(base):  # CPU memory behind a tensor protocol
+        shape, strides = tuple(base.shape), tuple(base.stride())
+        data = ctypes.string_at(view.low, view.high - view.low)
     else:
-        shape = tuple(base.shape)
-        strides = tuple(s // itemsize for s in base.strides)
+        array = view.keep if view.keep is not None else base
+        shape = tuple(array.shape)
+        strides = tuple(s // itemsize for s in array.strides)
         data = ctypes.string_at(view.low, view.high - view.low)
     return _cases.TensorSnapshot(name=name, dtype=_cases.case_dtype_name(triton_name), element=view.element,
                                  itemsize=itemsize, pointer=view.pointer, low=view.low, high=view.high,
