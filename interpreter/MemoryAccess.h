@@ -30,7 +30,7 @@ class MemoryAccessor {
   // misaligned (the GPU traps on an address that is not a multiple of the access size).
   Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset,
                   bool atomic = false) {
-    if (address % size != 0) {
+    if ((size & (size - 1)) == 0 ? (address & (size - 1)) != 0 : address % size != 0) {  // sizes are powers of 2
       if (executor_.checks()) reportMisaligned(laneTile, lane, address, size, write);
       return nullptr;
     }

@@ -100,6 +100,50 @@ LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const in
   return source;
 }
 
+// The contiguous fast path of a load or store: every lane active with a defined mask and address, and the
+// addresses consecutive elements inside one buffer (a row of a tensor, the common case). Then the bytes move
+// with one memcpy and only the race shadow (with checks on) is visited per element; anything else — a masked-off
+// lane, an address out of bounds, a block pointer, error bounds — takes the per-lane path, which reports.
+// Returns the buffer access, or no buffer when the fast path does not apply.
+Access contiguousAccess(const LaneSource& source, const Tile& pointers, int64_t n, int bytes, const Memory& memory) {
+  if (source.isBlock || n < 2 || pointers.size() != n || source.undefinedAddress || source.undefinedMask ||
+      memory.errorBoundsEnabled())
+    return {};
+  if (source.mask) {
+    if (source.maskIsScalar) {
+      if (!(source.mask[0] & 1)) return {};
+    } else {
+      uint8_t all = 1;
+      for (int64_t lane = 0; lane < n; ++lane) all &= source.mask[lane];
+      if (!(all & 1)) return {};
+    }
+  }
+  const uint64_t* address = source.addresses;
+  const uint64_t first = address[0], step = static_cast<uint64_t>(bytes);
+  if (first % step != 0) return {};
+  bool consecutive = true;
+  for (int64_t lane = 1; lane < n; ++lane) consecutive &= address[lane] == first + static_cast<uint64_t>(lane) * step;
+  if (!consecutive) return {};
+  Access access = memory.translate(first, static_cast<uint64_t>(n) * step);
+  if (!access.buffer || (access.buffer->base >> kBufferWindowBits) != (first >> kBufferWindowBits)) return {};
+  return access;
+}
+
+// Race-shadow notes for the n consecutive elements of a contiguous access, reported per lane like resolve's.
+void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* laneTile, Access access, int64_t n,
+                    int bytes, bool write) {
+  Memory& memory = *executor.context().memory;
+  if (!executor.checks() || !memory.raceShadowEnabled()) return;
+  const int64_t program = executor.programLinearId();
+  const uint64_t size = static_cast<uint64_t>(bytes);
+  for (int64_t lane = 0; lane < n; ++lane) {
+    Access element{access.buffer, access.offset + static_cast<uint64_t>(lane) * size, access.buffer};
+    RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program)
+                        : memory.noteRead(*access.buffer, element.offset, size, program);
+    if (hit.found) accessor.reportRace(laneTile, lane, write, element, hit);
+  }
+}
+
 void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
   MemoryAccessor memory(executor, op);
   const Tile& pointers = *executor.get(frame, op.operand(0));
@@ -121,6 +165,14 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   auto markUndefined = [&](int64_t lane) { (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1; };
   char* out = static_cast<char*>(result->raw());
   const bool pointerIsScalar = !source.isBlock && pointers.size() == 1;
+  if (Access whole = contiguousAccess(source, pointers, n, bytes, addressSpace); whole.buffer) {
+    std::memcpy(out, whole.buffer->data + whole.offset, static_cast<size_t>(n) * static_cast<size_t>(bytes));
+    noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/false);
+    if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
+      for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
+    executor.set(frame, op.result(), result);
+    return;
+  }
   for (int64_t lane = 0; lane < n; ++lane) {
     if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
       memory.undefinedUse(mask, lane, "an undefined mask lane decides a load");
@@ -190,6 +242,13 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   const double* valueBounds = values.errorBounds();
   const char* in = static_cast<const char*>(values.raw());
   const bool pointerIsScalar = !source.isBlock && pointers.size() == 1;
+  if (!undefinedValue && values.size() == n) {
+    if (Access whole = contiguousAccess(source, pointers, n, bytes, addressSpace); whole.buffer) {
+      noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/true);
+      std::memcpy(whole.buffer->data + whole.offset, in, static_cast<size_t>(n) * static_cast<size_t>(bytes));
+      return;
+    }
+  }
   for (int64_t lane = 0; lane < n; ++lane) {
     if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
       memory.undefinedUse(mask, lane, "an undefined mask lane decides a store");
