@@ -257,9 +257,20 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   context.trace = trace;
   // With several threads, which program of a racing pair sees the race depends on timing. To report races the
   // same way on every run, a launch that found one runs again from its inputs on one thread in forward order.
+  // Each buffer's inputs for that rerun: the caller's pristine copy when it has one, else a copy taken now.
   std::vector<std::vector<uint8_t>> inputs;
+  std::vector<const uint8_t*> inputSource;
   if (options.checks && threads > 1 && !trace)
-    for (const auto& buffer : memory.buffers()) inputs.emplace_back(buffer->data, buffer->data + buffer->sizeBytes);
+    for (size_t i = 0; i < launch.arguments.size(); ++i) {
+      if (!storageOf[i]) continue;
+      const Buffer& buffer = *storageOf[i];
+      if (launch.arguments[i].pristine) {
+        inputSource.push_back(launch.arguments[i].pristine);
+      } else {
+        inputs.emplace_back(buffer.data, buffer.data + buffer.sizeBytes);
+        inputSource.push_back(inputs.back().data());
+      }
+    }
   std::vector<ReportSink> sinks;
   auto runPrograms = [&](int threadCount, const LaunchOptions& runOptions, PrintCollector& prints) {
     const ProgramOrderMap order(programs, runOptions);
@@ -297,8 +308,9 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   const size_t raceKind = static_cast<size_t>(Report::Kind::Race);
   bool raced = false;
   for (const ReportSink& sink : sinks) raced = raced || sink.counts[raceKind] > 0;
-  if (raced && !inputs.empty()) {
-    for (size_t b = 0; b < inputs.size(); ++b) std::copy(inputs[b].begin(), inputs[b].end(), memory.buffers()[b]->data);
+  if (raced && !inputSource.empty()) {
+    for (size_t b = 0; b < inputSource.size(); ++b)
+      std::copy(inputSource[b], inputSource[b] + memory.buffers()[b]->sizeBytes, memory.buffers()[b]->data);
     memory.resetShadows();
     LaunchOptions canonical = options;
     canonical.order = ProgramOrder::Forward;

@@ -40,6 +40,10 @@ struct LaunchArgument {
   // Buffer: element type and contents (row-major bytes), updated in place by the launch.
   ScalarKind elementKind = ScalarKind::F32;
   std::vector<uint8_t> bytes;
+  // Optional: where the caller keeps a copy of `bytes` as they were before the launch, unchanged while it runs
+  // (the Python binding's host memory). The interpreter then re-reads the inputs from there for the
+  // single-thread rerun of a launch that raced, instead of copying every buffer up front.
+  const uint8_t* pristine = nullptr;
   // Buffer aliases: the name of the buffer argument whose storage this pointer points into, and the byte offset
   // of the view's start there. Empty: the argument owns its storage.
   std::string aliasOf;

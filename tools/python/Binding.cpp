@@ -161,6 +161,9 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
       const size_t bytes = tuple[4].cast<size_t>();
       launch.arguments.push_back(
           LaunchArgument::buffer(name, elementKindFromName(tuple[2].cast<std::string>()), {}));
+      // The caller's memory stays as it was until the write-back below: the interpreter's race rerun reads the
+      // inputs from there (no copy of its own).
+      launch.arguments.back().pristine = reinterpret_cast<const uint8_t*>(tuple[3].cast<uintptr_t>());
       reads.push_back({launch.arguments.size() - 1, tuple[3].cast<uintptr_t>(), bytes});
       spans.push_back({launch.arguments.size() - 1, tuple[3].cast<uintptr_t>(), tuple[5].cast<bool>()});
     } else if (what == "alias") {

@@ -8,7 +8,7 @@
 #    of 15 MiB if larger) to replay anywhere with `tilesim conformance captured/`.
 # 2. Meanwhile builds the native module from source (build_standalone.sh: g++, Python's headers, torch's copy of
 #    pybind11), then runs device_torch_check.py (tilesim.interpret on real CPU torch tensors) and
-#    bench/python/interpret_bench.py on CPU torch tensors both ways: tilesim.interpret and TRITON_INTERPRET=1.
+#    bench/python/speedup.py --torch: tilesim.interpret and TRITON_INTERPRET=1 on the same CPU torch tensors.
 # Everything it prints is also in $OUT/device_capture.log. About 3-5 minutes on the H200 host.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
@@ -55,9 +55,5 @@ export TILESIM_EXTENSION="$extension" PYTHONPATH="$root/tools/python" TRITON_CAC
 cd "$root"
 timeout 120 python3 tools/python/scripts/device_torch_check.py
 stamp "device_torch_check exit $?"
-bench=bench/python/interpret_bench.py
-for args in "--torch" "--torch --threads 1" "--torch --no-checks"; do
-  CUDA_VISIBLE_DEVICES= timeout 60 python3 $bench $args
-done
-CUDA_VISIBLE_DEVICES= timeout 240 python3 $bench --torch --triton --repeat 1
-stamp "benchmarks done"
+CUDA_VISIBLE_DEVICES= timeout 300 python3 bench/python/speedup.py --torch --timeout 240
+stamp "speedup exit $?"
