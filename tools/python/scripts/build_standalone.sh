@@ -15,7 +15,8 @@ if [ -z "$pybind" ]; then
   pybind="$("$python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "include"))')"
 fi
 [ -f "$pybind/pybind11/pybind11.h" ] || { echo "build_standalone: no pybind11 headers found" >&2; exit 1; }
-cxx="${CXX:-g++}"
+cxx="${CXX:-$(command -v g++ || command -v c++ || command -v clang++ || true)}"
+[ -n "$cxx" ] || { echo "build_standalone: no C++ compiler (g++, c++ or clang++) found" >&2; exit 1; }
 objects="$(mktemp -d)"
 sources=()
 for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx tools/engines; do
