@@ -29,6 +29,10 @@ parser.add_argument("--torch", action="store_true",
 options = parser.parse_args()
 if options.triton:
     os.environ["TRITON_INTERPRET"] = "1"  # before triton is imported
+else:
+    # numpy's BLAS is used here only for the references; its threads would spin on the CPUs tilesim's threads run
+    # on after each reference matmul (Triton's interpreter keeps them: its tl.dot is numpy's matmul).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 import triton  # noqa: E402

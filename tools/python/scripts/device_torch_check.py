@@ -68,7 +68,7 @@ def bf16_and_fp8_tensors():
     h = torch.randn(200).to(torch.bfloat16)
     h_out = torch.zeros_like(h)
     f8 = torch.randn(200).to(torch.float8_e5m2)
-    f8_out = torch.zeros_like(f8)
+    f8_out = torch.empty_like(f8)
     with tilesim.interpret():
         compiled = kernels.copy_shifted[(4,)](h, h_out, 200, BLOCK=64)
         kernels.copy_shifted[(4,)](f8, f8_out, 200, BLOCK=64)
