@@ -96,21 +96,22 @@ def install(compiled_kernel_class=None, knobs=None):
         if in_benchmark(sys._getframe(1)):
             recorder.summary.skip("benchmarking launch")
             return result
-        pending = recorder.compiled_launch_begin(self, grid, args)
-        if pending is None:
+        if result is None:  # nothing the exit hook could be matched by (a Triton without HookChains)
+            recorder.summary.skip("launch without launch metadata")
             return result
-        if result is None:  # a Triton whose launch_metadata returns None without an enter hook: carry our own
-            result = _Metadata()
-        _pending_for(result)[id(result)] = pending
+        pending = recorder.compiled_launch_begin(self, grid, args)
+        if pending is not None:
+            # The exit hook gets this very object; holding it keeps its id from being reused.
+            _pending()[id(result)] = (result, pending)
         return result
 
     def exit_hook(metadata):
         table = getattr(_state, "pending", None)
         if not table:
             return
-        pending = table.pop(id(metadata), None)
+        held, pending = table.pop(id(metadata), (None, None))
         recorder = _recorder()
-        if pending is not None and recorder is not None:
+        if held is metadata and recorder is not None:
             recorder.compiled_launch_end(pending)
 
     compiled_kernel_class.launch_metadata = launch_metadata
@@ -126,14 +127,8 @@ def uninstall():
     _installed.clear()
 
 
-class _Metadata(dict):
-    """Stands in for Triton's LazyDict when its launch_metadata returned None."""
-
-    def get(self, *args):
-        return self if not args else dict.get(self, *args)
-
-
-def _pending_for(result) -> dict:
+def _pending() -> dict:
+    """This thread's launches between launch_metadata and the exit hook, by id of their metadata object."""
     table = getattr(_state, "pending", None)
     if table is None:
         table = _state.pending = {}
@@ -190,8 +185,8 @@ class LaunchInfo:
                 del self.arguments[name]
         # Parameters Triton specialised to constants that are not declared constexprs (an int equal to 1, None):
         # the TTIR dropped them; they stay as scalars (ints) or are left out (None), as the JITFunction path does.
-        self.source = f"{getattr(getattr(fn, 'fn', None), '__code__', None) and fn.fn.__code__.co_filename}:" \
-                      f"{self.name}"
+        code = getattr(getattr(fn, "fn", None), "__code__", None)
+        self.source = f"{code.co_filename if code else '?'}:{self.name}"
 
     @property
     def dedup_key(self):
