@@ -150,6 +150,7 @@ def test_inductor_style_launches_are_recorded_and_replay(tmp_path):
     assert summary.recorded == {"triton_poi_fused_add_gelu_0": 1, "triton_per_fused_sum_1": 1}
     assert summary.skipped == {"benchmarking launch": 1, "duplicate specialisation": 1}
     assert summary.paths == {"CompiledKernel.launch_metadata": 2}
+    assert summary.compiled_launches == 3 and "seen by the launch_metadata hook: 3" in summary.table()
     cases = {load(tmp_path / name)["entry"]: (tmp_path / name) for name in os.listdir(tmp_path)}
     gelu_case = load(cases["triton_poi_fused_add_gelu_0"])
     assert gelu_case["grid"] == [8, 1, 1] and gelu_case["num_warps"] == 4

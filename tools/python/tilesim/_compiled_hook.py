@@ -96,6 +96,7 @@ def install(compiled_kernel_class=None, knobs=None):
         if in_benchmark(sys._getframe(1)):
             recorder.summary.skip("benchmarking launch")
             return result
+        recorder.summary.compiled_launches += 1
         if result is None:  # nothing the exit hook could be matched by (a Triton without HookChains)
             recorder.summary.skip("launch without launch metadata")
             return result
@@ -119,10 +120,38 @@ def install(compiled_kernel_class=None, knobs=None):
     _installed.update(cls=compiled_kernel_class, original=original, knobs=knobs, exit_hook=exit_hook)
 
 
+def count_inductor_launches():
+    """When torch is installed: counts the launches Inductor's CachingAutotuner.run makes while recording (not
+    its benchmarks), so the summary can say whether every one reached launch_metadata (a launcher that bypasses
+    it, like the static CUDA launcher, would show as a difference). Returns why not, or None."""
+    if "inductor" in _installed:
+        return None
+    import importlib.util
+    if importlib.util.find_spec("torch") is None:
+        return "torch is not installed"
+    try:
+        from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+    except Exception as error:  # an Inductor without it: nothing to count
+        return f"{type(error).__name__}: {error}"
+    original = CachingAutotuner.run
+
+    def run(self, *args, **kwargs):
+        recorder = _recorder()
+        if recorder is not None and not recorder.benchmarking and not in_benchmark(sys._getframe(1)):
+            recorder.summary.inductor_runs += 1
+        return original(self, *args, **kwargs)
+
+    CachingAutotuner.run = run
+    _installed["inductor"] = (CachingAutotuner, original)
+    return None
+
+
 def uninstall():
     if not _installed:
         return
     _installed["cls"].launch_metadata = _installed["original"]
+    if "inductor" in _installed:
+        _installed["inductor"][0].run = _installed["inductor"][1]
     _installed["knobs"].runtime.launch_exit_hook.remove(_installed["exit_hook"])
     _installed.clear()
 

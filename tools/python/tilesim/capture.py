@@ -35,6 +35,8 @@ class Summary:
     skipped: dict = field(default_factory=dict)    # reason -> count
     failed: list = field(default_factory=list)     # (kernel, error)
     paths: dict = field(default_factory=dict)      # launch path -> cases written
+    compiled_launches: int = 0                     # CompiledKernel launches seen by the launch_metadata hook
+    inductor_runs: int = 0                         # launches by Inductor's CachingAutotuner.run (torch installed)
 
     def skip(self, reason):
         self.skipped[reason] = self.skipped.get(reason, 0) + 1
@@ -45,6 +47,11 @@ class Summary:
             lines.append(f"  {kernel:40s} {count}")
         for path, count in sorted(self.paths.items()):
             lines.append(f"  through {path}: {count}")
+        if self.compiled_launches or self.inductor_runs:
+            lines.append(f"  compiled-kernel launches seen by the launch_metadata hook: {self.compiled_launches}; "
+                         f"Inductor CachingAutotuner.run launches: {self.inductor_runs}"
+                         + (" (some Inductor launches bypassed the hook: not recorded)"
+                            if self.inductor_runs > self.compiled_launches else ""))
         for reason, count in sorted(self.skipped.items()):
             lines.append(f"  skipped ({reason}): {count}")
         for kernel, error in self.failed:
@@ -248,6 +255,7 @@ def record(directory, per_kernel=1, max_bytes=256 << 20, quiet=False, max_total_
     _interpret.install()  # the JITFunction.run / Autotuner.run hooks; they hand launches to _active[-1]
     _compiled_hook.install()  # CompiledKernel launches through other launchers (torch.compile)
     _compiled_hook.disable_static_launcher()
+    _compiled_hook.count_inductor_launches()  # torch installed: to check that every Inductor launch was seen
     recorder = Recorder(directory, per_kernel=per_kernel, max_bytes=max_bytes, quiet=quiet,
                         max_total_bytes=max_total_bytes)
     os.makedirs(directory, exist_ok=True)
