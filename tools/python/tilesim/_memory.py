@@ -14,6 +14,7 @@ out-of-bounds are measured against the storage, exactly like on the GPU.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,7 +50,8 @@ _TORCH_TO_TRITON = {
 }
 
 
-def _triton_dtype(name: str):
+@functools.lru_cache(maxsize=None)
+def _triton_dtype(name: str):  # cached: triton.language's attribute lookup is slow enough to show per launch
     import triton.language as tl
     return getattr(tl, name)
 
