@@ -127,3 +127,15 @@ def test_capture_command_line(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "1 case(s) from 1 kernel(s)" in done.stderr
     assert len(os.listdir(tmp_path / "cases")) == 1
+
+
+def test_total_size_limit_stops_recording(tmp_path):
+    x = np.ones(1000, np.float32)
+    out = np.zeros(1000, np.float32)
+    with tilesim.interpret(threads=THREADS), capture.record(str(tmp_path), quiet=True,
+                                                            max_total_bytes=30_000) as recorder:
+        kernels.add_kernel[(4,)](x, x, out, 1000, BLOCK_SIZE=256)   # 3 arguments of 4000 bytes, before and after: 24000
+        kernels.scale_kernel[(8,)](out, 1000, 2.0)                  # 8000 more would pass 30000 in all: skipped
+    assert recorder.summary.recorded == {"add_kernel": 1}
+    assert recorder.summary.skipped == {"over the total of 30000 bytes": 1}
+    np.testing.assert_array_equal(out, 4 * x)  # a skipped launch still runs
