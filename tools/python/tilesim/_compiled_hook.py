@@ -14,7 +14,7 @@ Where the hook sits (Triton 3.6, torch 2.11). Every launcher of a compiled Trito
 So the recorder wraps `CompiledKernel.launch_metadata` — it sees the compiled kernel (`asm["ttir"]`, `metadata
 .num_warps`, `src.fn` / `src.signature` / `src.constants`, `hash`), the grid and the arguments before the launch —
 and adds an exit hook to `knobs.runtime.launch_exit_hook`, which runs after the driver call: there it synchronises
-and takes the arguments again. Inductor's *static* CUDA launcher (`StaticallyLaunchedCudaKernel`) calls neither;
+and takes the arguments again (plus a no-op enter hook, so the enter chain is non-empty whatever a launcher tests). Inductor's *static* CUDA launcher (`StaticallyLaunchedCudaKernel`) calls neither;
 recording turns it off (`TORCHINDUCTOR_USE_STATIC_CUDA_LAUNCHER=0`, `use_static_triton_launcher = False`).
 
 Launches that are benchmarks (Triton's `do_bench`, the autotuners' `bench` / `benchmark_all_configs`, Inductor's
@@ -115,9 +115,17 @@ def install(compiled_kernel_class=None, knobs=None):
         if held is metadata and recorder is not None:
             recorder.compiled_launch_end(pending)
 
+    def enter_hook(metadata):  # nothing to do; its presence makes the enter chain non-empty (below)
+        pass
+
     compiled_kernel_class.launch_metadata = launch_metadata
+    # A launcher may skip launch_metadata when no enter hook is registered (Inductor emits the call when
+    # `launch_enter_hook` is truthy; a version that tests for registered hooks instead would not) and take the
+    # static launcher when no hook is registered at all: register one.
+    knobs.runtime.launch_enter_hook.add(enter_hook)
     knobs.runtime.launch_exit_hook.add(exit_hook)
-    _installed.update(cls=compiled_kernel_class, original=original, knobs=knobs, exit_hook=exit_hook)
+    _installed.update(cls=compiled_kernel_class, original=original, knobs=knobs, exit_hook=exit_hook,
+                      enter_hook=enter_hook)
 
 
 def count_inductor_launches():
@@ -153,6 +161,7 @@ def uninstall():
     if "inductor" in _installed:
         _installed["inductor"][0].run = _installed["inductor"][1]
     _installed["knobs"].runtime.launch_exit_hook.remove(_installed["exit_hook"])
+    _installed["knobs"].runtime.launch_enter_hook.remove(_installed["enter_hook"])
     _installed.clear()
 
 
