@@ -14,8 +14,9 @@ Where the hook sits (Triton 3.6, torch 2.11). Every launcher of a compiled Trito
 So the recorder wraps `CompiledKernel.launch_metadata` — it sees the compiled kernel (`asm["ttir"]`, `metadata
 .num_warps`, `src.fn` / `src.signature` / `src.constants`, `hash`), the grid and the arguments before the launch —
 and adds an exit hook to `knobs.runtime.launch_exit_hook`, which runs after the driver call: there it synchronises
-and takes the arguments again (plus a no-op enter hook, so the enter chain is non-empty whatever a launcher tests). Inductor's *static* CUDA launcher (`StaticallyLaunchedCudaKernel`) calls neither;
-recording turns it off (`TORCHINDUCTOR_USE_STATIC_CUDA_LAUNCHER=0`, `use_static_triton_launcher = False`).
+and takes the arguments again (plus a no-op enter hook, so the enter chain is non-empty whatever a launcher
+tests). Inductor's *static* CUDA launcher (`StaticallyLaunchedCudaKernel`) calls neither; recording turns it off
+(`TORCHINDUCTOR_USE_STATIC_CUDA_LAUNCHER=0`, `use_static_triton_launcher = False`).
 
 Launches that are benchmarks (Triton's `do_bench`, the autotuners' `bench` / `benchmark_all_configs`, Inductor's
 coordinate-descent tuning) are not recorded: the Python stack is looked at for those frames. Launches that
