@@ -7,7 +7,8 @@ While recording, every `JITFunction.run` launch (including the final launch of a
 its benchmarking runs are not recorded) and every launch of a compiled kernel through another launcher (the
 kernels `torch.compile` generates, launched by Inductor's CachingAutotuner: _compiled_hook.py) is wrapped: the
 tensor arguments' storage spans are copied to the host before the launch, the launch runs as usual, the device
-is synchronised, the spans are copied again, and the case is written (_cases.py: TTIR, inputs, outputs, grid, num_warps, constexprs, views, aliases, bf16/fp8 as bits).
+is synchronised, the spans are copied again, and the case is written (_cases.py: TTIR, inputs, outputs, grid,
+num_warps, constexprs, views, aliases, bf16/fp8 as bits).
 Cases are deduplicated per kernel and specialisation (`per_kernel` launches each, default 1) and skipped above
 `max_bytes` of tensor data; a summary is printed at the end.
 
