@@ -380,6 +380,7 @@ BuiltKernel buildKernel(const KernelPlan& plan) {
       built.argumentDTypes.push_back(dtype);
     }
     built.grid = {plan.grid, 1, 1};
+    built.numWarps = plan.numWarps;
     built.summary = describePlan(plan);
     return built;
   }

@@ -63,6 +63,8 @@ struct KernelPlan {
   std::vector<uint32_t> outputs;  // value indices to store (modulo the number of values)
   std::vector<int64_t> outputTrims;
   uint64_t dataSeed = 0;
+  int numWarps = 4;               // Triton's num_warps (1, 2, 4, 8): the GPU engine's block size
+  uint32_t features = 0;          // swarm testing: the Feature bits this program may use (KernelGen.cpp)
 };
 
 rc::Gen<KernelPlan> genKernelPlan();
@@ -73,6 +75,7 @@ struct BuiltKernel {
   std::vector<LaunchArgument> arguments;  // in0.., out0..; buffers filled from plan.dataSeed
   std::vector<builder::DType> argumentDTypes;
   std::array<int64_t, 3> grid{1, 1, 1};
+  int numWarps = 4;
   std::vector<std::string> droppedNodes;  // nodes the builder rejected, with its message
   std::string summary;                    // one line per node, for failure messages
   std::string error;                      // the builder failed outside a node (a builder or generator bug)

@@ -95,6 +95,7 @@ rc::Gen<KernelPlan> genKernelPlan() {
       plan.outputTrims.push_back(*rc::gen::inRange<int64_t>(0, 20));
     }
     plan.dataSeed = *rc::gen::arbitrary<uint64_t>();
+    plan.numWarps = *rc::gen::weightedElement<int>({{1, 1}, {1, 2}, {3, 4}, {1, 8}});
     return plan;
   });
 }
@@ -104,7 +105,7 @@ std::string describePlan(const KernelPlan& plan) {
   std::ostringstream out;
   out << "block [";
   for (size_t i = 0; i < plan.block.size(); ++i) out << (i ? "x" : "") << plan.block[i];
-  out << "] grid " << plan.grid << " seed " << plan.dataSeed << "\n";
+  out << "] grid " << plan.grid << " num_warps " << plan.numWarps << " seed " << plan.dataSeed << "\n";
   for (size_t i = 0; i < plan.inputs.size(); ++i)
     out << "  in" << i << ": " << builder::dtypeName(plan.inputs[i].dtype) << " trim " << plan.inputs[i].trim
         << (plan.inputs[i].withOther ? " other" : plan.inputs[i].sanitize ? " no-other+where" : " no-other") << "\n";

@@ -25,6 +25,7 @@
 #include "conformance/runner/Conformance.h"
 #include "interpreter/Interpreter.h"
 #include "fuzz/programs/KernelGen.h"
+#include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/ReferenceEval.h"
 #include "fuzz/programs/RegressionWriter.h"
 #include "ir/FloatBits.h"
@@ -62,124 +63,19 @@ struct Stats {
   std::map<std::string, int64_t> opCounts;  // printed with TILESIM_FUZZ_VERBOSE: what the generator reaches
 } stats;
 
-bool sameElement(uint64_t a, uint64_t b, ScalarKind kind) {
-  if (a == b) return true;
-  return isFloatKind(kind) && isNaNBits(a, kind) && isNaNBits(b, kind);
-}
-
-std::string compareBuffers(const LaunchArgument& got, const std::vector<uint8_t>& expected,
-                           const std::vector<uint8_t>& undefined) {
-  const int bytes = storageBytes(got.elementKind);
-  std::string message;
-  int shown = 0;
-  for (size_t offset = 0; offset < expected.size(); offset += bytes) {
-    uint64_t a = 0, b = 0;
-    std::memcpy(&a, got.bytes.data() + offset, bytes);
-    std::memcpy(&b, expected.data() + offset, bytes);
-    if (undefined[offset / bytes] || sameElement(a, b, got.elementKind)) continue;
-    if (shown++ < 4) {
-      char line[160];
-      std::snprintf(line, sizeof line, "  %s[%zu]: interpreter 0x%llx, reference 0x%llx\n", got.name.c_str(),
-                    offset / bytes, static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
-      message += line;
-    }
-  }
-  return message;
-}
-
-struct RunConfig {
-  ProgramOrder order;
-  int threads;
-  uint64_t seed;
-  FloatProfile profile;
-};
-
-// The property for one plan; returns "" when it holds.
-std::string checkKernel(const KernelPlan& plan, BuiltKernel* keep = nullptr, ReferenceOutcome* keepReference = nullptr) {
-  BuiltKernel built = buildKernel(plan);
-  if (!built.error.empty()) return "builder: " + built.error;
-  stats.droppedNodes += static_cast<int64_t>(built.droppedNodes.size());
+// The property for one plan (ProgramCheck.h); returns "" when it holds.
+std::string checkKernel(const KernelPlan& plan) {
+  CheckedProgram program;
+  std::string message = checkProgram(plan, engine(), program);
+  stats.droppedNodes += static_cast<int64_t>(program.built.droppedNodes.size());
   if (std::getenv("TILESIM_FUZZ_VERBOSE"))
-    for (const std::string& dropped : built.droppedNodes) std::cerr << "dropped " << dropped << "\n";
-  const std::string text = printModule(*built.module);
-  ParseResult parsed = parseModule(text, "fuzz.ttir");
-  if (!parsed.diagnostics.empty()) return "re-parse failed: " + parsed.diagnostics[0].str() + "\n" + text;
-  Diagnostics diagnostics = verifyModule(*parsed.module);
-  if (!diagnostics.empty()) return "verifier rejects the builder's module: " + diagnostics[0].str() + "\n" + text;
-  std::optional<Function> kernel = parsed.module->kernel();
-  if (!kernel) return "no kernel in\n" + text;
-  walk(*kernel->op(), [](const Operation& op) {
-    ++stats.ops;
-    ++stats.opCounts[std::string(op.name())];
-  });
-
-  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid);
-  if (!reference.error.empty()) return reference.error + "\n" + text;
-  // Math functions differ between the profiles (ExactMath vs correctly rounded), so the triton run has its own.
-  ReferenceOutcome tritonReference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton);
-  if (!tritonReference.error.empty()) return tritonReference.error + "\n" + text;
-  if (reference.outOfBounds) return "generator bug: the reference saw an out-of-bounds access\n" + text;
-  if (reference.undefinedReachesMemory) ++stats.undefinedStores;
-
-  // Every run must match the reference of its profile; runs of one profile must give identical bytes.
-  const RunConfig configs[] = {{ProgramOrder::Forward, 1, 1, FloatProfile::Exact},
-                               {ProgramOrder::Reverse, 2, 1, FloatProfile::Exact},
-                               {ProgramOrder::Shuffled, 2, plan.dataSeed | 1, FloatProfile::Exact},
-                               {ProgramOrder::Shuffled, 2, plan.dataSeed + 7, FloatProfile::Triton}};
-  std::vector<LaunchArgument> first;
-  FloatProfile firstProfile = FloatProfile::Exact;
-  for (const RunConfig& config : configs) {
-    const ReferenceOutcome& expected = config.profile == FloatProfile::Exact ? reference : tritonReference;
-    Launch launch;
-    launch.module = parsed.module.get();
-    launch.kernel = kernel;
-    launch.arguments = built.arguments;
-    launch.grid = built.grid;
-    LaunchOptions options;
-    options.threads = config.threads;
-    options.order = config.order;
-    options.shuffleSeed = config.seed;
-    options.echoPrints = false;
-    options.profile = config.profile;
-    options.checkUB = true;
-    LaunchOutcome outcome = engine().run(launch, options);
-    if (!outcome.started()) return "launch did not start: " + outcome.diagnostics[0].str() + "\n" + text;
-    std::string reports;
-    bool undefinedReported = false, ubReported = false;
-    for (const Report& report : outcome.result.reports) {
-      if (report.kind == Report::Kind::UndefinedUse) undefinedReported = true;
-      else if (report.kind == Report::Kind::UndefinedBehavior) ubReported = true;
-      else reports += "  unexpected report: " + report.str() + "\n";
-    }
-    if (!reports.empty()) return reports + text;
-    if (ubReported != reference.undefinedBehaviour && !(ubReported && reference.undefinedBehaviourPossible))
-      return std::string(ubReported ? "interpreter reports undefined behaviour, the reference sees none"
-                                    : "the reference sees undefined behaviour (div by 0, shift, float->int), the interpreter reports none") +
-             "\n" + built.summary + text;
-    if (undefinedReported != reference.undefinedReachesMemory)
-      return std::string(undefinedReported ? "interpreter reports an undefined value reaching memory, the reference does not"
-                                           : "the reference sees an undefined value reach memory, the interpreter reports nothing") +
-             "\n" + text;
-    if (first.empty() || config.profile != firstProfile) {
-      std::string mismatches;
-      size_t buffer = 0;
-      for (const LaunchArgument& argument : launch.arguments)
-        if (argument.kind == LaunchArgument::Kind::Buffer) {
-          mismatches += compareBuffers(argument, expected.buffers.at(buffer), expected.undefinedElements.at(buffer));
-          ++buffer;
-        }
-      if (!mismatches.empty()) return "interpreter and reference disagree:\n" + mismatches + built.summary + text;
-      first = std::move(launch.arguments);
-      firstProfile = config.profile;
-    } else {
-      for (size_t i = 0; i < first.size(); ++i)
-        if (first[i].bytes != launch.arguments[i].bytes)
-          return "result depends on program order or threads (" + first[i].name + ")\n" + text;
-    }
+    for (const std::string& dropped : program.built.droppedNodes) std::cerr << "dropped " << dropped << "\n";
+  for (const auto& [name, count] : program.opCounts) {
+    stats.ops += count;
+    stats.opCounts[name] += count;
   }
-  if (keep) *keep = std::move(built);
-  if (keepReference) *keepReference = std::move(reference);
-  return "";
+  if (message.empty() && program.undefinedStore) ++stats.undefinedStores;
+  return message;
 }
 
 std::string regressionDirectory() {

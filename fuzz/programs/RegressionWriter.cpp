@@ -37,6 +37,13 @@ std::string writeBuffer(const std::string& path, ScalarKind kind, const std::vec
 
 std::string writeRegressionCase(const std::string& directory, const std::string& name, const BuiltKernel& kernel,
                                 const std::vector<std::vector<uint8_t>>& expected, const std::string& note) {
+  CaseWriteOptions options;
+  options.note = note;
+  return writeCase(directory, name, kernel, expected, options);
+}
+
+std::string writeCase(const std::string& directory, const std::string& name, const BuiltKernel& kernel,
+                      const std::vector<std::vector<uint8_t>>& expected, const CaseWriteOptions& options) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(directory) / name;
   std::error_code ec;
@@ -51,8 +58,8 @@ std::string writeRegressionCase(const std::string& directory, const std::string&
   caseJson["name"] = name;
   caseJson["entry"] = "fuzz_kernel";
   caseJson["grid"] = {kernel.grid[0], kernel.grid[1], kernel.grid[2]};
-  caseJson["num_warps"] = 4;
-  caseJson["note"] = note;
+  caseJson["num_warps"] = kernel.numWarps;
+  if (!options.note.empty()) caseJson["note"] = options.note;
   nlohmann::ordered_json args = nlohmann::ordered_json::array();
   for (size_t i = 0; i < kernel.arguments.size(); ++i) {
     const LaunchArgument& argument = kernel.arguments[i];
@@ -68,10 +75,19 @@ std::string writeRegressionCase(const std::string& directory, const std::string&
       arg["expected"] = argument.name + ".expected.npy";
       error = writeBuffer((dir / (argument.name + ".expected.npy")).string(), argument.elementKind, expected.at(i));
       if (!error.empty()) return error;
+      nlohmann::ordered_json engineFiles = nlohmann::ordered_json::object();
+      for (const EngineOutputs& other : options.others) {
+        const std::string file = argument.name + "." + other.engine + ".npy";
+        error = writeBuffer((dir / file).string(), argument.elementKind, other.buffers.at(i));
+        if (!error.empty()) return error;
+        engineFiles[other.engine] = file;
+      }
+      if (!options.others.empty()) arg["engine_outputs"] = engineFiles;
     }
     args.push_back(arg);
   }
   caseJson["args"] = args;
+  for (const auto& [key, value] : options.extra.items()) caseJson[key] = value;
   std::ofstream json(dir / "case.json");
   json << caseJson.dump(1) << "\n";
   return json ? "" : "cannot write " + (dir / "case.json").string();

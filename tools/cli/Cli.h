@@ -37,6 +37,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode);
 void addOpsCommand(CLI::App& app, int& exitCode);
 void addCompileCommand(CLI::App& app, int& exitCode);  // compile (GPU backend stages)
 void addDiffCommand(CLI::App& app, int& exitCode);     // diff (interpreter vs another engine)
+void addFuzzCommand(CLI::App& app, int& exitCode);     // fuzz (differential campaigns)
 
 // One line on stderr: "tilesim: error: MESSAGE".
 void printError(const std::string& message);

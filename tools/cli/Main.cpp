@@ -29,6 +29,7 @@ int runMain(int argc, char** argv) {
   addOpsCommand(app, exitCode);
   addCompileCommand(app, exitCode);
   addDiffCommand(app, exitCode);
+  addFuzzCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -1,0 +1,416 @@
+// Running a campaign (see Campaign.h): the program loop over worker threads, the per-program checks against the
+// target, shrinking and writing failures, emitting cases, and the live progress line.
+#include "fuzz/campaign/Campaign.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "conformance/runner/Compare.h"
+#include "fuzz/campaign/Shrink.h"
+#include "fuzz/programs/ProgramCheck.h"
+#include "fuzz/programs/RegressionWriter.h"
+#include "interpreter/Interpreter.h"
+#include "ir/FloatBits.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/Pipeline.h"
+#endif
+
+namespace tilesim::fuzz {
+namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+uint64_t fnv1a(const void* data, size_t size, uint64_t hash = 0xCBF29CE484222325ull) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ bytes[i]) * 0x100000001B3ull;
+  return hash;
+}
+
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+std::string checkName(const std::string& message) {
+  size_t colon = message.find(':');
+  return colon == std::string::npos ? "error" : message.substr(0, colon);
+}
+
+struct Verdict {
+  ProgramStatus status = ProgramStatus::Passed;
+  std::string check, message;
+  std::vector<EngineOutputs> others;  // the target's buffers, for the regression case
+};
+
+// Compares the target's buffers with the interpreter's; "" when they agree.
+std::string compareWithTarget(const CheckedProgram& program, const std::vector<LaunchArgument>& oracle,
+                              const std::vector<LaunchArgument>& got, bool useBounds, const char* targetName) {
+  std::string message;
+  size_t buffer = 0;
+  for (size_t i = 0; i < oracle.size(); ++i) {
+    if (!oracle[i].isBuffer()) continue;
+    const std::vector<uint8_t>& undefined = program.undefinedElements.at(buffer++);
+    const int bytes = storageBytes(oracle[i].elementKind);
+    const int64_t count = static_cast<int64_t>(oracle[i].bytes.size()) / bytes;
+    // Undefined elements take the oracle's bits so that they compare equal.
+    std::vector<uint8_t> candidate = got[i].bytes;
+    for (int64_t e = 0; e < count; ++e)
+      if (undefined[static_cast<size_t>(e)]) std::memcpy(candidate.data() + e * bytes, oracle[i].bytes.data() + e * bytes, bytes);
+    std::vector<int64_t> shape{count};
+    std::vector<double> bounds = useBounds ? oracle[i].errorBound : std::vector<double>{};
+    OutputComparison comparison = compareOutput(oracle[i].name, oracle[i].elementKind, shape, candidate, oracle[i].bytes, bounds);
+    if (!comparison.passed()) message += std::string("  ") + targetName + " " + comparison.details() + "\n";
+  }
+  return message;
+}
+
+}  // namespace
+
+uint64_t programSeed(uint64_t campaignSeed, int64_t index) {
+  return splitmix64(splitmix64(campaignSeed) ^ static_cast<uint64_t>(index));
+}
+
+KernelPlan planFor(uint64_t campaignSeed, int64_t index) {
+  return genKernelPlan()(rc::Random(programSeed(campaignSeed, index)), 100).value();
+}
+
+std::string findPtxas() {
+  namespace fs = std::filesystem;
+  if (const char* path = std::getenv("PATH")) {
+    std::string all = path;
+    for (size_t start = 0; start <= all.size();) {
+      size_t end = all.find(':', start);
+      if (end == std::string::npos) end = all.size();
+      fs::path candidate = fs::path(all.substr(start, end - start)) / "ptxas";
+      std::error_code ec;
+      if (end > start && fs::is_regular_file(candidate, ec)) return candidate.string();
+      start = end + 1;
+    }
+  }
+  std::error_code ec;
+  if (fs::is_regular_file("/usr/local/cuda/bin/ptxas", ec)) return "/usr/local/cuda/bin/ptxas";
+  return "";
+}
+
+namespace {
+
+class Worker {
+ public:
+  Worker(const CampaignOptions& options, int id) : options_(options), id_(id) {
+    if (options.makeTarget) target_ = options.makeTarget();
+  }
+
+  // Every check for one plan. `program` keeps what the interpreter computed.
+  Verdict check(const KernelPlan& plan, CheckedProgram& program, std::map<std::string, int64_t>* checksRun) {
+    Verdict verdict;
+    auto ran = [&](const char* name) { if (checksRun) ++(*checksRun)[name]; };
+    std::string message = checkProgram(plan, interpreter_, program);
+    ran("round-trip"); ran("verifier");
+    if (!message.empty()) {
+      verdict.status = ProgramStatus::Failed;
+      verdict.check = checkName(message);
+      verdict.message = message;
+      return verdict;
+    }
+    ran("reference"); ran("determinism");
+    if (target_) {
+      if (program.reference.undefinedBehaviour || program.reference.undefinedBehaviourPossible) {
+        verdict.status = ProgramStatus::Skipped;
+        verdict.check = "target-ub";
+        verdict.message = "the program has undefined behaviour in some lane; its result is not compared";
+      } else {
+        ran("target");
+        Launch launch;
+        launch.module = program.parsed.get();
+        launch.kernel = program.parsed->kernel();
+        launch.arguments = program.built.arguments;
+        launch.grid = program.built.grid;
+        launch.numWarps = plan.numWarps;
+        LaunchOptions launchOptions;
+        launchOptions.echoPrints = false;
+        launchOptions.profile = options_.tritonProfile ? FloatProfile::Triton : FloatProfile::Exact;
+        LaunchOutcome outcome = target_->run(launch, launchOptions);
+        if (!outcome.started()) {
+          verdict.status = ProgramStatus::Skipped;
+          verdict.check = "target-unsupported";
+          verdict.message = outcome.diagnostics.empty() ? "did not start" : outcome.diagnostics[0].str();
+        } else {
+          const std::vector<LaunchArgument>& oracle = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
+          std::string mismatch = compareWithTarget(program, oracle, launch.arguments, options_.tritonProfile, target_->name());
+          if (!mismatch.empty()) {
+            verdict.status = ProgramStatus::Failed;
+            verdict.check = "target-mismatch";
+            verdict.message = std::string("target-mismatch: interp and ") + target_->name() + " disagree\n" + mismatch +
+                              program.built.summary + program.text;
+            EngineOutputs others{target_->name(), {}};
+            for (const LaunchArgument& argument : launch.arguments)
+              if (argument.isBuffer()) others.buffers.push_back(argument.bytes);
+            verdict.others.push_back(std::move(others));
+            return verdict;
+          }
+        }
+      }
+    }
+    if (options_.checkPtxas) {
+      if (options_.ptxas.empty()) {
+        if (verdict.status == ProgramStatus::Passed) {
+          verdict.status = ProgramStatus::Skipped;
+          verdict.check = "ptxas-absent";
+        }
+      } else {
+        std::string ptxas = checkPtxas(plan, program);
+        if (!ptxas.empty()) {
+          if (ptxas.rfind("ptxas-unsupported", 0) == 0) {
+            if (verdict.status == ProgramStatus::Passed) {
+              verdict.status = ProgramStatus::Skipped;
+              verdict.check = "ptxas-unsupported";
+              verdict.message = ptxas;
+            }
+          } else {
+            verdict.status = ProgramStatus::Failed;
+            verdict.check = "ptxas";
+            verdict.message = ptxas + "\n" + program.text;
+          }
+        } else {
+          ran("ptxas");
+        }
+      }
+    }
+    return verdict;
+  }
+
+  // tilesim's GPU pipeline to PTX, then ptxas. "" when ptxas accepts it.
+  std::string checkPtxas(const KernelPlan& plan, const CheckedProgram& program) {
+#ifdef TILESIM_HAVE_GPU_BACKEND
+    gpu::CompileOptions compileOptions;
+    compileOptions.numWarps = plan.numWarps;
+    gpu::CompileResult compiled = gpu::compileKernel(*program.parsed, *program.parsed->kernel(), compileOptions);
+    if (!compiled.ok())
+      return "ptxas-unsupported: " + (compiled.diagnostics.empty() ? std::string("no kernel") : compiled.diagnostics[0].str());
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path();
+    const std::string stem = "tilesim-fuzz-" + std::to_string(::getpid()) + "-" + std::to_string(id_);
+    const fs::path ptxPath = dir / (stem + ".ptx"), logPath = dir / (stem + ".log");
+    if (FILE* file = std::fopen(ptxPath.c_str(), "w")) {
+      std::fwrite(compiled.kernel->ptx.data(), 1, compiled.kernel->ptx.size(), file);
+      std::fclose(file);
+    } else {
+      return "ptxas: cannot write " + ptxPath.string();
+    }
+    const std::string command = "'" + options_.ptxas + "' -arch=sm_90a '" + ptxPath.string() + "' -o /dev/null > '" +
+                                logPath.string() + "' 2>&1";
+    int status = std::system(command.c_str());
+    std::string log;
+    if (status != 0) {
+      if (FILE* file = std::fopen(logPath.c_str(), "r")) {
+        char buffer[512];
+        size_t n = std::fread(buffer, 1, sizeof buffer - 1, file);
+        buffer[n] = 0;
+        log = buffer;
+        std::fclose(file);
+      }
+    }
+    std::error_code ec;
+    fs::remove(ptxPath, ec);
+    fs::remove(logPath, ec);
+    return status == 0 ? "" : "ptxas: rejects tilesim's PTX (exit " + std::to_string(status) + "): " + firstLine(log);
+#else
+    (void)plan;
+    (void)program;
+    return "ptxas-unsupported: this tilesim was built without the GPU backend";
+#endif
+  }
+
+  ProgramRecord runProgram(int64_t index, std::map<std::string, int64_t>& checksRun) {
+    ProgramRecord record;
+    record.index = index;
+    record.seed = programSeed(options_.seed, index);
+    KernelPlan plan = planFor(options_.seed, index);
+    CheckedProgram program;
+    Verdict verdict = check(plan, program, &checksRun);
+    record.status = verdict.status;
+    record.check = verdict.check;
+    record.message = firstLine(verdict.message);
+    record.opCounts = program.opCounts;
+    std::set<std::string> dtypes;
+    for (size_t i = 0; i < program.built.argumentDTypes.size(); ++i)
+      dtypes.insert(std::string(builder::dtypeName(program.built.argumentDTypes[i])));
+    record.dtypes.assign(dtypes.begin(), dtypes.end());
+    record.features = programFeatures(plan, program.opCounts);
+    uint64_t digest = fnv1a(program.text.data(), program.text.size());
+    for (const LaunchArgument& argument : program.exactOutputs) digest = fnv1a(argument.bytes.data(), argument.bytes.size(), digest);
+    digest = fnv1a(&record.status, 1, digest);
+    record.digest = digest;
+    if (!options_.emitDir.empty() && !program.tritonOutputs.empty()) emit(record, program);
+    if (record.status == ProgramStatus::Failed) record.casePath = shrinkAndSave(plan, verdict, record);
+    return record;
+  }
+
+ private:
+  void emit(const ProgramRecord& record, const CheckedProgram& program) {
+    char name[64];
+    std::snprintf(name, sizeof name, "s%llu_p%07lld", static_cast<unsigned long long>(options_.seed),
+                  static_cast<long long>(record.index));
+    std::vector<std::vector<uint8_t>> expected;
+    for (const LaunchArgument& argument : program.tritonOutputs) expected.push_back(argument.bytes);
+    CaseWriteOptions write;
+    write.note = "generated by tilesim fuzz; expected = the interpreter under the triton profile";
+    bool anyUndefined = false;
+    nlohmann::ordered_json undefinedCounts = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < program.undefinedElements.size(); ++i) {
+      int64_t n = 0;
+      for (uint8_t u : program.undefinedElements[i]) n += u;
+      if (n) {
+        anyUndefined = true;
+        undefinedCounts[program.built.arguments[i].name] = n;
+      }
+    }
+    nlohmann::ordered_json fuzz;
+    fuzz["campaign_seed"] = options_.seed;
+    fuzz["index"] = record.index;
+    fuzz["program_seed"] = record.seed;
+    fuzz["status"] = record.status == ProgramStatus::Passed ? "passed" : record.status == ProgramStatus::Failed ? "failed" : "skipped";
+    fuzz["features"] = record.features;
+    // Elements an undefined lane was stored to have unspecified bits; a consumer must not compare them.
+    fuzz["undefined_elements"] = undefinedCounts;
+    fuzz["undefined_behaviour"] = program.reference.undefinedBehaviour || program.reference.undefinedBehaviourPossible;
+    fuzz["undefined_reaches_memory"] = program.undefinedStore;
+    write.extra["fuzz"] = fuzz;
+    if (anyUndefined || program.undefinedStore) write.extra["expect_reports"] = nlohmann::ordered_json::array({{{"kind", "undefined-value"}}});
+    std::string error = writeCase(options_.emitDir, name, program.built, expected, write);
+    if (!error.empty()) std::fprintf(stderr, "tilesim fuzz: cannot emit %s: %s\n", name, error.c_str());
+  }
+
+  std::string shrinkAndSave(const KernelPlan& plan, const Verdict& verdict, ProgramRecord& record) {
+    KernelPlan minimal = plan;
+    ShrinkStats stats;
+    if (options_.shrink) {
+      const std::string wanted = verdict.check;
+      std::function<bool(const KernelPlan&)> stillFails = [&](const KernelPlan& candidate) {
+        CheckedProgram program;
+        Verdict v = check(candidate, program, nullptr);
+        return v.status == ProgramStatus::Failed && v.check == wanted;
+      };
+      minimal = shrinkPlan(plan, stillFails, options_.shrinkBudget, &stats);
+    }
+    CheckedProgram program;
+    Verdict final = check(minimal, program, nullptr);
+    if (final.status != ProgramStatus::Failed) final = verdict;  // should not happen: the shrinker checked it
+    if (!program.parsed) return "(not saved: the minimal plan does not build)";
+    // Expected: the reference (interp target: the interpreter is what is wrong) or the interpreter (other targets).
+    std::vector<std::vector<uint8_t>> expected;
+    std::vector<EngineOutputs> others = final.others;
+    if (final.check == "target-mismatch") {
+      const std::vector<LaunchArgument>& oracle = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
+      for (const LaunchArgument& argument : oracle) expected.push_back(argument.bytes);
+    } else if (!program.reference.buffers.empty()) {
+      expected = program.reference.buffers;
+    } else {
+      for (const LaunchArgument& argument : program.built.arguments) expected.push_back(argument.bytes);
+    }
+    if (expected.size() != program.built.arguments.size()) return "(not saved: no expected buffers)";
+    const uint64_t hash = fnv1a(program.text.data(), program.text.size());
+    char name[96];
+    std::snprintf(name, sizeof name, "fuzz_%s_%s_%08llx", options_.targetName.c_str(), final.check.c_str(),
+                  static_cast<unsigned long long>(hash & 0xFFFFFFFFu));
+    CaseWriteOptions write;
+    write.note = firstLine(final.message) + " (campaign seed " + std::to_string(options_.seed) + ", program " +
+                 std::to_string(record.index) + "; shrunk in " + std::to_string(stats.tried) + " tries, " +
+                 std::to_string(stats.accepted) + " accepted)";
+    write.others = others;
+    nlohmann::ordered_json fuzz;
+    fuzz["campaign_seed"] = options_.seed;
+    fuzz["index"] = record.index;
+    fuzz["target"] = options_.targetName;
+    fuzz["check"] = final.check;
+    fuzz["ops"] = program.opCounts;
+    write.extra["fuzz"] = fuzz;
+    if (options_.tritonProfile) write.extra["profile"] = "triton";
+    const std::string dir = options_.regressionDir.empty() ? "conformance/regressions" : options_.regressionDir;
+    std::string error = writeCase(dir, name, program.built, expected, write);
+    if (!error.empty()) return "(not saved: " + error + ")";
+    if (FILE* file = std::fopen((std::filesystem::path(dir) / name / "failure.txt").c_str(), "w")) {
+      std::fputs(final.message.c_str(), file);
+      std::fputc('\n', file);
+      std::fclose(file);
+    }
+    return (std::filesystem::path(dir) / name).string();
+  }
+
+  const CampaignOptions& options_;
+  int id_;
+  InterpreterEngine interpreter_;
+  std::unique_ptr<Engine> target_;
+};
+
+}  // namespace
+
+CampaignResult runCampaign(const CampaignOptions& options) {
+  CampaignResult result;
+  result.summary.seed = options.seed;
+  result.summary.target = options.targetName;
+  result.summary.shards.push_back(std::to_string(options.shardIndex) + "/" + std::to_string(options.shardCount));
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  std::atomic<int64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  const int jobs = std::max(1, options.jobs);
+  auto indexOf = [&](int64_t k) { return static_cast<int64_t>(options.shardIndex) + k * options.shardCount; };
+  auto work = [&](int id) {
+    Worker worker(options, id);
+    for (;;) {
+      if (stop.load()) return;
+      if (options.seconds > 0 && elapsed() >= options.seconds) return;
+      int64_t index = indexOf(next.fetch_add(1));
+      if (options.count > 0 && index >= options.count) return;
+      if (options.count <= 0 && options.seconds <= 0) return;
+      std::map<std::string, int64_t> checksRun;
+      ProgramRecord record = worker.runProgram(index, checksRun);
+      std::lock_guard<std::mutex> lock(mutex);
+      result.summary.add(record);
+      for (const auto& [name, n] : checksRun) result.summary.checks[name] += n;
+      if (options.keepRecords) result.records.push_back(std::move(record));
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int id = 0; id < jobs; ++id) threads.emplace_back(work, id);
+  if (options.progress) {
+    std::thread progress([&] {
+      for (;;) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          const double seconds = elapsed();
+          std::fprintf(stderr, "\r[fuzz %s] %lld programs, %.1f/s, %lld failed, %lld skipped, coverage %.1f%%   ",
+                       options.targetName.c_str(), static_cast<long long>(result.summary.programs),
+                       seconds > 0 ? static_cast<double>(result.summary.programs) / seconds : 0.0,
+                       static_cast<long long>(result.summary.failed), static_cast<long long>(result.summary.skipped),
+                       coveragePercent(result.summary.ops));
+          std::fflush(stderr);
+        }
+        if (stop.load()) break;
+      }
+      std::fprintf(stderr, "\n");
+    });
+    for (std::thread& thread : threads) thread.join();
+    stop = true;
+    progress.join();
+  } else {
+    for (std::thread& thread : threads) thread.join();
+  }
+  result.summary.seconds = elapsed();
+  std::sort(result.summary.failures.begin(), result.summary.failures.end(),
+            [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
+  std::sort(result.records.begin(), result.records.end(),
+            [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
+  return result;
+}
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,255 @@
+// Campaign statistics (see Campaign.h): adding program records, merging shards, JSON in and out, the human
+// summary, op-table coverage with its documented exclusions, and the feature names of a program.
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+#include "fuzz/campaign/Campaign.h"
+#include "ir/OpKind.h"
+
+namespace tilesim::fuzz {
+
+const std::vector<CoverageExclusion>& coverageExclusions() {
+  static const std::vector<CoverageExclusion> kExclusions = {
+      {"ub.poison", "its value is undefined: a well-defined program can only hold it where nothing reads it, and "
+                    "Triton's frontend never emits it"},
+      {"tt.elementwise_inline_asm", "inline PTX: its meaning is the PTX text, which only a GPU (and the "
+                                    "interpreter's small recognised subset) defines; random asm is not portable"},
+      {"tt.extern_elementwise", "libdevice calls: results are the GPU library's, bounded by the triton profile "
+                                "only for the few functions the interpreter knows"},
+      {"tt.print", "output on stdout, not in any buffer: no engine pair compares it"},
+      {"cf.br", "unstructured branches: Triton's frontend emits structured scf ops; cf.* appears only after "
+                "lowering, which the builder does not produce"},
+      {"cf.cond_br", "as cf.br"},
+      {"tt.unsplat", "only appears inside Triton's own rewrites of 1-element tensors; the builder has no "
+                     "frontend call that makes it"},
+  };
+  return kExclusions;
+}
+
+std::vector<std::string> coverableOps() {
+  std::set<std::string> excluded;
+  for (const CoverageExclusion& exclusion : coverageExclusions()) excluded.insert(exclusion.mnemonic);
+  std::vector<std::string> ops;
+  for (int k = 0; k < numOpKinds(); ++k) {
+    std::string name(mnemonic(static_cast<OpKind>(k)));
+    if (!excluded.count(name)) ops.push_back(name);
+  }
+  return ops;
+}
+
+double coveragePercent(const std::map<std::string, int64_t>& ops, std::vector<std::string>* missing) {
+  const std::vector<std::string> all = coverableOps();
+  int64_t covered = 0;
+  for (const std::string& op : all) {
+    auto it = ops.find(op);
+    if (it != ops.end() && it->second > 0) ++covered;
+    else if (missing) missing->push_back(op);
+  }
+  return all.empty() ? 0.0 : 100.0 * static_cast<double>(covered) / static_cast<double>(all.size());
+}
+
+std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<std::string, int64_t>& opCounts) {
+  std::set<std::string> features;
+  auto has = [&](const char* op) { return opCounts.count(op) > 0; };
+  if (plan.block.size() == 2) features.insert("2d");
+  if (plan.grid > 1) features.insert("grid");
+  for (const InputPlan& input : plan.inputs)
+    if (!input.withOther) features.insert("undefined-lanes");
+  if (has("tt.reduce")) features.insert("reduce");
+  if (has("tt.scan")) features.insert("scan");
+  if (has("tt.dot")) features.insert("dot");
+  if (has("scf.for")) features.insert("for");
+  if (has("scf.while")) features.insert("while");
+  if (has("scf.if")) features.insert("if");
+  if (has("tt.call")) features.insert("call");
+  if (has("tt.make_tensor_ptr")) features.insert("block-ptr");
+  if (has("tt.atomic_rmw") || has("tt.atomic_cas")) features.insert("atomic");
+  if (has("tt.cat") || has("tt.join") || has("tt.split") || has("tt.trans") || has("tt.reshape") || has("tt.gather") ||
+      has("tt.histogram"))
+    features.insert("shape");
+  for (const Node& node : plan.nodes)
+    if (node.op == NodeOp::Gather) features.insert("gather-load");
+  return {features.begin(), features.end()};
+}
+
+void CampaignSummary::add(const ProgramRecord& record) {
+  ++programs;
+  switch (record.status) {
+    case ProgramStatus::Passed: ++passed; break;
+    case ProgramStatus::Failed: ++failed; break;
+    case ProgramStatus::Skipped: ++skipped; break;
+  }
+  if (record.status == ProgramStatus::Skipped) ++skips[record.check];
+  digest += record.digest;
+  for (const auto& [op, n] : record.opCounts) {
+    ops[op] += n;
+    ++programsWithOp[op];
+  }
+  for (const std::string& dtype : record.dtypes) ++dtypes[dtype];
+  std::string combo;
+  for (const std::string& feature : record.features) {
+    ++features[feature];
+    combo += (combo.empty() ? "" : "+") + feature;
+  }
+  ++combos[combo.empty() ? "(none)" : combo];
+  if (record.status == ProgramStatus::Failed) {
+    ProgramRecord failure = record;
+    failure.opCounts.clear();
+    failures.push_back(std::move(failure));
+  }
+}
+
+void CampaignSummary::merge(const CampaignSummary& other) {
+  programs += other.programs;
+  passed += other.passed;
+  failed += other.failed;
+  skipped += other.skipped;
+  seconds += other.seconds;
+  digest += other.digest;
+  auto addAll = [](std::map<std::string, int64_t>& into, const std::map<std::string, int64_t>& from) {
+    for (const auto& [key, n] : from) into[key] += n;
+  };
+  addAll(ops, other.ops);
+  addAll(programsWithOp, other.programsWithOp);
+  addAll(dtypes, other.dtypes);
+  addAll(features, other.features);
+  addAll(combos, other.combos);
+  addAll(skips, other.skips);
+  addAll(checks, other.checks);
+  failures.insert(failures.end(), other.failures.begin(), other.failures.end());
+  std::sort(failures.begin(), failures.end(), [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
+  shards.insert(shards.end(), other.shards.begin(), other.shards.end());
+}
+
+nlohmann::ordered_json CampaignSummary::toJson() const {
+  nlohmann::ordered_json json;
+  json["format"] = "tilesim-fuzz-summary-1";
+  json["seed"] = seed;
+  json["target"] = target;
+  json["shards"] = shards;
+  json["programs"] = programs;
+  json["passed"] = passed;
+  json["failed"] = failed;
+  json["skipped"] = skipped;
+  json["seconds"] = seconds;
+  json["programs_per_second"] = seconds > 0 ? static_cast<double>(programs) / seconds : 0.0;
+  char digestText[32];
+  std::snprintf(digestText, sizeof digestText, "%016llx", static_cast<unsigned long long>(digest));
+  json["digest"] = digestText;
+  std::vector<std::string> missing;
+  json["coverage_percent"] = coveragePercent(ops, &missing);
+  json["coverable_ops"] = coverableOps().size();
+  json["ops_not_covered"] = missing;
+  json["ops"] = ops;
+  json["programs_with_op"] = programsWithOp;
+  json["dtypes"] = dtypes;
+  json["features"] = features;
+  json["feature_combinations"] = combos;
+  json["skips"] = skips;
+  json["checks"] = checks;
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const ProgramRecord& failure : failures)
+    list.push_back({{"index", failure.index}, {"program_seed", failure.seed}, {"check", failure.check},
+                    {"message", failure.message}, {"case", failure.casePath}, {"features", failure.features}});
+  json["failures"] = list;
+  return json;
+}
+
+std::optional<CampaignSummary> CampaignSummary::fromJson(const nlohmann::json& json, std::string& error) {
+  try {
+    if (json.value("format", "") != "tilesim-fuzz-summary-1") {
+      error = "not a tilesim fuzz summary (format is not tilesim-fuzz-summary-1)";
+      return std::nullopt;
+    }
+    CampaignSummary summary;
+    summary.seed = json.at("seed").get<uint64_t>();
+    summary.target = json.at("target").get<std::string>();
+    summary.shards = json.at("shards").get<std::vector<std::string>>();
+    summary.programs = json.at("programs").get<int64_t>();
+    summary.passed = json.at("passed").get<int64_t>();
+    summary.failed = json.at("failed").get<int64_t>();
+    summary.skipped = json.at("skipped").get<int64_t>();
+    summary.seconds = json.at("seconds").get<double>();
+    summary.digest = std::stoull(json.at("digest").get<std::string>(), nullptr, 16);
+    summary.ops = json.at("ops").get<std::map<std::string, int64_t>>();
+    summary.programsWithOp = json.at("programs_with_op").get<std::map<std::string, int64_t>>();
+    summary.dtypes = json.at("dtypes").get<std::map<std::string, int64_t>>();
+    summary.features = json.at("features").get<std::map<std::string, int64_t>>();
+    summary.combos = json.at("feature_combinations").get<std::map<std::string, int64_t>>();
+    summary.skips = json.at("skips").get<std::map<std::string, int64_t>>();
+    summary.checks = json.at("checks").get<std::map<std::string, int64_t>>();
+    for (const auto& entry : json.at("failures")) {
+      ProgramRecord failure;
+      failure.status = ProgramStatus::Failed;
+      failure.index = entry.at("index").get<int64_t>();
+      failure.seed = entry.at("program_seed").get<uint64_t>();
+      failure.check = entry.at("check").get<std::string>();
+      failure.message = entry.at("message").get<std::string>();
+      failure.casePath = entry.at("case").get<std::string>();
+      failure.features = entry.at("features").get<std::vector<std::string>>();
+      summary.failures.push_back(std::move(failure));
+    }
+    return summary;
+  } catch (const std::exception& e) {
+    error = std::string("malformed summary: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::string CampaignSummary::human() const {
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof line, "tilesim fuzz: target %s, seed %llu, %zu shard(s): %lld programs in %.1f s (%.1f programs/s)\n",
+                target.c_str(), static_cast<unsigned long long>(seed), shards.size(), static_cast<long long>(programs),
+                seconds, seconds > 0 ? static_cast<double>(programs) / seconds : 0.0);
+  out << line;
+  out << "  passed " << passed << ", failed " << failed << ", skipped " << skipped;
+  if (!skips.empty()) {
+    out << " (";
+    bool first = true;
+    for (const auto& [check, n] : skips) out << (first ? "" : ", ") << check << " " << n, first = false;
+    out << ")";
+  }
+  out << "\n  checks run:";
+  for (const auto& [check, n] : checks) out << " " << check << " " << n;
+  std::vector<std::string> missing;
+  std::snprintf(line, sizeof line, "\n  op-table coverage: %.1f%% of %zu coverable ops", coveragePercent(ops, &missing),
+                coverableOps().size());
+  out << line << " (" << coverageExclusions().size() << " excluded, docs/fuzzing.md)\n";
+  if (!missing.empty()) {
+    out << "  not exercised:";
+    for (const std::string& op : missing) out << " " << op;
+    out << "\n";
+  }
+  out << "  ops (occurrences / programs):\n";
+  for (const auto& [op, n] : ops) {
+    std::snprintf(line, sizeof line, "    %-28s %10lld %8lld\n", op.c_str(), static_cast<long long>(n),
+                  static_cast<long long>(programsWithOp.count(op) ? programsWithOp.at(op) : 0));
+    out << line;
+  }
+  out << "  dtypes (programs):";
+  for (const auto& [dtype, n] : dtypes) out << " " << dtype << " " << n;
+  out << "\n  features (programs):";
+  for (const auto& [feature, n] : features) out << " " << feature << " " << n;
+  std::vector<std::pair<int64_t, std::string>> sorted;
+  for (const auto& [combo, n] : combos) sorted.push_back({-n, combo});
+  std::sort(sorted.begin(), sorted.end());
+  out << "\n  feature combinations: " << combos.size() << " distinct; most frequent:\n";
+  for (size_t i = 0; i < sorted.size() && i < 12; ++i) {
+    std::snprintf(line, sizeof line, "    %8lld  %s\n", static_cast<long long>(-sorted[i].first), sorted[i].second.c_str());
+    out << line;
+  }
+  if (failures.empty()) {
+    out << "  no failures\n";
+  } else {
+    out << "  failures:\n";
+    for (const ProgramRecord& failure : failures)
+      out << "    program " << failure.index << " (" << failure.check << "): " << failure.message << "\n      minimal case: "
+          << (failure.casePath.empty() ? "(none)" : failure.casePath) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,147 @@
+// The interpreter-against-reference property (see ProgramCheck.h). Moved here from ProgramFuzzTest.cpp so that the
+// test and `tilesim fuzz` check exactly the same thing.
+#include "fuzz/programs/ProgramCheck.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "ir/FloatBits.h"
+#include "ir/text/Parser.h"
+#include "ir/text/Printer.h"
+#include "ir/verify/Verifier.h"
+
+namespace tilesim::fuzz {
+namespace {
+
+bool sameElement(uint64_t a, uint64_t b, ScalarKind kind) {
+  if (a == b) return true;
+  return isFloatKind(kind) && isNaNBits(a, kind) && isNaNBits(b, kind);
+}
+
+std::string compareBuffers(const LaunchArgument& got, const std::vector<uint8_t>& expected,
+                           const std::vector<uint8_t>& undefined) {
+  const int bytes = storageBytes(got.elementKind);
+  std::string message;
+  int shown = 0;
+  for (size_t offset = 0; offset < expected.size(); offset += bytes) {
+    uint64_t a = 0, b = 0;
+    std::memcpy(&a, got.bytes.data() + offset, bytes);
+    std::memcpy(&b, expected.data() + offset, bytes);
+    if (undefined[offset / bytes] || sameElement(a, b, got.elementKind)) continue;
+    if (shown++ < 4) {
+      char line[160];
+      std::snprintf(line, sizeof line, "  %s[%zu]: interpreter 0x%llx, reference 0x%llx\n", got.name.c_str(),
+                    offset / bytes, static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
+      message += line;
+    }
+  }
+  return message;
+}
+
+struct RunConfig {
+  ProgramOrder order;
+  int threads;
+  uint64_t seed;
+  FloatProfile profile;
+};
+
+}  // namespace
+
+std::string prepareProgram(const KernelPlan& plan, CheckedProgram& program) {
+  program.built = buildKernel(plan);
+  if (!program.built.error.empty()) return "builder: " + program.built.error;
+  program.text = printModule(*program.built.module);
+  ParseResult parsed = parseModule(program.text, "fuzz.ttir");
+  if (!parsed.diagnostics.empty()) return "round-trip: re-parse failed: " + parsed.diagnostics[0].str() + "\n" + program.text;
+  if (printModule(*parsed.module) != program.text) return "round-trip: printing the re-parsed module differs\n" + program.text;
+  Diagnostics diagnostics = verifyModule(*parsed.module);
+  if (!diagnostics.empty()) return "verifier: rejects the builder's module: " + diagnostics[0].str() + "\n" + program.text;
+  program.parsed = std::move(parsed.module);
+  std::optional<Function> kernel = program.parsed->kernel();
+  if (!kernel) return "builder: no kernel in\n" + program.text;
+  program.opCounts.clear();
+  for (const auto& function : program.parsed->functions)
+    walk(*function, [&](const Operation& op) { ++program.opCounts[std::string(op.name())]; });
+  return "";
+}
+
+std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedProgram& program) {
+  if (std::string error = prepareProgram(plan, program); !error.empty()) return error;
+  const BuiltKernel& built = program.built;
+  const std::string& text = program.text;
+  std::optional<Function> kernel = program.parsed->kernel();
+
+  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid);
+  if (!reference.error.empty()) return "reference: " + reference.error + "\n" + text;
+  // Math functions differ between the profiles (ExactMath vs correctly rounded), so the triton run has its own.
+  ReferenceOutcome tritonReference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton);
+  if (!tritonReference.error.empty()) return "reference: " + tritonReference.error + "\n" + text;
+  if (reference.outOfBounds) return "generator: the reference saw an out-of-bounds access\n" + text;
+  program.undefinedStore = reference.undefinedReachesMemory;
+  program.undefinedBehaviour = reference.undefinedBehaviour;
+
+  // Every run must match the reference of its profile; runs of one profile must give identical bytes.
+  const RunConfig configs[] = {{ProgramOrder::Forward, 1, 1, FloatProfile::Exact},
+                               {ProgramOrder::Reverse, 2, 1, FloatProfile::Exact},
+                               {ProgramOrder::Shuffled, 2, plan.dataSeed | 1, FloatProfile::Exact},
+                               {ProgramOrder::Shuffled, 2, plan.dataSeed + 7, FloatProfile::Triton}};
+  std::vector<LaunchArgument> first;
+  FloatProfile firstProfile = FloatProfile::Exact;
+  for (const RunConfig& config : configs) {
+    const ReferenceOutcome& expected = config.profile == FloatProfile::Exact ? reference : tritonReference;
+    Launch launch;
+    launch.module = program.parsed.get();
+    launch.kernel = kernel;
+    launch.arguments = built.arguments;
+    launch.grid = built.grid;
+    launch.numWarps = plan.numWarps;
+    LaunchOptions options;
+    options.threads = config.threads;
+    options.order = config.order;
+    options.shuffleSeed = config.seed;
+    options.echoPrints = false;
+    options.profile = config.profile;
+    options.checkUB = true;
+    LaunchOutcome outcome = interpreter.run(launch, options);
+    if (!outcome.started()) return "launch: did not start: " + outcome.diagnostics[0].str() + "\n" + text;
+    std::string reports;
+    bool undefinedReported = false, ubReported = false;
+    for (const Report& report : outcome.result.reports) {
+      if (report.kind == Report::Kind::UndefinedUse) undefinedReported = true;
+      else if (report.kind == Report::Kind::UndefinedBehavior) ubReported = true;
+      else reports += "  unexpected report: " + report.str() + "\n";
+    }
+    if (!reports.empty()) return "reports: unexpected\n" + reports + text;
+    if (ubReported != reference.undefinedBehaviour && !(ubReported && reference.undefinedBehaviourPossible))
+      return std::string(ubReported ? "reports: interpreter reports undefined behaviour, the reference sees none"
+                                    : "reports: the reference sees undefined behaviour (div by 0, shift, float->int), the interpreter reports none") +
+             "\n" + built.summary + text;
+    if (undefinedReported != reference.undefinedReachesMemory)
+      return std::string(undefinedReported ? "reports: interpreter reports an undefined value reaching memory, the reference does not"
+                                           : "reports: the reference sees an undefined value reach memory, the interpreter reports nothing") +
+             "\n" + text;
+    if (first.empty() || config.profile != firstProfile) {
+      std::string mismatches;
+      size_t buffer = 0;
+      for (const LaunchArgument& argument : launch.arguments)
+        if (argument.kind == LaunchArgument::Kind::Buffer) {
+          mismatches += compareBuffers(argument, expected.buffers.at(buffer), expected.undefinedElements.at(buffer));
+          ++buffer;
+        }
+      if (!mismatches.empty()) return "mismatch: interpreter and reference disagree\n" + mismatches + built.summary + text;
+      if (config.profile == FloatProfile::Exact) program.exactOutputs = launch.arguments;
+      else program.tritonOutputs = launch.arguments;
+      first = std::move(launch.arguments);
+      firstProfile = config.profile;
+    } else {
+      for (size_t i = 0; i < first.size(); ++i)
+        if (first[i].bytes != launch.arguments[i].bytes)
+          return "determinism: result depends on program order or threads (" + first[i].name + ")\n" + text;
+    }
+  }
+  program.undefinedElements = reference.undefinedElements;
+  program.reference = std::move(reference);
+  return "";
+}
+
+}  // namespace tilesim::fuzz

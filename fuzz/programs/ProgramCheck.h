@@ -1,0 +1,44 @@
+// The interpreter-against-reference property for one generated program (docs/fuzzing.md), shared by the RapidCheck
+// test (ProgramFuzzTest.cpp) and `tilesim fuzz` (fuzz/campaign/): build the plan, print, re-parse and verify it,
+// run the independent reference under both float profiles, then the interpreter four ways (forward on 1 thread,
+// reverse on 2, shuffled on 2, shuffled under the triton profile). Every run must equal its profile's reference
+// bit for bit (NaNs of a float dtype compare equal, elements where an undefined lane was stored are skipped), runs
+// of one profile must give identical bytes, and the reports must be exactly the ones the reference predicts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fuzz/programs/KernelGen.h"
+#include "fuzz/programs/ReferenceEval.h"
+#include "ir/IR.h"
+#include "ir/launch/Engine.h"
+
+namespace tilesim::fuzz {
+
+// What one checked program was, for statistics and for writing it out as a case.
+struct CheckedProgram {
+  BuiltKernel built;                       // the builder's module and the input buffers
+  std::unique_ptr<Module> parsed;          // the re-parsed printed module (what every engine runs)
+  std::string text;                        // the printed module
+  std::map<std::string, int64_t> opCounts; // op mnemonic -> occurrences in the kernel (and functions it calls)
+  bool undefinedStore = false;             // the reference saw an undefined lane reach memory
+  bool undefinedBehaviour = false;         // the reference saw a UB lane (division by 0, shift, float->int)
+  std::vector<LaunchArgument> exactOutputs;   // the interpreter's buffers after the launch, exact profile
+  std::vector<LaunchArgument> tritonOutputs;  // the same under the triton profile (with error bounds)
+  std::vector<std::vector<uint8_t>> undefinedElements;  // per buffer argument: 1 where an undefined lane was stored
+  ReferenceOutcome reference;              // exact-profile reference (buffers in argument order)
+};
+
+// Builds, prints, re-parses and verifies the plan. Returns "" or what failed (a builder, printer or verifier bug).
+std::string prepareProgram(const KernelPlan& plan, CheckedProgram& program);
+
+// The whole property against `interpreter` (the engine under test; normally the InterpreterEngine). On success
+// `program` holds the outputs. Returns "" when the property holds, otherwise the failure, whose first line names
+// the check that failed ("mismatch: ...", "determinism: ...", "reports: ...", "round-trip: ...").
+std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedProgram& program);
+
+}  // namespace tilesim::fuzz

@@ -1,0 +1,148 @@
+// `tilesim fuzz`: a differential fuzz campaign (fuzz/campaign/Campaign.h, docs/fuzzing.md), and
+// `tilesim fuzz --merge A.json B.json ...`, which adds up shard summaries.
+//   tilesim fuzz --count 1000 --seed 7 --jobs 2 --shard 0/4 --engine interp --json s0.json --emit-dir cases/
+// Exit 0 when every program passed (skips are listed), 1 when one failed (its minimal case is written), 2 for bad
+// arguments, 4 when the target engine is not available here ("skipped: ...").
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "fuzz/campaign/Campaign.h"
+#include "tools/cli/Cli.h"
+
+namespace tilesim::cli {
+namespace {
+
+struct FuzzFlags {
+  int64_t count = 0;
+  double seconds = 0;
+  uint64_t seed = 1;
+  int jobs = 1;
+  std::string shard = "0/1";
+  std::string engine = "interp";
+  std::string profile = "exact";
+  std::string emitDir;
+  std::string regressionDir = "conformance/regressions";
+  std::string json;
+  bool checkPtxas = false;
+  bool noShrink = false;
+  bool quiet = false;
+  std::vector<std::string> merge;
+};
+
+bool writeJson(const std::string& path, const fuzz::CampaignSummary& summary) {
+  std::ofstream out(path);
+  out << summary.toJson().dump(1) << "\n";
+  if (!out) {
+    printError("--json: cannot write " + path);
+    return false;
+  }
+  return true;
+}
+
+int runMerge(const FuzzFlags& flags) {
+  std::optional<fuzz::CampaignSummary> total;
+  for (const std::string& path : flags.merge) {
+    std::ifstream in(path);
+    if (!in) {
+      printError("--merge: cannot read " + path);
+      return kExitBadInput;
+    }
+    nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (json.is_discarded()) {
+      printError("--merge: " + path + " is not JSON");
+      return kExitBadInput;
+    }
+    std::string error;
+    std::optional<fuzz::CampaignSummary> summary = fuzz::CampaignSummary::fromJson(json, error);
+    if (!summary) {
+      printError("--merge: " + path + ": " + error);
+      return kExitBadInput;
+    }
+    if (total && (total->seed != summary->seed || total->target != summary->target)) {
+      printError("--merge: " + path + " is another campaign (seed or target differs)");
+      return kExitBadInput;
+    }
+    if (!total) total = std::move(summary);
+    else total->merge(*summary);
+  }
+  std::fputs(total->human().c_str(), stdout);
+  if (!flags.json.empty() && !writeJson(flags.json, *total)) return kExitBadInput;
+  return total->failed > 0 ? kExitFailed : kExitOk;
+}
+
+int runFuzz(const FuzzFlags& flags) {
+  if (!flags.merge.empty()) return runMerge(flags);
+  if ((flags.count > 0) == (flags.seconds > 0)) {
+    printError("give exactly one of --count N or --seconds N (N > 0)");
+    return kExitBadInput;
+  }
+  fuzz::CampaignOptions options;
+  int shardIndex = 0, shardCount = 0;
+  char tail = 0;
+  if (std::sscanf(flags.shard.c_str(), "%d/%d%c", &shardIndex, &shardCount, &tail) != 2 || shardCount < 1 ||
+      shardIndex < 0 || shardIndex >= shardCount) {
+    printError("--shard '" + flags.shard + "': expected I/N with 0 <= I < N");
+    return kExitBadInput;
+  }
+  options.seed = flags.seed;
+  options.count = flags.count;
+  options.seconds = flags.seconds;
+  options.jobs = flags.jobs;
+  options.shardIndex = shardIndex;
+  options.shardCount = shardCount;
+  options.emitDir = flags.emitDir;
+  options.regressionDir = flags.regressionDir;
+  options.targetName = flags.engine;
+  options.tritonProfile = flags.profile == "triton";
+  options.shrink = !flags.noShrink;
+  options.progress = !flags.quiet;
+  if (flags.engine != "interp") {
+    int exitCode = kExitOk;
+    std::unique_ptr<Engine> probe = engineFor(flags.engine, exitCode);
+    if (!probe) return exitCode;
+    const std::string name = flags.engine;
+    options.makeTarget = [name] {
+      int ignored = 0;
+      return engineFor(name, ignored);
+    };
+  }
+  if (flags.checkPtxas) {
+    options.checkPtxas = true;
+    options.ptxas = fuzz::findPtxas();
+    if (options.ptxas.empty())
+      std::fprintf(stderr, "tilesim fuzz: skipped check: ptxas not found on PATH or in /usr/local/cuda/bin\n");
+  }
+  fuzz::CampaignResult result = fuzz::runCampaign(options);
+  std::fputs(result.summary.human().c_str(), stdout);
+  if (!flags.json.empty() && !writeJson(flags.json, result.summary)) return kExitBadInput;
+  return result.summary.failed > 0 ? kExitFailed : kExitOk;
+}
+
+}  // namespace
+
+void addFuzzCommand(CLI::App& app, int& exitCode) {
+  auto flags = std::make_shared<FuzzFlags>();
+  CLI::App* fuzz = app.add_subcommand("fuzz", "differential fuzz campaign: generated programs, interpreter as the oracle");
+  fuzz->add_option("--count", flags->count, "programs 0..N-1 of the campaign (this shard runs its part)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--seconds", flags->seconds, "run for N seconds (programs from 0 upward)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--seed", flags->seed, "campaign seed; program i is generated from (seed, i) alone (default 1)");
+  fuzz->add_option("--jobs", flags->jobs, "worker threads (default 1)")->check(CLI::Range(1, 256));
+  fuzz->add_option("--shard", flags->shard, "I/N: run the programs i with i % N == I (default 0/1)");
+  fuzz->add_option("--engine", flags->engine, "target compared with the interpreter: interp (the lane-by-lane "
+                                              "reference) or gpu")
+      ->check(CLI::IsMember({"interp", "gpu"}));
+  fuzz->add_option("--profile", flags->profile, "gpu target: exact (bit for bit, default) or triton (within the "
+                                                "interpreter's error bounds)")
+      ->check(CLI::IsMember({"exact", "triton"}));
+  fuzz->add_option("--emit-dir", flags->emitDir, "write every program as a conformance case directory here");
+  fuzz->add_option("--regressions", flags->regressionDir, "where minimal failing cases go (default conformance/regressions)");
+  fuzz->add_option("--json", flags->json, "write the machine-readable summary (mergeable with --merge)");
+  fuzz->add_flag("--check-ptxas", flags->checkPtxas, "also compile each program to PTX and assemble it with ptxas -arch=sm_90a");
+  fuzz->add_flag("--no-shrink", flags->noShrink, "write failing programs as generated");
+  fuzz->add_flag("--quiet", flags->quiet, "no live progress line on stderr");
+  fuzz->add_option("--merge", flags->merge, "add up shard summaries (JSON files) instead of running")->expected(1, -1);
+  fuzz->callback([flags, &exitCode] { exitCode = runFuzz(*flags); });
+}
+
+}  // namespace tilesim::cli
