@@ -77,6 +77,9 @@ uint64_t programSeed(uint64_t campaignSeed, int64_t index) {
 }
 
 KernelPlan planFor(uint64_t campaignSeed, int64_t index) {
+  // RapidCheck's generation context (the implicit handler stack gen::exec uses) is process-global, not per thread.
+  static std::mutex generatorMutex;
+  std::lock_guard<std::mutex> lock(generatorMutex);
   return genKernelPlan()(rc::Random(programSeed(campaignSeed, index)), 100).value();
 }
 
@@ -307,8 +310,14 @@ class Worker {
     std::vector<std::vector<uint8_t>> expected;
     std::vector<EngineOutputs> others = final.others;
     if (final.check == "target-mismatch") {
-      const std::vector<LaunchArgument>& oracle = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
-      for (const LaunchArgument& argument : oracle) expected.push_back(argument.bytes);
+      // Expected: what `tilesim run DIR` replays (the triton profile); the exact-profile oracle goes beside it, for
+      // `tilesim diff DIR --engine gpu` (exact, bit for bit).
+      for (const LaunchArgument& argument : program.tritonOutputs) expected.push_back(argument.bytes);
+      if (!options_.tritonProfile) {
+        EngineOutputs exact{"interp-exact", {}};
+        for (const LaunchArgument& argument : program.exactOutputs) exact.buffers.push_back(argument.bytes);
+        others.push_back(std::move(exact));
+      }
     } else if (!program.reference.buffers.empty()) {
       expected = program.reference.buffers;
     } else {
@@ -330,8 +339,8 @@ class Worker {
     fuzz["target"] = options_.targetName;
     fuzz["check"] = final.check;
     fuzz["ops"] = program.opCounts;
+    fuzz["profile"] = options_.tritonProfile ? "triton" : "exact";
     write.extra["fuzz"] = fuzz;
-    if (options_.tritonProfile) write.extra["profile"] = "triton";
     const std::string dir = options_.regressionDir.empty() ? "conformance/regressions" : options_.regressionDir;
     std::string error = writeCase(dir, name, program.built, expected, write);
     if (!error.empty()) return "(not saved: " + error + ")";

@@ -19,6 +19,7 @@ class Shrinker {
       progress |= dropOutputs();
       progress |= dropNodeRanges();
       progress |= dropInputs();
+      progress |= retargetOutputs();
       progress |= simplifyNodes();
       progress |= shrinkLaunch();
       progress |= simplifyDTypes();
@@ -49,17 +50,57 @@ class Shrinker {
     return any;
   }
 
-  // Output value indices count from the end of the DAG; keep them pointing at the same node when nodes go.
-  static void eraseNodes(KernelPlan& c, size_t begin, size_t end) {
-    c.nodes.erase(c.nodes.begin() + static_cast<long>(begin), c.nodes.begin() + static_cast<long>(end));
+  // Value indices as the builder resolves them (KernelWriter::pick): operand x of node j names value
+  // x % (inputs + j) unless x % 8 == 7 (pid / offs). Removing value `gone` shifts the later ones down; references
+  // to it go to value 0 (the first input). Approximate when nodes built no value, which is fine: every candidate
+  // is checked.
+  static uint32_t encode(uint32_t value, uint32_t available) {
+    if (available == 0) return 0;
+    for (uint32_t k = 0; k < 16; ++k) {
+      uint32_t x = value + k * available;
+      if (x % 8 != 7) return x;
+    }
+    return value;
+  }
+  // Call after erasing node `firstNode` (nodeRemoved) or input `gone` (!nodeRemoved) from `c`.
+  static void removeValue(KernelPlan& c, uint32_t gone, size_t firstNode, bool nodeRemoved) {
+    const uint32_t oldInputs = static_cast<uint32_t>(c.inputs.size()) + (nodeRemoved ? 0 : 1);
+    for (size_t j = firstNode; j < c.nodes.size(); ++j) {
+      const uint32_t oldAvailable = oldInputs + static_cast<uint32_t>(nodeRemoved ? j + 1 : j);
+      for (uint32_t* x : {&c.nodes[j].a, &c.nodes[j].b, &c.nodes[j].c}) {
+        if (*x % 8 == 7) continue;
+        uint32_t v = *x % std::max<uint32_t>(1, oldAvailable);
+        v = v > gone ? v - 1 : v == gone ? 0 : v;
+        *x = encode(v, std::max<uint32_t>(1, oldAvailable - 1));
+      }
+    }
+    const uint32_t oldTotal = static_cast<uint32_t>(c.inputs.size() + c.nodes.size()) + 1;
+    for (uint32_t& o : c.outputs) {
+      uint32_t v = o % std::max<uint32_t>(1, oldTotal);
+      o = v > gone ? v - 1 : v == gone ? 0 : v;
+    }
   }
 
   bool dropNodeRanges() {
     bool any = false;
+    // The tail after each output's node first: a store of value v needs nothing after it.
+    for (size_t keep = 0; keep < plan_.nodes.size(); ++keep) {
+      KernelPlan c = plan_;
+      c.nodes.resize(keep + 1);
+      c.outputs = {static_cast<uint32_t>(c.inputs.size() + keep)};
+      c.outputTrims.resize(1);
+      if (attempt(c)) {
+        any = true;
+        break;
+      }
+    }
     for (size_t chunk = std::max<size_t>(1, plan_.nodes.size() / 2); chunk >= 1; chunk /= 2) {
       for (size_t i = 0; i + chunk <= plan_.nodes.size();) {
         KernelPlan c = plan_;
-        eraseNodes(c, i, i + chunk);
+        for (size_t k = i + chunk; k > i; --k) {
+          c.nodes.erase(c.nodes.begin() + static_cast<long>(k - 1));
+          removeValue(c, static_cast<uint32_t>(plan_.inputs.size() + k - 1), k - 1, true);
+        }
         if (attempt(c)) any = true; else i += chunk;
       }
       if (chunk == 1) break;
@@ -72,8 +113,25 @@ class Shrinker {
     for (size_t i = 0; plan_.inputs.size() > 1 && i < plan_.inputs.size();) {
       KernelPlan c = plan_;
       c.inputs.erase(c.inputs.begin() + static_cast<long>(i));
+      removeValue(c, static_cast<uint32_t>(i), 0, false);
       if (attempt(c)) any = true; else ++i;
     }
+    return any;
+  }
+
+  // Each output may store an earlier value instead.
+  bool retargetOutputs() {
+    bool any = false;
+    const uint32_t total = static_cast<uint32_t>(plan_.inputs.size() + plan_.nodes.size());
+    for (size_t j = 0; j < plan_.outputs.size(); ++j)
+      for (uint32_t v = 0; v < total && v < plan_.outputs[j] % std::max<uint32_t>(1, total); ++v) {
+        KernelPlan c = plan_;
+        c.outputs[j] = v;
+        if (attempt(c)) {
+          any = true;
+          break;
+        }
+      }
     return any;
   }
 

@@ -1,0 +1,177 @@
+// Campaign properties (docs/fuzzing.md): shards partition the campaign exactly (same programs, same results as the
+// unsharded run, whatever the number of jobs), summaries survive JSON and merge to the unsharded one, and the
+// shrinker brings a disagreement with a deliberately wrong test-only engine down to a program of a few ops whose
+// case replays: the interpreter passes it, the wrong engine fails it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "conformance/runner/Conformance.h"
+#include "fuzz/campaign/Campaign.h"
+#include "interpreter/Interpreter.h"
+#include "ir/text/Parser.h"
+#include "ir/text/Printer.h"
+
+namespace tilesim::fuzz {
+namespace {
+
+// Test only: the interpreter on a module where every arith.subi became arith.addi (a wrong lowering of one op).
+class SubIsAddEngine final : public Engine {
+ public:
+  const char* name() const override { return "subisadd"; }
+  std::string description() const override { return "test engine: arith.subi computes a + b"; }
+  LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
+    std::string text = printModule(*launch.module);
+    for (size_t at = text.find("arith.subi"); at != std::string::npos; at = text.find("arith.subi", at))
+      text.replace(at, 10, "arith.addi");
+    ParseResult parsed = parseModule(text, "buggy.ttir");
+    if (!parsed.module) return interpreter_.run(launch, options);
+    const Module* original = launch.module;
+    std::optional<Function> originalKernel = launch.kernel;
+    launch.module = parsed.module.get();
+    launch.kernel = parsed.module->kernel(originalKernel ? originalKernel->name() : "");
+    LaunchOutcome outcome = interpreter_.run(launch, options);
+    launch.module = original;
+    launch.kernel = originalKernel;
+    return outcome;
+  }
+
+ private:
+  InterpreterEngine interpreter_;
+};
+
+CampaignOptions baseOptions(int64_t count) {
+  CampaignOptions options;
+  options.seed = 20261201;
+  options.count = count;
+  options.keepRecords = true;
+  options.regressionDir = (std::filesystem::temp_directory_path() / "tilesim-campaign-test").string();
+  return options;
+}
+
+void expectSameRecords(const std::vector<ProgramRecord>& a, const std::vector<ProgramRecord>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].index, b[i].index);
+    EXPECT_EQ(a[i].seed, b[i].seed);
+    EXPECT_EQ(a[i].status, b[i].status) << "program " << a[i].index;
+    EXPECT_EQ(a[i].digest, b[i].digest) << "program " << a[i].index;
+    EXPECT_EQ(a[i].opCounts, b[i].opCounts) << "program " << a[i].index;
+  }
+}
+
+TEST(Campaign, ShardsPartitionTheCampaignExactly) {
+  const int64_t count = 90;
+  CampaignResult whole = runCampaign(baseOptions(count));
+  ASSERT_EQ(whole.records.size(), static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i) EXPECT_EQ(whole.records[static_cast<size_t>(i)].index, i);
+  EXPECT_EQ(whole.summary.failed, 0) << whole.summary.human();
+
+  for (int shards : {2, 3, 4}) {
+    std::vector<ProgramRecord> together;
+    CampaignSummary merged;
+    for (int shard = 0; shard < shards; ++shard) {
+      CampaignOptions options = baseOptions(count);
+      options.shardIndex = shard;
+      options.shardCount = shards;
+      options.jobs = 1 + shard % 2;  // jobs must not change anything either
+      CampaignResult part = runCampaign(options);
+      for (const ProgramRecord& record : part.records) EXPECT_EQ(record.index % shards, shard);
+      together.insert(together.end(), part.records.begin(), part.records.end());
+      // Through JSON, as shards on other machines would hand them over.
+      std::string error;
+      std::optional<CampaignSummary> back = CampaignSummary::fromJson(nlohmann::json::parse(part.summary.toJson().dump()), error);
+      ASSERT_TRUE(back) << error;
+      if (shard == 0) merged = *back;
+      else merged.merge(*back);
+    }
+    std::sort(together.begin(), together.end(), [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
+    expectSameRecords(whole.records, together);
+    EXPECT_EQ(merged.programs, whole.summary.programs);
+    EXPECT_EQ(merged.passed, whole.summary.passed);
+    EXPECT_EQ(merged.digest, whole.summary.digest);
+    EXPECT_EQ(merged.ops, whole.summary.ops);
+    EXPECT_EQ(merged.combos, whole.summary.combos);
+    EXPECT_EQ(merged.dtypes, whole.summary.dtypes);
+    EXPECT_EQ(merged.shards.size(), static_cast<size_t>(shards));
+  }
+}
+
+TEST(Campaign, ProgramSeedsDependOnSeedAndIndexOnly) {
+  EXPECT_EQ(programSeed(5, 17), programSeed(5, 17));
+  EXPECT_NE(programSeed(5, 17), programSeed(5, 18));
+  EXPECT_NE(programSeed(5, 17), programSeed(6, 17));
+  EXPECT_EQ(describePlan(planFor(5, 17)), describePlan(planFor(5, 17)));
+  EXPECT_NE(describePlan(planFor(5, 17)), describePlan(planFor(5, 18)));
+}
+
+int countOps(const std::string& ttirPath, std::string* ops) {
+  std::ifstream in(ttirPath);
+  std::stringstream text;
+  text << in.rdbuf();
+  ParseResult parsed = parseModule(text.str(), ttirPath);
+  if (!parsed.module) return -1;
+  int n = 0;
+  for (const auto& function : parsed.module->functions)
+    walk(*function, [&](const Operation& op) {
+      if (op.kind == OpKind::TTFunc || op.kind == OpKind::TTReturn || op.kind == OpKind::ArithConstant) return;
+      ++n;
+      *ops += std::string(op.name()) + " ";
+    });
+  return n;
+}
+
+TEST(Campaign, ShrinksAWrongEngineToAFewOps) {
+  CampaignOptions options = baseOptions(60);
+  std::filesystem::remove_all(options.regressionDir);
+  options.targetName = "subisadd";
+  options.makeTarget = [] { return std::make_unique<SubIsAddEngine>(); };
+  CampaignResult result = runCampaign(options);
+  ASSERT_GT(result.summary.failed, 0) << "no program used arith.subi on values that differ from a + b\n"
+                                      << result.summary.human();
+  for (const ProgramRecord& failure : result.summary.failures) {
+    EXPECT_EQ(failure.check, "target-mismatch") << failure.message;
+    ASSERT_FALSE(failure.casePath.empty());
+    ASSERT_TRUE(std::filesystem::exists(failure.casePath + "/case.json")) << failure.casePath;
+    std::string ops;
+    int n = countOps(failure.casePath + "/kernel.ttir", &ops);
+    // What every generated kernel has (pid, ranges, offsets, masks, a load, a store) plus the failing node and
+    // whatever makes its operands differ from a + b: at most three ops beyond the addressing scaffold.
+    std::string rest;
+    int beyond = 0;
+    std::istringstream words(ops);
+    for (std::string op; words >> op;)
+      if (op != "tt.get_program_id" && op != "tt.make_range" && op != "arith.muli" && op != "tt.splat" &&
+          op != "arith.addi" && op != "arith.cmpi" && op != "tt.addptr" && op != "tt.load" && op != "tt.store") {
+        ++beyond;
+        rest += op + " ";
+      }
+    EXPECT_GT(n, 0);
+    EXPECT_LE(n, 22) << failure.casePath << ": " << ops;
+    EXPECT_LE(beyond, 3) << failure.casePath << ": " << rest;
+    EXPECT_NE(ops.find("arith.subi"), std::string::npos) << ops;
+    // The case replays: the interpreter (its expected outputs) passes, the wrong engine does not.
+    InterpreterEngine interpreter;
+    CaseOutcome good = runCase(failure.casePath, CaseOptions{}, interpreter);
+    EXPECT_TRUE(good.passed()) << good.line() << "\n" << good.details();
+    SubIsAddEngine wrong;
+    CaseOutcome bad = runCase(failure.casePath, CaseOptions{}, wrong);
+    EXPECT_FALSE(bad.passed()) << bad.line();
+  }
+  std::cout << result.summary.human();
+  std::filesystem::remove_all(options.regressionDir);
+}
+
+TEST(Campaign, CoverageExclusionsAreOpsOfTheTable) {
+  std::vector<std::string> coverable = coverableOps();
+  for (const CoverageExclusion& exclusion : coverageExclusions()) {
+    EXPECT_TRUE(lookupOp(exclusion.mnemonic).has_value()) << exclusion.mnemonic;
+    EXPECT_EQ(std::count(coverable.begin(), coverable.end(), exclusion.mnemonic), 0);
+  }
+  EXPECT_EQ(coverable.size() + coverageExclusions().size(), static_cast<size_t>(numOpKinds()));
+}
+
+}  // namespace
+}  // namespace tilesim::fuzz
