@@ -22,8 +22,6 @@ const std::vector<CoverageExclusion>& coverageExclusions() {
       {"cf.br", "unstructured branches: Triton's frontend emits structured scf ops; cf.* appears only after "
                 "lowering, which the builder does not produce"},
       {"cf.cond_br", "as cf.br"},
-      {"tt.unsplat", "only appears inside Triton's own rewrites of 1-element tensors; the builder has no "
-                     "frontend call that makes it"},
   };
   return kExclusions;
 }

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "ir/builder/KernelBuilder.h"
+#include "ir/Attribute.h"
 
 namespace tilesim::fuzz {
 
@@ -70,6 +71,9 @@ class KernelWriter {
     if (kb_.failed()) return -2;
     for (size_t n = 0; n < plan_.nodes.size(); ++n) {
       if (skip_[n]) continue;
+      const uint32_t feature = featureOf(plan_.nodes[n].op);
+      if (feature && !(plan_.features & feature)) continue;  // swarm: this program has the feature off
+      currentNode_ = n;
       Tensor result = node(plan_.nodes[n]);
       if (kb_.failed()) return static_cast<int>(n);
       if (result.valid()) values_.push_back(result);
@@ -109,6 +113,13 @@ class KernelWriter {
   KernelBuilder& builder() { return kb_; }
   const std::vector<Tensor>& stored() const { return stored_; }
 
+  // Buffers of the atomic nodes (parameters atom0, atom1, ... between the inputs and the outputs).
+  struct AtomicBuffer {
+    DType dtype;
+    int64_t length;
+  };
+  const std::vector<AtomicBuffer>& atomics() const { return atomics_; }
+
  private:
   // pid * numel(shape) + the row-major index of each lane: sum over dims of arange * stride, each arange
   // expanded to the full rank (rows[:, None] * C + cols[None, :] in 2-D).
@@ -128,9 +139,12 @@ class KernelWriter {
   }
 
   // One operand in eight is pid or offs (the index values); the rest are loads and node results.
-  const Tensor& pick(uint32_t index) const {
+  // fp8 values only get stored and converted: Triton has no fp8 arithmetic, so an operand that is fp8 is read
+  // as fp32 (exact).
+  Tensor pick(uint32_t index) {
     if (index % 8 == 7) return indices_[(index / 8) % indices_.size()];
-    return values_[index % values_.size()];
+    const Tensor& value = values_[index % values_.size()];
+    return builder::isFp8(value.dtype) ? kb_.cast(value, DType::Fp32) : value;
   }
 
   // Makes b's shape combine with a's: a 1-D [R] against a 2-D [R, C] becomes [R, 1].
@@ -150,9 +164,163 @@ class KernelWriter {
     if (b.dtype == DType::Int1) b = kb_.cast(b, DType::Int32);
   }
 
-  Tensor toInt(const Tensor& t) { return isFloat(t) ? kb_.cast(t, DType::Int32) : t; }
+  bool allowUB() const { return plan_.features & kFeatureUB; }
+
+  // float -> int: without the UB feature, NaN becomes 0 and the value is clamped into the target's range first
+  // (fptosi/fptoui of NaN or an out-of-range value is undefined behaviour for LLVM).
+  Tensor floatToInt(Tensor x, DType to) {
+    if (allowUB() || !isFloat(x)) return kb_.cast(x, to);
+    if (x.dtype != DType::Fp64) x = kb_.cast(x, DType::Fp32);
+    double lo = 0, hi = 0;
+    switch (to) {
+      case DType::Int1: lo = 0; hi = 1; break;
+      case DType::Int8: lo = -128; hi = 127; break;
+      case DType::Int16: lo = -32768; hi = 32767; break;
+      case DType::Int32: lo = -2147483520.0; hi = 2147483520.0; break;  // representable in fp32, inside int32
+      case DType::Int64: lo = -4611686018427387904.0; hi = 4611686018427387904.0; break;
+      case DType::UInt8: lo = 0; hi = 255; break;
+      case DType::UInt16: lo = 0; hi = 65535; break;
+      case DType::UInt32: lo = 0; hi = 4294967040.0; break;
+      case DType::UInt64: lo = 0; hi = 9223372036854775808.0; break;
+      default: return kb_.cast(x, to);
+    }
+    Tensor y = kb_.where(kb_.ne(x, x), Literal(0.0), x);
+    y = kb_.clamp(y, Literal(lo), Literal(hi));
+    return kb_.cast(y, to);
+  }
+  Tensor toInt(const Tensor& t) { return isFloat(t) ? floatToInt(t, DType::Int32) : t; }
   Tensor toFp32(const Tensor& t) {
     return t.dtype == DType::Fp32 || t.dtype == DType::Fp64 ? t : kb_.cast(t, DType::Fp32);
+  }
+
+
+  // A value of a's dtype and shape made from b (or a): what loop, branch and helper bodies combine with.
+  Tensor sameTypeAs(const Tensor& a, const Tensor& value) {
+    Tensor v = value;
+    if (v.shape != a.shape) {
+      if (!broadcastable(a.shape, v.shape) || v.rank() > a.rank()) return a;
+      for (int k = 0; k < v.rank(); ++k)
+        if (v.shape[v.rank() - 1 - k] != a.shape[a.rank() - 1 - k] && v.shape[v.rank() - 1 - k] != 1) return a;
+      if (v.isBlock() || a.isBlock()) v = kb_.broadcastTo(v.isBlock() ? v : kb_.add(kb_.zeros(a.shape, v.dtype), v), a.shape);
+    }
+    if (v.dtype != a.dtype) v = isFloat(v) && !isFloat(a) ? floatToInt(v, a.dtype) : kb_.cast(v, a.dtype);
+    return v;
+  }
+  // One step of the loop/branch bodies: a OP b in a's type.
+  Tensor step(KernelBuilder& kb, int variant, const Tensor& x, const Tensor& y) {
+    Tensor r;
+    switch (variant % 4) {
+      case 0: r = kb.add(x, y); break;
+      case 1: r = kb.maximum(x, y); break;
+      case 2: r = isFloat(x) ? kb.mul(x, y) : kb.xor_(x, y); break;
+      default: r = kb.sub(x, y); break;
+    }
+    if (r.valid() && r.dtype != x.dtype) r = kb.cast(r, x.dtype);
+    return r;
+  }
+
+  Tensor controlFlow(const Node& n, Tensor a, const std::optional<Tensor>& bTensor) {
+    if (a.dtype == DType::Int1 || builder::isFp8(a.dtype)) a = kb_.cast(a, a.dtype == DType::Int1 ? DType::Int32 : DType::Fp32);
+    Tensor b = sameTypeAs(a, bTensor ? *bTensor : a);
+    switch (n.op) {
+      case NodeOp::ForLoop: {
+        // A runtime trip count of 0..4 (pid % 3 + 0..2) with step 1 or 2.
+        Tensor upper = kb_.add(kb_.mod(pid_, Literal(3LL)), Literal(static_cast<long long>(n.variant % 3)));
+        std::vector<Tensor> out = kb_.forLoop(Literal(0LL), upper, Literal(static_cast<long long>(1 + n.literalIndex % 2)), {a},
+            [&](KernelBuilder& kb, const Tensor& iv, const std::vector<Tensor>& carried) {
+              Tensor addend = n.variant % 5 == 4 ? kb.cast(iv, carried[0].dtype) : b;
+              if (addend.shape != carried[0].shape) addend = kb.add(kb.zeros(carried[0].shape, carried[0].dtype), addend);
+              return std::vector<Tensor>{step(kb, n.variant, carried[0], addend)};
+            });
+        return out.empty() ? Tensor{} : out[0];
+      }
+      case NodeOp::WhileLoop: {
+        // 1..3 iterations: while i < pid % 3 + 1.
+        Tensor limit = kb_.add(kb_.mod(pid_, Literal(3LL)), Literal(1LL));
+        std::vector<Tensor> out = kb_.whileLoop({a, kb_.toTensor(Literal(0LL))},
+            [&](KernelBuilder& kb, const std::vector<Tensor>& c) { return kb.lt(c[1], limit); },
+            [&](KernelBuilder& kb, const std::vector<Tensor>& c) {
+              return std::vector<Tensor>{step(kb, n.variant, c[0], b), kb.add(c[1], Literal(1LL))};
+            });
+        return out.empty() ? Tensor{} : out[0];
+      }
+      case NodeOp::IfElse: {
+        Tensor condition = !a.isBlock() && n.variant % 3 == 2 ? kb_.ne(toInt(a), Literal(0LL))
+                                                              : kb_.eq(kb_.mod(pid_, Literal(2LL)), Literal(static_cast<long long>(n.variant % 2)));
+        std::vector<Tensor> out = kb_.ifThenElse(condition,
+            [&](KernelBuilder& kb) { return std::vector<Tensor>{step(kb, n.variant, a, b)}; },
+            [&](KernelBuilder& kb) { return std::vector<Tensor>{step(kb, n.variant + 1, a, b)}; });
+        return out.empty() ? Tensor{} : out[0];
+      }
+      default: {
+        // A private helper per node (its own argument types), called once or twice.
+        const std::string name = "fuzz_helper_" + std::to_string(currentNode_);
+        auto body = [&](KernelBuilder& kb, const std::vector<Tensor>& p) { return std::vector<Tensor>{step(kb, n.variant, p[0], p[1])}; };
+        std::vector<Tensor> out = kb_.call(name, {a, b}, body);
+        if (!out.empty() && n.variant % 2) out = kb_.call(name, {out[0], b}, body);
+        return out.empty() ? Tensor{} : out[0];
+      }
+    }
+  }
+
+  // Atomics on a buffer of their own. AtomicOwn: each lane its own element (pid * numel + index), so the old
+  // values returned are the buffer's initial contents and usable; AtomicShared: integer add/max/min/and/or/xor of
+  // every lane of every program into element 0 or 1, whose final value does not depend on the order; the old
+  // values depend on it and are not used.
+  Tensor atomicNode(const Node& n, const Tensor& a) {
+    if (!a.isBlock()) return Tensor{};
+    const bool own = n.op == NodeOp::AtomicOwn;
+    static const DType kOwnTypes[] = {DType::Int32, DType::UInt32, DType::Int64, DType::Fp32};
+    static const DType kSharedTypes[] = {DType::Int32, DType::UInt32, DType::Int64};
+    DType dtype = own ? kOwnTypes[n.variant % 4] : kSharedTypes[n.variant % 3];
+    Tensor v = isFloat(a) && !builder::isFloating(dtype) ? floatToInt(a, dtype) : kb_.cast(a, dtype);
+    Tensor buffer = kb_.pointerArg("atom" + std::to_string(atomics_.size()), dtype);
+    const int64_t length = plan_.grid * blockNumel(a.shape);
+    atomics_.push_back({dtype, length});
+    Tensor o = offsets(a.shape);
+    if (!own) {
+      static const builder::AtomicOp kShared[] = {builder::AtomicOp::Add, builder::AtomicOp::Max, builder::AtomicOp::Min,
+                                                  builder::AtomicOp::And, builder::AtomicOp::Or, builder::AtomicOp::Xor};
+      Tensor where = kb_.and_(o, Literal(1LL));
+      kb_.atomic(kShared[n.literalIndex % 6], kb_.add(buffer, where), v, Operand(kb_.lt(o, Literal(static_cast<long long>(length - n.literalIndex % 3)))));
+      return Tensor{};
+    }
+    Tensor pointer = kb_.add(buffer, o);
+    Tensor mask = kb_.lt(o, Literal(static_cast<long long>(length - n.literalIndex % 3)));
+    Tensor old;
+    if (n.variant % 9 == 8) {
+      old = kb_.atomicCas(pointer, v, kb_.add(v, Literal(1LL)));  // compare with the lane's value: sometimes equal
+    } else {
+      static const builder::AtomicOp kInt[] = {builder::AtomicOp::Add, builder::AtomicOp::Max, builder::AtomicOp::Min,
+                                               builder::AtomicOp::And, builder::AtomicOp::Or, builder::AtomicOp::Xor,
+                                               builder::AtomicOp::Xchg};
+      builder::AtomicOp op = builder::isFloating(dtype) ? (n.literalIndex % 2 ? builder::AtomicOp::Add : builder::AtomicOp::Xchg)
+                                                        : kInt[n.literalIndex % 7];
+      old = kb_.atomic(op, pointer, v, Operand(mask));
+    }
+    // Masked-off lanes' old values are unspecified on a GPU: only the active lanes' are kept.
+    return kb_.where(mask, old, isFloat(old) ? Literal(0.0) : Literal(0LL));
+  }
+
+  // a [R, C] (both >= 16) as one of the dot dtypes, times its transpose: [R, C] x [C, R] -> [R, R].
+  Tensor dotNode(const Node& n, const Tensor& a) {
+    // Tensor-core shapes (every dim >= 16) from whatever a is: a 1-D value becomes rows, a scalar a 16x16 tile.
+    Tensor source = a;
+    if (source.rank() == 1 && source.shape[0] >= 256) source = kb_.reshape(source, {16, source.shape[0] / 16});
+    else if (source.rank() == 1 && source.shape[0] >= 16) source = kb_.broadcastTo(kb_.expandDims(source, 0), {16, source.shape[0]});
+    else if (!source.isBlock()) source = kb_.add(kb_.zeros({16, 16}, source.dtype == DType::Int1 ? DType::Int32 : source.dtype), source);
+    const Tensor& a2 = source;
+    if (a2.rank() != 2 || a2.shape[0] < 16 || a2.shape[1] < 16) return Tensor{};
+    static const DType kTypes[] = {DType::Fp16, DType::BF16, DType::Fp32, DType::Fp32, DType::Int8,
+                                   DType::Fp8E4Nv, DType::Fp8E5, DType::Fp64};
+    const int pick = n.variant % 8;
+    const DType dtype = kTypes[pick];
+    Tensor x = a2;
+    if (builder::isFloating(dtype) && !isFloat(x)) x = kb_.cast(x, DType::Fp32);
+    x = builder::isFloating(dtype) ? kb_.cast(x, dtype) : (isFloat(x) ? floatToInt(x, dtype) : kb_.cast(x, dtype));
+    Tensor y = kb_.trans(x, {1, 0});
+    DType out = dtype == DType::Fp64 ? DType::Fp64 : (dtype == DType::Fp16 && n.literalIndex % 3 == 0 ? DType::Fp16 : DType::Fp32);
+    return kb_.dot(x, y, std::nullopt, pick == 3 ? "tf32" : "ieee", out);
   }
 
   Tensor node(const Node& n) {
@@ -162,7 +330,11 @@ class KernelWriter {
       bTensor = pick(n.b);
       if (!fitShapes(a, *bTensor)) bTensor.reset();
     }
-    auto lit = [&](bool floating) { return literalFor(n.literalIndex, floating); };
+    auto lit = [&](bool floating) {
+      // Literal 0 divides by zero (UB for integers): only with the UB feature.
+      if (!allowUB() && !floating && kIntLiterals[n.literalIndex % std::size(kIntLiterals)] == 0) return Literal(1LL);
+      return literalFor(n.literalIndex, floating);
+    };
     auto second = [&](bool floating) -> Operand { return bTensor ? Operand(*bTensor) : Operand(lit(floating)); };
     switch (n.op) {
       case NodeOp::Add: return kb_.add(a, second(isFloat(a)));
@@ -223,9 +395,11 @@ class KernelWriter {
         if (n.variant % 3 == 0 && isFloat(a) && builder::isFloating(n.castTo) &&
             builder::primitiveBitWidth(n.castTo) < builder::primitiveBitWidth(a.dtype))
           return kb_.cast(a, n.castTo, false, std::string("rtz"));
+        if (isFloat(a) && !builder::isFloating(n.castTo)) return floatToInt(a, n.castTo);
         return kb_.cast(a, n.castTo);
       case NodeOp::Bitcast: {
-        if (builder::primitiveBitWidth(a.dtype) != builder::primitiveBitWidth(n.castTo)) return kb_.cast(a, n.castTo);
+        if (builder::primitiveBitWidth(a.dtype) != builder::primitiveBitWidth(n.castTo))
+          return isFloat(a) && !builder::isFloating(n.castTo) ? floatToInt(a, n.castTo) : kb_.cast(a, n.castTo);
         return kb_.cast(a, n.castTo, /*bitcast=*/true);
       }
       case NodeOp::Math: {
@@ -328,6 +502,64 @@ class KernelWriter {
           default: return kb_.cumsum(a, axis, keepDims);
         }
       }
+      case NodeOp::ForLoop:
+      case NodeOp::WhileLoop:
+      case NodeOp::IfElse:
+      case NodeOp::Call: return controlFlow(n, a, bTensor);
+      case NodeOp::AtomicOwn:
+      case NodeOp::AtomicShared: return atomicNode(n, a);
+      case NodeOp::Dot: return dotNode(n, a);
+      case NodeOp::Histogram: {
+        if (a.rank() != 1) return Tensor{};
+        Tensor x = a.dtype == DType::Int32 ? a : kb_.cast(toInt(a), DType::Int32);
+        const int64_t bins = int64_t{1} << (1 + n.variant % 6);
+        return kb_.rawOp(OpKind::TTHistogram, {x}, DType::Int32, {bins});
+      }
+      case NodeOp::TileGather: {
+        if (!a.isBlock()) return Tensor{};
+        const int axis = n.axis % a.rank();
+        Tensor source = bTensor && bTensor->shape == a.shape ? *bTensor : a;
+        Tensor index = kb_.and_(kb_.cast(toInt(source), DType::Int32), static_cast<int>(a.shape[axis] - 1));
+        return kb_.rawOp(OpKind::TTGather, {a, index}, a.dtype, a.shape, {{"axis", Attribute::integer(axis, Type::i32())}});
+      }
+      case NodeOp::Fp8: {
+        Tensor x = isFloat(a) ? a : kb_.cast(a, DType::Fp32);
+        if (builder::isFp8(x.dtype)) return kb_.cast(x, DType::Fp32);
+        Tensor f8 = kb_.cast(x, n.variant % 2 ? DType::Fp8E4Nv : DType::Fp8E5);
+        return n.variant % 3 == 0 ? f8 : kb_.cast(f8, n.variant % 4 == 1 ? DType::Fp16 : DType::Fp32);
+      }
+      case NodeOp::Library: {
+        Tensor x = a.dtype == DType::Fp32 ? a : kb_.cast(a, DType::Fp32);
+        switch (n.variant % 5) {
+          case 0: {
+            Tensor y = bTensor && bTensor->shape == a.shape ? *bTensor : a;
+            if (y.dtype != DType::Fp32) y = kb_.cast(y, DType::Fp32);
+            return kb_.rawOp(OpKind::TTPreciseDivF, {x, y}, DType::Fp32, x.shape);
+          }
+          case 1: return kb_.rawOp(OpKind::TTPreciseSqrt, {x}, DType::Fp32, x.shape);
+          case 2: return kb_.rawOp(OpKind::MathErf, {x}, DType::Fp32, x.shape);
+          case 3: {
+            Tensor f = isFloat(a) && !builder::isFp8(a.dtype) ? a : x;
+            return kb_.rawOp(OpKind::ArithNegF, {f}, f.dtype, f.shape);
+          }
+          default: return kb_.rawOp(OpKind::ArithBitcast, {x}, DType::Int32, x.shape);
+        }
+      }
+      case NodeOp::Assert:
+        // Always true, so it passes everywhere (a failing assert is a trap, not a value to compare).
+        kb_.deviceAssert(n.variant % 2 ? kb_.ge(indices_[1], Literal(0)) : kb_.ge(pid_, Literal(0)), "fuzz: always true");
+        return Tensor{};
+      case NodeOp::Barrier:
+        kb_.debugBarrier();
+        return Tensor{};
+      case NodeOp::NumPrograms: return kb_.numPrograms(0);
+      case NodeOp::Unsplat: {
+        if (!a.isBlock()) return Tensor{};
+        Tensor x = a;
+        if (x.rank() > 1) x = kb_.reshape(x, {blockNumel(x.shape)});
+        if (x.shape[0] > 1) x = kb_.max(x, 0, /*keepDims=*/true);
+        return kb_.rawOp(OpKind::TTUnsplat, {x}, x.dtype, {});
+      }
       case NodeOp::kCount: break;
     }
     return Tensor{};
@@ -341,6 +573,8 @@ class KernelWriter {
   std::vector<Tensor> indices_;  // pid, offs
   std::vector<Tensor> values_;
   std::vector<Tensor> stored_;
+  std::vector<AtomicBuffer> atomics_;
+  size_t currentNode_ = 0;
 };
 
 }  // namespace
@@ -371,6 +605,12 @@ BuiltKernel buildKernel(const KernelPlan& plan) {
       DType dtype = plan.inputs[i].dtype;
       built.arguments.push_back(LaunchArgument::buffer("in" + std::to_string(i), builder::scalarKindOf(dtype),
                                                        randomBuffer(dtype, writer.inputLength(i), rng)));
+      built.argumentDTypes.push_back(dtype);
+    }
+    for (size_t k = 0; k < writer.atomics().size(); ++k) {
+      DType dtype = writer.atomics()[k].dtype;
+      built.arguments.push_back(LaunchArgument::buffer("atom" + std::to_string(k), builder::scalarKindOf(dtype),
+                                                       randomBuffer(dtype, writer.atomics()[k].length, rng)));
       built.argumentDTypes.push_back(dtype);
     }
     for (size_t j = 0; j < writer.stored().size(); ++j) {

@@ -33,8 +33,27 @@ enum class NodeOp : uint8_t {
   Lt, Le, Gt, Ge, Eq, Ne, Maximum, Minimum, Where,
   Neg, Invert, Abs, Cast, Bitcast, Math, Fma, Clamp, Umulhi,
   Sum, Max, Min, Argmax, Argmin, Cumsum, Trans, Reshape, Gather, ReduceProduct, Join, Split, Cat,
+  // Swarm features (Feature bits below); each needs its bit in KernelPlan::features.
+  ForLoop, WhileLoop, IfElse, Call, AtomicOwn, AtomicShared, Dot, Histogram, TileGather, Fp8, Library, Assert,
+  Barrier, NumPrograms, Unsplat,
   kCount,
 };
+
+// Swarm testing: a program may use the node ops of the features its plan enables (the base ops always).
+enum Feature : uint32_t {
+  kFeatureLoops = 1u << 0,      // scf.for with a runtime trip count, scf.while
+  kFeatureIf = 1u << 1,         // scf.if with results
+  kFeatureCall = 1u << 2,       // tt.call of a private helper
+  kFeatureAtomics = 1u << 3,    // tt.atomic_rmw / tt.atomic_cas: one lane per address, or commutative int ops
+  kFeatureDot = 1u << 4,        // tt.dot at tensor-core shapes, every input dtype
+  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather
+  kFeatureFp8 = 1u << 6,        // fp8e4nv / fp8e5 casts (tt.fp_to_fp)
+  kFeatureMisc = 1u << 7,       // precise div/sqrt, erf, negf, arith.bitcast, unsplat, assert, barrier, num_programs
+  kFeatureUB = 1u << 8,         // allow lanes with undefined behaviour (literal 0 divisors, float->int out of range)
+  kFeatureCount = 9,
+};
+const char* featureName(uint32_t bit);
+uint32_t featureOf(NodeOp op);  // 0 for the base ops
 const char* nodeOpName(NodeOp op);
 
 struct Node {
@@ -72,7 +91,7 @@ rc::Gen<KernelPlan> genKernelPlan();
 // A built kernel: the module (verified), the launch arguments with random inputs, and a readable summary.
 struct BuiltKernel {
   std::unique_ptr<Module> module;
-  std::vector<LaunchArgument> arguments;  // in0.., out0..; buffers filled from plan.dataSeed
+  std::vector<LaunchArgument> arguments;  // in0.., atom0.., out0..; buffers filled from plan.dataSeed
   std::vector<builder::DType> argumentDTypes;
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;

@@ -48,18 +48,58 @@ const char* nodeOpName(NodeOp op) {
   static const char* kNames[] = {"add", "sub", "mul", "truediv", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
                                  "lt", "le", "gt", "ge", "eq", "ne", "maximum", "minimum", "where",
                                  "neg", "invert", "abs", "cast", "bitcast", "math", "fma", "clamp", "umulhi",
-                                 "sum", "max", "min", "argmax", "argmin", "cumsum", "trans", "reshape", "gather", "reduce_product", "join", "split", "cat"};
+                                 "sum", "max", "min", "argmax", "argmin", "cumsum", "trans", "reshape", "gather", "reduce_product", "join", "split", "cat",
+                                 "for", "while", "if", "call", "atomic_own", "atomic_shared", "dot", "histogram", "tile_gather", "fp8",
+                                 "library", "assert", "barrier", "num_programs", "unsplat"};
+  static_assert(std::size(kNames) == static_cast<size_t>(NodeOp::kCount));
   return kNames[static_cast<int>(op)];
+}
+
+const char* featureName(uint32_t bit) {
+  switch (bit) {
+    case kFeatureLoops: return "loops";
+    case kFeatureIf: return "if";
+    case kFeatureCall: return "call";
+    case kFeatureAtomics: return "atomics";
+    case kFeatureDot: return "dot";
+    case kFeatureMemory: return "memory";
+    case kFeatureFp8: return "fp8";
+    case kFeatureMisc: return "misc";
+    case kFeatureUB: return "ub";
+    default: return "?";
+  }
+}
+
+uint32_t featureOf(NodeOp op) {
+  switch (op) {
+    case NodeOp::ForLoop: case NodeOp::WhileLoop: return kFeatureLoops;
+    case NodeOp::IfElse: return kFeatureIf;
+    case NodeOp::Call: return kFeatureCall;
+    case NodeOp::AtomicOwn: case NodeOp::AtomicShared: return kFeatureAtomics;
+    case NodeOp::Dot: return kFeatureDot;
+    case NodeOp::Histogram: case NodeOp::TileGather: return kFeatureMemory;
+    case NodeOp::Fp8: return kFeatureFp8;
+    case NodeOp::Library: case NodeOp::Assert: case NodeOp::Barrier: case NodeOp::NumPrograms: case NodeOp::Unsplat:
+      return kFeatureMisc;
+    default: return 0;
+  }
 }
 
 
 rc::Gen<KernelPlan> genKernelPlan() {
   return rc::gen::exec([] {
     KernelPlan plan;
+    // Swarm testing: each feature on with probability 1/2 (the UB lanes with 1/4).
+    for (uint32_t bit = 0; bit < kFeatureCount; ++bit)
+      if (*rc::gen::inRange(0, bit == 8 ? 4 : 2) == 0) plan.features |= 1u << bit;
     bool twoD = *rc::gen::arbitrary<bool>();
     // Power-of-two extents up to 64, not scaled by RapidCheck's size (small blocks hide few bugs); 1 shrinks best.
     const auto extent = rc::gen::weightedElement<int64_t>({{1, 1}, {1, 2}, {2, 4}, {3, 8}, {3, 16}, {2, 32}, {2, 64}});
-    plan.block.push_back(*extent);
+    // 1-D blocks also around the thread counts where codegen changes (32 * num_warps = 32 .. 256 threads, one
+    // element per thread or several, vector widths).
+    const auto extent1d = rc::gen::weightedElement<int64_t>(
+        {{1, 1}, {1, 2}, {1, 4}, {2, 8}, {2, 16}, {3, 32}, {2, 64}, {3, 128}, {2, 256}, {1, 512}});
+    plan.block.push_back(twoD ? *extent : *extent1d);
     if (twoD) plan.block.push_back(*extent);
     plan.grid = *rc::gen::inRange<int64_t>(1, 5);
     int numInputs = *rc::gen::inRange(1, 4);
@@ -74,7 +114,12 @@ rc::Gen<KernelPlan> genKernelPlan() {
     }
     int numNodes = *rc::gen::inRange(0, 21);
     std::vector<NodeOp> allOps;
-    for (int op = 0; op < static_cast<int>(NodeOp::kCount); ++op) allOps.push_back(static_cast<NodeOp>(op));
+    for (int op = 0; op < static_cast<int>(NodeOp::kCount); ++op) {
+      const uint32_t feature = featureOf(static_cast<NodeOp>(op));
+      if (feature == 0 || (plan.features & feature)) allOps.push_back(static_cast<NodeOp>(op));
+      // Features get more weight than one op of the base table each, so that enabled ones do appear.
+      if (feature != 0 && (plan.features & feature)) allOps.push_back(static_cast<NodeOp>(op));
+    }
     for (int i = 0; i < numNodes; ++i) {
       Node node;
       node.op = *rc::gen::elementOf(allOps);  // uniform: inRange would favour the first ops at small sizes
@@ -105,7 +150,10 @@ std::string describePlan(const KernelPlan& plan) {
   std::ostringstream out;
   out << "block [";
   for (size_t i = 0; i < plan.block.size(); ++i) out << (i ? "x" : "") << plan.block[i];
-  out << "] grid " << plan.grid << " num_warps " << plan.numWarps << " seed " << plan.dataSeed << "\n";
+  out << "] grid " << plan.grid << " num_warps " << plan.numWarps << " seed " << plan.dataSeed << " features";
+  for (uint32_t bit = 1; bit < (1u << kFeatureCount); bit <<= 1)
+    if (plan.features & bit) out << " " << featureName(bit);
+  out << "\n";
   for (size_t i = 0; i < plan.inputs.size(); ++i)
     out << "  in" << i << ": " << builder::dtypeName(plan.inputs[i].dtype) << " trim " << plan.inputs[i].trim
         << (plan.inputs[i].withOther ? " other" : plan.inputs[i].sanitize ? " no-other+where" : " no-other") << "\n";

@@ -71,12 +71,13 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
   const std::string& text = program.text;
   std::optional<Function> kernel = program.parsed->kernel();
 
-  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid);
+  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Exact, program.parsed.get());
   if (!reference.error.empty()) return "reference: " + reference.error + "\n" + text;
   // Math functions differ between the profiles (ExactMath vs correctly rounded), so the triton run has its own.
-  ReferenceOutcome tritonReference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton);
+  ReferenceOutcome tritonReference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton, program.parsed.get());
   if (!tritonReference.error.empty()) return "reference: " + tritonReference.error + "\n" + text;
   if (reference.outOfBounds) return "generator: the reference saw an out-of-bounds access\n" + text;
+  if (reference.assertFails) return "generator: an always-true tt.assert fails in the reference\n" + text;
   program.undefinedStore = reference.undefinedReachesMemory;
   program.undefinedBehaviour = reference.undefinedBehaviour;
 

@@ -88,7 +88,7 @@ std::string saveRegression(const Failure& failure) {
   BuiltKernel built = buildKernel(failure.plan);
   if (!built.module) return "(not saved: " + built.error + ")";
   std::optional<Function> kernel = built.module->kernel();
-  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid);
+  ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Exact, built.module.get());
   if (!reference.error.empty()) return "(not saved: " + reference.error + ")";
   const std::string text = printModule(*built.module);
   char name[32];

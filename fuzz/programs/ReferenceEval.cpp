@@ -4,6 +4,7 @@
 #include "fuzz/programs/ReferenceEval.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <unordered_map>
 
@@ -68,8 +69,8 @@ struct Buffer {
 class Reference {
  public:
   Reference(const Function& kernel, const std::vector<LaunchArgument>& arguments, std::array<int64_t, 3> grid,
-            FloatProfile profile)
-      : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact) {}
+            FloatProfile profile, const Module* module)
+      : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact), module_(module) {}
 
   ReferenceOutcome run() {
     for (const LaunchArgument& argument : arguments_)
@@ -164,6 +165,13 @@ class Reference {
         env_[op.result()] = std::move(lanes);
         return;
       }
+      case OpKind::TTGetNumPrograms: {
+        Lanes lanes = makeLanes(type);
+        lanes.bits[0] = static_cast<uint64_t>(grid_[ProgramAxisView{op}.index()]);
+        env_[op.result()] = std::move(lanes);
+        return;
+      }
+      case OpKind::TTUnsplat:
       case OpKind::TTSplat:
       case OpKind::TTBroadcast:
       case OpKind::TTExpandDims:
@@ -178,6 +186,17 @@ class Reference {
       case OpKind::ArithSelect: return select(op);
       case OpKind::TTReduce: return reduce(op);
       case OpKind::TTScan: return scan(op);
+      case OpKind::SCFFor: return forLoop(op);
+      case OpKind::SCFWhile: return whileLoop(op);
+      case OpKind::SCFIf: return ifThenElse(op);
+      case OpKind::TTCall: return call(op);
+      case OpKind::TTAtomicRMW:
+      case OpKind::TTAtomicCAS: return atomic(op);
+      case OpKind::TTDot: return dot(op);
+      case OpKind::TTHistogram: return histogram(op);
+      case OpKind::TTGather: return gather(op);
+      case OpKind::TTAssert: return assertion(op);
+      case OpKind::GPUBarrier: return;  // orders nothing here: one program's ops run in order
       default: break;
     }
     if (!hasTrait(op.kind, kElementwise)) return fail("reference: unsupported op " + std::string(op.name()));
@@ -212,7 +231,7 @@ class Reference {
     result.buffer = input.buffer;
     for (int64_t i = 0; i < result.size(); ++i) {
       int64_t from = 0;
-      if (op.kind == OpKind::TTExpandDims || op.kind == OpKind::TTReshape) {
+      if (op.kind == OpKind::TTExpandDims || op.kind == OpKind::TTReshape || op.kind == OpKind::TTUnsplat) {
         from = i;
       } else if (op.kind == OpKind::TTTrans) {
         const Attribute* order = op.attr("order");
@@ -437,6 +456,210 @@ class Reference {
     for (size_t k = 0; k < results.size(); ++k) env_[op.result(k)] = std::move(results[k]);
   }
 
+
+  // ---- control flow: scf.for / scf.while / scf.if / tt.call, each region run by runBlock ----
+  void bindResults(const Operation& op, std::vector<Lanes> values) {
+    if (values.size() != op.numResults()) return fail("reference: " + std::string(op.name()) + " yields the wrong number of values");
+    for (size_t i = 0; i < values.size(); ++i) env_[op.result(i)] = std::move(values[i]);
+  }
+  // A scalar that decides control flow; an undefined one must be reported by the interpreter.
+  uint64_t controlScalar(const Value* value) {
+    const Lanes& lanes = get(value);
+    if (lanes.undefined[0]) outcome_.undefinedReachesMemory = true;
+    return lanes.bits[0];
+  }
+  static constexpr int64_t kMaxIterations = 1 << 16;  // generated loops run 0..4 times
+
+  void forLoop(const Operation& op) {
+    ScalarKind kind = op.operand(0)->type.scalarKind();
+    const bool isUnsigned = op.hasAttr("unsignedCmp");
+    auto value = [&](uint64_t bits) { return isUnsigned ? static_cast<int64_t>(maskToWidth(bits, kind)) : signExtendLane(bits, kind); };
+    int64_t lower = value(controlScalar(op.operand(0))), upper = value(controlScalar(op.operand(1))),
+            step = value(controlScalar(op.operand(2)));
+    std::vector<Lanes> carried;
+    for (size_t i = 3; i < op.numOperands(); ++i) carried.push_back(get(op.operand(i)));
+    const Block& body = op.region(0).front();
+    int64_t iterations = 0;
+    for (int64_t iv = lower; iv < upper; iv += step) {
+      if (++iterations > kMaxIterations || step <= 0) return fail("reference: scf.for runs too long");
+      Lanes ivLanes = makeLanes(body.argument(0)->type);
+      ivLanes.bits[0] = maskToWidth(static_cast<uint64_t>(iv), kind);
+      env_[body.argument(0)] = std::move(ivLanes);
+      for (size_t i = 0; i < carried.size(); ++i) env_[body.argument(i + 1)] = carried[i];
+      carried = runBlock(body);
+      if (!outcome_.error.empty()) return;
+    }
+    bindResults(op, std::move(carried));
+  }
+
+  void whileLoop(const Operation& op) {
+    std::vector<Lanes> carried;
+    for (const Value* v : op.operands) carried.push_back(get(v));
+    const Block& before = op.region(0).front();
+    const Block& after = op.region(1).front();
+    for (int64_t iteration = 0;; ++iteration) {
+      if (iteration > kMaxIterations) return fail("reference: scf.while runs too long");
+      for (size_t i = 0; i < carried.size(); ++i) env_[before.argument(i)] = carried[i];
+      std::vector<Lanes> condition = runBlock(before);
+      if (!outcome_.error.empty()) return;
+      if (condition.empty()) return fail("reference: scf.while without scf.condition");
+      if (condition[0].undefined[0]) outcome_.undefinedReachesMemory = true;
+      std::vector<Lanes> forwarded(condition.begin() + 1, condition.end());
+      if (!(condition[0].bits[0] & 1)) return bindResults(op, std::move(forwarded));
+      for (size_t i = 0; i < forwarded.size(); ++i) env_[after.argument(i)] = forwarded[i];
+      carried = runBlock(after);
+      if (!outcome_.error.empty()) return;
+    }
+  }
+
+  void ifThenElse(const Operation& op) {
+    const bool taken = controlScalar(op.operand(0)) & 1;
+    const Region& region = op.region(taken ? 0 : 1);
+    if (region.empty()) return bindResults(op, {});
+    bindResults(op, runBlock(region.front()));
+  }
+
+  void call(const Operation& op) {
+    const Attribute* callee = op.attr("callee");
+    std::optional<Function> function = module_ && callee ? module_->findFunction(callee->text()) : std::nullopt;
+    if (!function) return fail("reference: tt.call of an unknown function (no module given?)");
+    for (size_t i = 0; i < op.numOperands(); ++i) env_[function->argument(i)] = get(op.operand(i));
+    bindResults(op, runBlock(function->body()));
+  }
+
+  // ---- atomics: lanes in order, each a read-modify-write of its element ----
+  void atomic(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    const bool cas = op.kind == OpKind::TTAtomicCAS;
+    const Lanes& value = get(op.operand(cas ? 2 : 1));
+    const Lanes* compare = cas ? &get(op.operand(1)) : nullptr;
+    const Lanes* mask = !cas && op.numOperands() > 2 ? &get(op.operand(2)) : nullptr;
+    const ScalarKind kind = op.operand(cas ? 2 : 1)->type.scalarKind();
+    const std::string rmw = cas ? "cas" : op.keywordAttr("atomic_rmw_op");
+    Lanes result = makeLanes(op.result()->type);
+    for (int64_t i = 0; i < result.size(); ++i) {
+      if (mask) {
+        if (mask->undefined[i]) outcome_.undefinedReachesMemory = true;
+        if (!(mask->bits[i] & 1)) continue;  // masked off: 0
+      }
+      uint8_t* at = element(pointer, i);
+      if (!at) continue;
+      Buffer& buffer = buffers_[static_cast<size_t>(pointer.buffer)];
+      const int64_t index = (at - buffer.bytes.data()) / storageBytes(kind);
+      uint64_t old = 0;
+      std::memcpy(&old, at, static_cast<size_t>(storageBytes(kind)));
+      old = maskToWidth(old, kind);
+      const uint64_t v = value.bits[i];
+      uint64_t next = old;
+      const int64_t so = signExtendLane(old, kind), sv = signExtendLane(v, kind);
+      if (rmw == "cas") next = old == compare->bits[i] ? v : old;
+      else if (rmw == "add") next = maskToWidth(old + v, kind);
+      else if (rmw == "fadd") next = floatBitsFromDouble(doubleFromFloatBits(old, kind) + doubleFromFloatBits(v, kind), kind);
+      else if (rmw == "max") next = so >= sv ? old : v;
+      else if (rmw == "min") next = so <= sv ? old : v;
+      else if (rmw == "umax") next = old >= v ? old : v;
+      else if (rmw == "umin") next = old <= v ? old : v;
+      else if (rmw == "and") next = old & v;
+      else if (rmw == "or") next = old | v;
+      else if (rmw == "xor") next = old ^ v;
+      else if (rmw == "exch") next = v;
+      else return fail("reference: atomic kind " + rmw);
+      std::memcpy(at, &next, static_cast<size_t>(storageBytes(kind)));
+      const bool undefinedInput = value.undefined[i] || (compare && compare->undefined[i]);
+      if (undefinedInput) outcome_.undefinedReachesMemory = true;
+      buffer.undefined[static_cast<size_t>(index)] |= undefinedInput ? 1 : 0;
+      result.bits[i] = old;
+      result.undefined[i] = buffer.undefined[static_cast<size_t>(index)] && !undefinedInput ? 1 : 0;
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  // ---- tt.dot as docs/semantics.md "Dot" writes it: per output a sequential fma over k from c ----
+  void dot(const Operation& op) {
+    const Lanes& a = get(op.operand(0));
+    const Lanes& b = get(op.operand(1));
+    const Lanes& c = get(op.operand(2));
+    const ScalarKind ak = op.operand(0)->type.scalarKind(), bk = op.operand(1)->type.scalarKind();
+    const ScalarKind rk = op.result()->type.scalarKind();
+    if (a.shape.size() != 2) return fail("reference: batched tt.dot");
+    const int64_t m = a.shape[0], kk = a.shape[1], n = b.shape[1];
+    const bool tf32 = op.keywordAttr("inputPrecision", "ieee") == "tf32" && ak == ScalarKind::F32;
+    auto asFloat = [&](uint64_t bits, ScalarKind kind) {
+      float f = static_cast<float>(doubleFromFloatBits(bits, kind));  // exact: every dot input fits f32
+      if (tf32) {
+        uint32_t u = static_cast<uint32_t>(bits);
+        if ((u & 0x7F800000u) != 0x7F800000u) u &= 0xFFFFE000u;
+        std::memcpy(&f, &u, 4);
+      }
+      return f;
+    };
+    Lanes result = makeLanes(op.result()->type);
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        uint8_t undefined = c.undefined[i * n + j];
+        for (int64_t k = 0; k < kk; ++k) undefined |= a.undefined[i * kk + k] | b.undefined[k * n + j];
+        uint64_t bits = 0;
+        if (isFloatKind(ak) && rk == ScalarKind::F64) {
+          double acc = doubleFromFloatBits(c.bits[i * n + j], rk);
+          for (int64_t k = 0; k < kk; ++k)
+            acc = std::fma(doubleFromFloatBits(a.bits[i * kk + k], ak), doubleFromFloatBits(b.bits[k * n + j], bk), acc);
+          bits = floatBitsFromDouble(acc, rk);
+        } else if (isFloatKind(ak)) {
+          float acc = static_cast<float>(doubleFromFloatBits(c.bits[i * n + j], rk));
+          for (int64_t k = 0; k < kk; ++k) acc = std::fma(asFloat(a.bits[i * kk + k], ak), asFloat(b.bits[k * n + j], bk), acc);
+          bits = floatBitsFromDouble(static_cast<double>(acc), rk);  // f16 results: rounded once
+        } else {
+          uint32_t acc = static_cast<uint32_t>(c.bits[i * n + j]);
+          for (int64_t k = 0; k < kk; ++k)
+            acc += static_cast<uint32_t>(signExtendLane(a.bits[i * kk + k], ak) * signExtendLane(b.bits[k * n + j], bk));
+          bits = maskToWidth(acc, rk);
+        }
+        result.bits[i * n + j] = bits;
+        result.undefined[i * n + j] = undefined;
+      }
+    env_[op.result()] = std::move(result);
+  }
+
+  void histogram(const Operation& op) {
+    const Lanes& values = get(op.operand(0));
+    const Lanes* mask = op.numOperands() > 1 ? &get(op.operand(1)) : nullptr;
+    Lanes result = makeLanes(op.result()->type);
+    const ScalarKind kind = op.operand(0)->type.scalarKind();
+    for (int64_t i = 0; i < values.size(); ++i) {
+      if (mask && !(mask->bits[i] & 1)) continue;
+      if (values.undefined[i]) outcome_.undefinedReachesMemory = true;  // an undefined value is counted
+      const int64_t v = signExtendLane(values.bits[i], kind);
+      if (v >= 0 && v < result.size()) result.bits[v] = maskToWidth(result.bits[v] + 1, ScalarKind::I32);
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  void gather(const Operation& op) {
+    const Lanes& source = get(op.operand(0));
+    const Lanes& index = get(op.operand(1));
+    const int axis = static_cast<int>(op.intAttr("axis"));
+    const ScalarKind indexKind = op.operand(1)->type.scalarKind();
+    Lanes result = makeLanes(op.result()->type);
+    for (int64_t i = 0; i < result.size(); ++i) {
+      std::vector<int64_t> at = multiIndex(i, index.shape);
+      const int64_t position = signExtendLane(index.bits[i], indexKind);
+      if (position < 0 || position >= source.shape[axis]) return fail("reference: gather index out of range (generator bug)");
+      at[axis] = position;
+      const int64_t from = linearIndex(at, source.shape);
+      result.bits[i] = source.bits[from];
+      result.undefined[i] = source.undefined[from] | index.undefined[i];
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  void assertion(const Operation& op) {
+    const Lanes& condition = get(op.operand(0));
+    for (int64_t i = 0; i < condition.size(); ++i) {
+      if (condition.undefined[i]) outcome_.undefinedReachesMemory = true;
+      else if (!(condition.bits[i] & 1)) outcome_.assertFails = true;
+    }
+  }
+
   const Function& kernel_;
   const std::vector<LaunchArgument>& arguments_;
   std::array<int64_t, 3> grid_;
@@ -445,13 +668,14 @@ class Reference {
   std::vector<Buffer> buffers_;
   std::unordered_map<const Value*, Lanes> env_;
   ReferenceOutcome outcome_;
+  const Module* module_;
 };
 
 }  // namespace
 
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
-                              std::array<int64_t, 3> grid, FloatProfile profile) {
-  return Reference(kernel, arguments, grid, profile).run();
+                              std::array<int64_t, 3> grid, FloatProfile profile, const Module* module) {
+  return Reference(kernel, arguments, grid, profile, module).run();
 }
 
 }  // namespace tilesim::fuzz

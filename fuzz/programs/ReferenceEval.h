@@ -4,7 +4,9 @@
 // over index bits, lowest bit first) and scans (Kogge-Stone) are written out plainly from docs/semantics.md. Programs run one after another.
 //
 // It covers the ops the program generator emits (KernelGen.h): elementwise arith/math, casts, constants, ranges,
-// splat/broadcast/expand_dims, addptr, masked loads and stores, tt.reduce and tt.scan with any combine region.
+// splat/broadcast/expand_dims/unsplat, addptr, masked loads and stores, tt.reduce and tt.scan with any combine
+// region, scf.for/while/if, tt.call, atomics (lanes in order), tt.dot (sequential fma), tt.histogram, tt.gather,
+// tt.assert (must hold), gpu.barrier, get_num_programs.
 // Anything else is an error, so a generator extension cannot silently go unchecked.
 //
 // Undefined lanes follow the documented rule: a masked-off load lane without `other` is undefined; any undefined
@@ -31,12 +33,15 @@ struct ReferenceOutcome {
   bool undefinedBehaviour = false;            // a defined lane is UB for LLVM: --check=ub must report it
   bool undefinedBehaviourPossible = false;    // an undefined lane reaches a UB-capable op: a report is allowed
   bool outOfBounds = false;                   // never expected from generated kernels
+  bool assertFails = false;                   // never expected either: generated asserts are always true
   std::string error;                          // an op the reference cannot evaluate; empty on success
 };
 
 // Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does). `profile`
 // picks the math functions' values: the exact profile's own algorithms or the correctly rounded ones (triton).
+// `module` holds the functions tt.call names (null: a kernel without calls).
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
-                              std::array<int64_t, 3> grid, FloatProfile profile = FloatProfile::Exact);
+                              std::array<int64_t, 3> grid, FloatProfile profile = FloatProfile::Exact,
+                              const Module* module = nullptr);
 
 }  // namespace tilesim::fuzz

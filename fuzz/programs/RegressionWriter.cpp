@@ -21,6 +21,8 @@ std::string caseDtypeName(builder::DType dtype) {
     case builder::DType::BF16: return "bfloat16";
     case builder::DType::Fp32: return "float32";
     case builder::DType::Fp64: return "float64";
+    case builder::DType::Fp8E4Nv: return "float8_e4m3fn";
+    case builder::DType::Fp8E5: return "float8_e5m2";
     default: return std::string(builder::dtypeName(dtype));  // int8 .. uint64
   }
 }
@@ -71,7 +73,7 @@ std::string writeCase(const std::string& directory, const std::string& name, con
     arg["input"] = argument.name + ".npy";
     std::string error = writeBuffer((dir / (argument.name + ".npy")).string(), argument.elementKind, argument.bytes);
     if (!error.empty()) return error;
-    if (argument.name.rfind("out", 0) == 0) {
+    if (argument.name.rfind("in", 0) != 0) {  // outputs and atomic buffers: written by the kernel
       arg["expected"] = argument.name + ".expected.npy";
       error = writeBuffer((dir / (argument.name + ".expected.npy")).string(), argument.elementKind, expected.at(i));
       if (!error.empty()) return error;

@@ -4,6 +4,7 @@
 // (visit_if_scf). Bodies are callbacks that build into the region's block; values defined outside may be used
 // inside. Type rules and messages follow code_generator.py: bounds go through to_tensor and
 // integer_promote_impl; a carried variable may not change type; both branches must yield the same types.
+#include <algorithm>
 #include <sstream>
 
 #include "ir/builder/KernelBuilder.h"
@@ -214,6 +215,125 @@ std::vector<Tensor> KernelBuilder::ifThenElse(const Operand& condition, const Br
       emitter_->nameValue(result, nameAt(names, i, savedHint));
       results.push_back(Emitter::tensorOf(result, value.dtype, value.pointer, value.shape));
     }
+    return results;
+  } catch (const FrontendException& exception) {
+    error_ = exception.error;
+    return {};
+  }
+}
+
+std::vector<Tensor> KernelBuilder::whileLoop(const std::vector<Tensor>& initialValues, const WhileCondition& condition,
+                                             const WhileBody& body) {
+  if (error_) return {};
+  try {
+    std::vector<Value*> operands;
+    std::vector<Type> types;
+    for (const Tensor& init : initialValues) {
+      if (!init.valid()) throwFrontendError(FrontendError::Kind::ValueError, "while-carried initial value is not a tensor");
+      operands.push_back(init.value);
+      types.push_back(init.value->type);
+    }
+    std::string savedHint = emitter_->nameHint();
+    emitter_->setNameHint("");
+    Operation* op = emitter_->create(OpKind::SCFWhile, operands, types);
+    emitter_->setNameHint(savedHint);
+    auto carriedOf = [&](Block& block) {
+      std::vector<Tensor> carried;
+      for (const Tensor& init : initialValues)
+        carried.push_back(Emitter::tensorOf(block.addArgument(init.value->type), init.dtype, init.pointer, init.shape));
+      return carried;
+    };
+    Block& before = op->addRegion().addBlock();
+    std::vector<Tensor> beforeArgs = carriedOf(before);
+    {
+      BlockScope scope(*emitter_, &before);
+      Tensor cond = condition(*this, beforeArgs);
+      if (error_) return {};
+      if (!cond.valid() || cond.isBlock())
+        throwFrontendError(FrontendError::Kind::UnsupportedLanguageConstruct, "while condition must be a scalar");
+      cond = emitter_->cast(cond, DType::Int1);
+      std::vector<Value*> forwarded{cond.value};
+      for (const Tensor& value : beforeArgs) forwarded.push_back(value.value);
+      emitter_->create(OpKind::SCFCondition, forwarded, {});
+    }
+    Block& after = op->addRegion().addBlock();
+    std::vector<Tensor> afterArgs = carriedOf(after);
+    {
+      BlockScope scope(*emitter_, &after);
+      std::vector<Tensor> next = body(*this, afterArgs);
+      if (error_) return {};
+      if (next.size() != initialValues.size())
+        throwFrontendError(FrontendError::Kind::AssertionError, "while body returned the wrong number of values");
+      std::vector<Value*> yielded;
+      for (size_t i = 0; i < next.size(); ++i) {
+        if (!next[i].valid() || !sameType(next[i], initialValues[i]))
+          throwFrontendError(FrontendError::Kind::AssertionError,
+                             "Loop-carried variable " + std::to_string(i) + " changes type in the while loop");
+        yielded.push_back(next[i].value);
+      }
+      emitter_->create(OpKind::SCFYield, yielded, {});
+    }
+    std::vector<Tensor> results;
+    for (size_t i = 0; i < initialValues.size(); ++i) {
+      const Tensor& init = initialValues[i];
+      emitter_->nameValue(op->result(i), savedHint);
+      results.push_back(Emitter::tensorOf(op->result(i), init.dtype, init.pointer, init.shape));
+    }
+    return results;
+  } catch (const FrontendException& exception) {
+    error_ = exception.error;
+    return {};
+  }
+}
+
+std::vector<Tensor> KernelBuilder::call(const std::string& name, const std::vector<Tensor>& arguments, const FunctionBody& body) {
+  if (error_) return {};
+  try {
+    Module& module = emitter_->module();
+    std::vector<Type> inputs;
+    std::vector<Value*> operands;
+    for (const Tensor& argument : arguments) {
+      if (!argument.valid()) throwFrontendError(FrontendError::Kind::ValueError, "call argument is not a tensor");
+      inputs.push_back(argument.value->type);
+      operands.push_back(argument.value);
+    }
+    Operation* callee = nullptr;
+    for (const auto& function : module.functions)
+      if (function->attr("sym_name") && function->attr("sym_name")->text() == name) callee = function.get();
+    std::vector<Type> outputs;
+    if (!callee) {
+      auto function = std::make_unique<Operation>(OpKind::TTFunc);
+      function->setAttr("sym_name", Attribute::string(name));
+      function->setAttr("sym_visibility", Attribute::string("private"));
+      function->setAttr("noinline", Attribute::boolean(true));
+      Block& block = function->addRegion().addBlock();
+      std::vector<Tensor> parameters;
+      for (const Tensor& argument : arguments)
+        parameters.push_back(Emitter::tensorOf(block.addArgument(argument.value->type), argument.dtype, argument.pointer, argument.shape));
+      callee = function.get();
+      module.functions.push_back(std::move(function));
+      BlockScope scope(*emitter_, &block);
+      std::vector<Tensor> returned = body(*this, parameters);
+      if (error_) return {};
+      std::vector<Value*> values;
+      for (const Tensor& value : returned) {
+        if (!value.valid()) throwFrontendError(FrontendError::Kind::ValueError, "helper returns a non-tensor");
+        values.push_back(value.value);
+        outputs.push_back(value.value->type);
+      }
+      emitter_->create(OpKind::TTReturn, values, {});
+      callee->setAttr("function_type", Attribute::typeAttr(Type::function(inputs, outputs)));
+      helperResults_[name] = returned;
+    }
+    const Type functionType = callee->attr("function_type")->type();
+    if (!std::equal(functionType.inputs().begin(), functionType.inputs().end(), inputs.begin(), inputs.end()))
+      throwFrontendError(FrontendError::Kind::TypeError, "helper " + name + " called with other argument types");
+    outputs.assign(functionType.results().begin(), functionType.results().end());
+    Operation* op = emitter_->create(OpKind::TTCall, operands, outputs, {{"callee", Attribute::symbolRef(name)}});
+    std::vector<Tensor> results;
+    const std::vector<Tensor>& templates = helperResults_.at(name);
+    for (size_t i = 0; i < outputs.size(); ++i)
+      results.push_back(Emitter::tensorOf(op->result(i), templates[i].dtype, templates[i].pointer, templates[i].shape));
     return results;
   } catch (const FrontendException& exception) {
     error_ = exception.error;

@@ -245,6 +245,35 @@ Tensor KernelBuilder::cast(const Tensor& x, DType to, bool bitcast, std::optiona
   return guarded([&] { return bitcast ? emitter_->bitcast(x, to) : emitter_->cast(x, to, fpDowncastRounding); });
 }
 
+void KernelBuilder::deviceAssert(const Tensor& condition, const std::string& message) {
+  guarded([&] {
+    Tensor cond = condition;
+    if (cond.dtype != DType::Int1) cond = semantic::compare(*emitter_, semantic::CompareOp::Ne, cond, Literal(0));
+    emitter_->create(OpKind::TTAssert, {cond.value}, {}, {{"message", Attribute::string(message)}});
+    return 0;
+  });
+}
+
+void KernelBuilder::debugBarrier() {
+  guarded([&] {
+    emitter_->create(OpKind::GPUBarrier, {}, {});
+    return 0;
+  });
+}
+
+Tensor KernelBuilder::rawOp(OpKind kind, const std::vector<Tensor>& operands, DType dtype, std::vector<int64_t> shape,
+                            std::vector<NamedAttribute> attributes) {
+  return guarded([&] {
+    std::vector<Value*> values;
+    for (const Tensor& operand : operands) {
+      if (!operand.valid()) throwFrontendError(FrontendError::Kind::ValueError, "rawOp operand is not a tensor");
+      values.push_back(operand.value);
+    }
+    Value* result = emitter_->createValue(kind, values, Emitter::typeOf(dtype, false, shape), std::move(attributes));
+    return Emitter::tensorOf(result, dtype, false, std::move(shape));
+  });
+}
+
 void KernelBuilder::ret() {
   guarded([&] {
     emitter_->create(OpKind::TTReturn, {}, {});

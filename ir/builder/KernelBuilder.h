@@ -14,6 +14,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -156,6 +157,26 @@ class KernelBuilder {
   std::vector<Tensor> ifThenElse(const Operand& condition, const Branch& thenBody, const Branch& elseBody,
                                  const std::vector<std::string>& names = {});
 
+  // `while cond(carried): carried = body(carried)` on runtime values: scf.while whose before region computes the
+  // condition (an int1 scalar) from the carried values and forwards them unchanged, and whose after region runs
+  // `body`, which must return values of the carried types (Triton's visit_While). Returns the values at exit.
+  using WhileCondition = std::function<Tensor(KernelBuilder&, const std::vector<Tensor>& carried)>;
+  using WhileBody = std::function<std::vector<Tensor>(KernelBuilder&, const std::vector<Tensor>& carried)>;
+  std::vector<Tensor> whileLoop(const std::vector<Tensor>& initialValues, const WhileCondition& condition,
+                                const WhileBody& body);
+  // A call of a non-inlined @jit helper: a private tt.func `name` (made on the first call with these argument
+  // types) whose body `body` builds from its parameters; returns tt.call's results (Triton's call_JitFunction).
+  using FunctionBody = std::function<std::vector<Tensor>(KernelBuilder&, const std::vector<Tensor>& parameters)>;
+  std::vector<Tensor> call(const std::string& name, const std::vector<Tensor>& arguments, const FunctionBody& body);
+  void deviceAssert(const Tensor& condition, const std::string& message);  // tl.device_assert
+  void debugBarrier();                                                       // tl.debug_barrier: gpu.barrier
+  // Escape hatch for the program fuzzer: one op of `kind` with these operands, attributes and result type, no
+  // frontend typing rules (ops that only Triton's own passes make, like arith.negf, arith.bitcast, tt.unsplat, or
+  // library calls: tt.precise_divf, tt.precise_sqrt, math.erf, tt.histogram, tt.gather). The caller is
+  // responsible for the types; the verifier checks them.
+  Tensor rawOp(OpKind kind, const std::vector<Tensor>& operands, DType dtype, std::vector<int64_t> shape,
+               std::vector<NamedAttribute> attributes = {});
+
   void ret();
   BuildResult finish();
 
@@ -175,6 +196,7 @@ class KernelBuilder {
 
   std::unique_ptr<Emitter> emitter_;
   std::optional<FrontendError> error_;
+  std::map<std::string, std::vector<Tensor>> helperResults_;  // call(): each helper's returned values (types)
 };
 
 }  // namespace tilesim::builder
