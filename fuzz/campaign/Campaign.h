@@ -65,6 +65,7 @@ struct CampaignSummary {
   std::map<std::string, int64_t> combos;     // "2d+loop+reduce" -> programs
   std::map<std::string, int64_t> skips;      // check -> programs skipped by it ("ptxas-absent", "gpu-unsupported")
   std::map<std::string, int64_t> checks;     // check -> programs that ran it ("reference", "round-trip", ...)
+  std::map<std::string, int64_t> skipReasons;  // "ptxas-unsupported: tt.dot with ... is not supported" -> programs
   std::vector<ProgramRecord> failures;       // opCounts cleared
   std::vector<std::string> shards;           // "I/N" of each merged shard
 

@@ -2,6 +2,7 @@
 // summary, op-table coverage with its documented exclusions, and the feature names of a program.
 #include <algorithm>
 #include <cstdio>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -79,7 +80,15 @@ void CampaignSummary::add(const ProgramRecord& record) {
     case ProgramStatus::Failed: ++failed; break;
     case ProgramStatus::Skipped: ++skipped; break;
   }
-  if (record.status == ProgramStatus::Skipped) ++skips[record.check];
+  if (record.status == ProgramStatus::Skipped) {
+    ++skips[record.check];
+    // The reason without its TTIR position ("fuzz.ttir:12:5: "), so that equal reasons add up.
+    std::string reason = record.message;
+    static const std::regex kPosition(R"([^ ]*\.ttir:\d+:\d+: (error: )?| ?\(\d+:\d+\))");
+    reason = std::regex_replace(reason, kPosition, "");
+    if (reason.rfind(record.check + ": ", 0) == 0) reason = reason.substr(record.check.size() + 2);
+    ++skipReasons[record.check + ": " + reason.substr(0, 160)];
+  }
   digest += record.digest;
   for (const auto& [op, n] : record.opCounts) {
     ops[op] += n;
@@ -116,6 +125,7 @@ void CampaignSummary::merge(const CampaignSummary& other) {
   addAll(combos, other.combos);
   addAll(skips, other.skips);
   addAll(checks, other.checks);
+  addAll(skipReasons, other.skipReasons);
   failures.insert(failures.end(), other.failures.begin(), other.failures.end());
   std::sort(failures.begin(), failures.end(), [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
   shards.insert(shards.end(), other.shards.begin(), other.shards.end());
@@ -147,6 +157,7 @@ nlohmann::ordered_json CampaignSummary::toJson() const {
   json["feature_combinations"] = combos;
   json["skips"] = skips;
   json["checks"] = checks;
+  json["skip_reasons"] = skipReasons;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const ProgramRecord& failure : failures)
     list.push_back({{"index", failure.index}, {"program_seed", failure.seed}, {"check", failure.check},
@@ -178,6 +189,7 @@ std::optional<CampaignSummary> CampaignSummary::fromJson(const nlohmann::json& j
     summary.combos = json.at("feature_combinations").get<std::map<std::string, int64_t>>();
     summary.skips = json.at("skips").get<std::map<std::string, int64_t>>();
     summary.checks = json.at("checks").get<std::map<std::string, int64_t>>();
+    if (json.contains("skip_reasons")) summary.skipReasons = json.at("skip_reasons").get<std::map<std::string, int64_t>>();
     for (const auto& entry : json.at("failures")) {
       ProgramRecord failure;
       failure.status = ProgramStatus::Failed;
@@ -209,6 +221,13 @@ std::string CampaignSummary::human() const {
     bool first = true;
     for (const auto& [check, n] : skips) out << (first ? "" : ", ") << check << " " << n, first = false;
     out << ")";
+  }
+  if (!skipReasons.empty()) {
+    std::vector<std::pair<int64_t, std::string>> reasons;
+    for (const auto& [reason, n] : skipReasons) reasons.push_back({-n, reason});
+    std::sort(reasons.begin(), reasons.end());
+    out << "\n  most frequent skip reasons:";
+    for (size_t i = 0; i < reasons.size() && i < 10; ++i) out << "\n    " << -reasons[i].first << "  " << reasons[i].second;
   }
   out << "\n  checks run:";
   for (const auto& [check, n] : checks) out << " " << check << " " << n;
