@@ -1,6 +1,7 @@
 // The plan shrinker (see Shrink.h).
 #include "fuzz/campaign/Shrink.h"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -135,9 +136,23 @@ class Shrinker {
     return any;
   }
 
-  // Operands become the first input (value 0) or a literal; variants and flags go to 0.
+  // Operands become the first input (value 0) or a literal; variants and flags go to 0; a node's op becomes a
+  // plain elementwise one (a loop, branch or call whose body does the failing thing becomes that thing).
   bool simplifyNodes() {
     bool any = false;
+    static const NodeOp kSimple[] = {NodeOp::Add, NodeOp::Sub, NodeOp::Mul, NodeOp::Xor, NodeOp::Maximum, NodeOp::Cast};
+    for (size_t i = 0; i < plan_.nodes.size(); ++i) {
+      const NodeOp op = plan_.nodes[i].op;
+      if (std::find(std::begin(kSimple), std::end(kSimple), op) != std::end(kSimple)) continue;
+      for (NodeOp simple : kSimple) {
+        KernelPlan c = plan_;
+        c.nodes[i].op = simple;
+        if (attempt(c)) {
+          any = true;
+          break;
+        }
+      }
+    }
     for (size_t i = 0; i < plan_.nodes.size(); ++i) {
       const Node n = plan_.nodes[i];
       auto tryNode = [&](auto change) {

@@ -560,6 +560,49 @@ class KernelWriter {
         if (x.shape[0] > 1) x = kb_.max(x, 0, /*keepDims=*/true);
         return kb_.rawOp(OpKind::TTUnsplat, {x}, x.dtype, {});
       }
+      case NodeOp::BlockLoad: {
+        // A tile of the plan's block shape from input k viewed as a row-major matrix (rows x cols, cols not always a
+        // power of two) through a block pointer, every dim boundary-checked (so lanes outside are padding, never an
+        // out-of-bounds access), sometimes advanced by one row/element first.
+        const size_t k = n.b % inputs_.size();
+        const DType dtype = plan_.inputs[k].dtype;
+        if (dtype == DType::Int1) return Tensor{};
+        const int64_t length = inputLength(k);
+        const std::vector<int64_t>& blockShape = plan_.block;
+        std::vector<int64_t> shape, strides;
+        std::vector<Tensor> offsets, advance;
+        const long long shift = n.variant % 2;
+        if (blockShape.size() == 1) {
+          shape = {length};
+          strides = {1};
+          offsets = {kb_.add(kb_.mul(pid_, Literal(static_cast<long long>(blockShape[0]))), Literal(shift))};
+        } else {
+          const int64_t cols = blockShape[1] + n.variant % 3;
+          const int64_t rows = length / cols;
+          if (rows < 1) return Tensor{};
+          shape = {rows, cols};
+          strides = {cols, 1};
+          offsets = {kb_.add(kb_.mul(pid_, Literal(static_cast<long long>(blockShape[0]))), Literal(shift)),
+                     kb_.toTensor(Literal(static_cast<long long>(n.c % 2)))};
+        }
+        if (n.literalIndex % 2)
+          for (size_t d = 0; d < blockShape.size(); ++d) advance.push_back(kb_.toTensor(Literal(d == 0 ? 1LL : 0LL)));
+        const int padding = builder::isFloating(dtype) && n.variant % 4 >= 2 ? 2 : 1;
+        return kb_.blockLoad(inputs_[k], shape, strides, offsets, blockShape, advance, padding);
+      }
+      case NodeOp::PointerRoundTrip: {
+        // q = int_to_ptr(ptr_to_int(in_k) + s * bytes): in_k + s; then a masked load of q + offs (elements s..).
+        const size_t k = n.b % inputs_.size();
+        const DType dtype = plan_.inputs[k].dtype;
+        const long long shift = n.variant % 3;
+        const long long bytes = std::max(1, builder::primitiveBitWidth(dtype) / 8);
+        Tensor address = kb_.add(kb_.pointerToInt(inputs_[k]), Literal(shift * bytes));
+        Tensor q = kb_.intToPointer(address, dtype);
+        Tensor offs = indices_[1];
+        Tensor mask = kb_.lt(kb_.add(offs, Literal(shift)), Literal(static_cast<long long>(inputLength(k))));
+        return kb_.load(kb_.add(q, offs), Operand(mask),
+                        Operand(builder::isBool(dtype) ? Literal(false) : safeLiteral(n.literalIndex, builder::isFloating(dtype))));
+      }
       case NodeOp::kCount: break;
     }
     return Tensor{};

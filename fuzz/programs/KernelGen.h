@@ -35,7 +35,7 @@ enum class NodeOp : uint8_t {
   Sum, Max, Min, Argmax, Argmin, Cumsum, Trans, Reshape, Gather, ReduceProduct, Join, Split, Cat,
   // Swarm features (Feature bits below); each needs its bit in KernelPlan::features.
   ForLoop, WhileLoop, IfElse, Call, AtomicOwn, AtomicShared, Dot, Histogram, TileGather, Fp8, Library, Assert,
-  Barrier, NumPrograms, Unsplat,
+  Barrier, NumPrograms, Unsplat, BlockLoad, PointerRoundTrip,
   kCount,
 };
 
@@ -46,7 +46,7 @@ enum Feature : uint32_t {
   kFeatureCall = 1u << 2,       // tt.call of a private helper
   kFeatureAtomics = 1u << 3,    // tt.atomic_rmw / tt.atomic_cas: one lane per address, or commutative int ops
   kFeatureDot = 1u << 4,        // tt.dot at tensor-core shapes, every input dtype
-  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather
+  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather, block pointers (make_tensor_ptr, advance, checked loads)
   kFeatureFp8 = 1u << 6,        // fp8e4nv / fp8e5 casts (tt.fp_to_fp)
   kFeatureMisc = 1u << 7,       // precise div/sqrt, erf, negf, arith.bitcast, unsplat, assert, barrier, num_programs
   kFeatureUB = 1u << 8,         // allow lanes with undefined behaviour (literal 0 divisors, float->int out of range)

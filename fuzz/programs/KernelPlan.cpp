@@ -50,7 +50,7 @@ const char* nodeOpName(NodeOp op) {
                                  "neg", "invert", "abs", "cast", "bitcast", "math", "fma", "clamp", "umulhi",
                                  "sum", "max", "min", "argmax", "argmin", "cumsum", "trans", "reshape", "gather", "reduce_product", "join", "split", "cat",
                                  "for", "while", "if", "call", "atomic_own", "atomic_shared", "dot", "histogram", "tile_gather", "fp8",
-                                 "library", "assert", "barrier", "num_programs", "unsplat"};
+                                 "library", "assert", "barrier", "num_programs", "unsplat", "block_load", "pointer_round_trip"};
   static_assert(std::size(kNames) == static_cast<size_t>(NodeOp::kCount));
   return kNames[static_cast<int>(op)];
 }
@@ -77,9 +77,10 @@ uint32_t featureOf(NodeOp op) {
     case NodeOp::Call: return kFeatureCall;
     case NodeOp::AtomicOwn: case NodeOp::AtomicShared: return kFeatureAtomics;
     case NodeOp::Dot: return kFeatureDot;
-    case NodeOp::Histogram: case NodeOp::TileGather: return kFeatureMemory;
+    case NodeOp::Histogram: case NodeOp::TileGather: case NodeOp::BlockLoad: return kFeatureMemory;
     case NodeOp::Fp8: return kFeatureFp8;
     case NodeOp::Library: case NodeOp::Assert: case NodeOp::Barrier: case NodeOp::NumPrograms: case NodeOp::Unsplat:
+    case NodeOp::PointerRoundTrip:
       return kFeatureMisc;
     default: return 0;
   }

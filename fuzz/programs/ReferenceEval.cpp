@@ -21,6 +21,8 @@ struct Lanes {
   std::vector<uint64_t> bits;      // pointers: the element index (two's complement)
   std::vector<uint8_t> undefined;
   int buffer = -1;                 // pointers: which buffer argument
+  // Block pointers (tt.make_tensor_ptr): one lane holding the base element index in `bits`, plus these.
+  std::vector<int64_t> blockShape, blockStrides, blockOffsets;
 
   int64_t size() const { return static_cast<int64_t>(bits.size()); }
 };
@@ -181,7 +183,13 @@ class Reference {
       case OpKind::TTCat:
       case OpKind::TTSplit: return joinSplitCat(op);
       case OpKind::TTAddPtr: return addPointer(op);
-      case OpKind::TTLoad: return load(op);
+      case OpKind::TTMakeTensorPtr: return makeBlockPointer(op);
+      case OpKind::TTPtrToInt: return pointerToInt(op);
+      case OpKind::TTIntToPtr: return intToPointer(op);
+      case OpKind::TTAdvance: return advanceBlockPointer(op);
+      case OpKind::TTLoad:
+        if (op.operand(0)->type.isBlockPointer()) return blockLoad(op);
+        return load(op);
       case OpKind::TTStore: return store(op);
       case OpKind::ArithSelect: return select(op);
       case OpKind::TTReduce: return reduce(op);
@@ -456,6 +464,102 @@ class Reference {
     for (size_t k = 0; k < results.size(); ++k) env_[op.result(k)] = std::move(results[k]);
   }
 
+
+
+
+  // ---- tt.ptr_to_int / tt.int_to_ptr: a made-up address space, buffer b at (b + 1) << 40, so that integer
+  // arithmetic on addresses round-trips (the generator only adds whole elements) ----
+  static constexpr int kAddressShift = 40;
+  void pointerToInt(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    const int bytes = storageBytes(op.operand(0)->type.element().pointee().scalarKind());
+    Lanes result = makeLanes(op.result()->type);
+    for (int64_t i = 0; i < result.size(); ++i) {
+      result.bits[i] = (static_cast<uint64_t>(pointer.buffer + 1) << kAddressShift) + pointer.bits[i] * static_cast<uint64_t>(bytes);
+      result.undefined[i] = pointer.undefined[i];
+    }
+    env_[op.result()] = std::move(result);
+  }
+  void intToPointer(const Operation& op) {
+    const Lanes& address = get(op.operand(0));
+    const int bytes = storageBytes(op.result()->type.element().pointee().scalarKind());
+    Lanes result = makeLanes(op.result()->type);
+    for (int64_t i = 0; i < result.size(); ++i) {
+      const int buffer = static_cast<int>(address.bits[i] >> kAddressShift) - 1;
+      if (result.buffer >= 0 && buffer != result.buffer) return fail("reference: tt.int_to_ptr lanes in different buffers");
+      result.buffer = buffer;
+      result.bits[i] = (address.bits[i] & ((uint64_t{1} << kAddressShift) - 1)) / static_cast<uint64_t>(bytes);
+      result.undefined[i] = address.undefined[i];
+    }
+    if (result.buffer < 0 || result.buffer >= static_cast<int>(buffers_.size())) return fail("reference: tt.int_to_ptr of a non-address");
+    env_[op.result()] = std::move(result);
+  }
+
+  // ---- block pointers: the element of block lane idx is base + sum((offsets + idx) * strides) ----
+  void makeBlockPointer(const Operation& op) {
+    const Lanes& base = get(op.operand(0));
+    const size_t rank = (op.numOperands() - 1) / 3;
+    Lanes result = makeLanes(op.result()->type);
+    result.buffer = base.buffer;
+    result.bits = {base.bits[0]};
+    result.undefined = {base.undefined[0]};
+    for (size_t d = 0; d < rank; ++d) {
+      auto scalar = [&](size_t i) {
+        const Lanes& v = get(op.operand(i));
+        if (v.undefined[0]) outcome_.undefinedReachesMemory = true;
+        return signExtendLane(v.bits[0], op.operand(i)->type.scalarKind());
+      };
+      result.blockShape.push_back(scalar(1 + d));
+      result.blockStrides.push_back(scalar(1 + rank + d));
+      result.blockOffsets.push_back(scalar(1 + 2 * rank + d));
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  void advanceBlockPointer(const Operation& op) {
+    Lanes result = get(op.operand(0));
+    for (size_t d = 0; d + 1 < op.numOperands(); ++d) {
+      const Lanes& v = get(op.operand(1 + d));
+      if (v.undefined[0]) outcome_.undefinedReachesMemory = true;
+      result.blockOffsets[d] = static_cast<int32_t>(result.blockOffsets[d] + signExtendLane(v.bits[0], op.operand(1 + d)->type.scalarKind()));
+    }
+    env_[op.result()] = std::move(result);
+  }
+
+  void blockLoad(const Operation& op) {
+    const Lanes& pointer = get(op.operand(0));
+    Lanes result = makeLanes(op.result()->type);
+    const ScalarKind kind = result.type.scalarKind();
+    std::vector<bool> checked(pointer.blockShape.size(), false);
+    if (const Attribute* boundary = op.attr("boundaryCheck"))
+      for (int64_t d : boundary->arrayValues()) checked[static_cast<size_t>(d)] = true;
+    const int padding = static_cast<int>(op.intAttr("padding", 0));
+    for (int64_t i = 0; i < result.size(); ++i) {
+      std::vector<int64_t> index = multiIndex(i, result.shape);
+      bool inside = true;
+      int64_t element = static_cast<int64_t>(pointer.bits[0]);
+      for (size_t d = 0; d < index.size(); ++d) {
+        const int64_t position = pointer.blockOffsets[d] + index[d];
+        if (checked[d] && (position < 0 || position >= pointer.blockShape[d])) inside = false;
+        element += position * pointer.blockStrides[d];
+      }
+      if (inside) {
+        Lanes one;
+        one.bits = {static_cast<uint64_t>(element)};
+        one.undefined = {pointer.undefined[0]};
+        one.buffer = pointer.buffer;
+        uint64_t bits = 0;
+        if (const uint8_t* at = this->element(one, 0)) std::memcpy(&bits, at, static_cast<size_t>(storageBytes(kind)));
+        result.bits[i] = maskToWidth(bits, kind);
+        result.undefined[i] = pointer.undefined[0];
+      } else if (padding == 2 && isFloatKind(kind)) {
+        result.bits[i] = floatBitsFromDouble(std::nan(""), kind);
+      } else if (padding == 0) {
+        result.undefined[i] = 1;  // no padding option: the lanes outside are undefined
+      }
+    }
+    env_[op.result()] = std::move(result);
+  }
 
   // ---- control flow: scf.for / scf.while / scf.if / tt.call, each region run by runBlock ----
   void bindResults(const Operation& op, std::vector<Lanes> values) {

@@ -245,6 +245,55 @@ Tensor KernelBuilder::cast(const Tensor& x, DType to, bool bitcast, std::optiona
   return guarded([&] { return bitcast ? emitter_->bitcast(x, to) : emitter_->cast(x, to, fpDowncastRounding); });
 }
 
+Tensor KernelBuilder::blockLoad(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                                const std::vector<Tensor>& offsets, const std::vector<int64_t>& blockShape,
+                                const std::vector<Tensor>& advance, int padding) {
+  return guarded([&] {
+    if (!base.pointer || base.isBlock()) throwFrontendError(FrontendError::Kind::ValueError, "Expected `base` to be a pointer");
+    const size_t rank = blockShape.size();
+    if (shape.size() != rank || strides.size() != rank || offsets.size() != rank || (!advance.empty() && advance.size() != rank))
+      throwFrontendError(FrontendError::Kind::ValueError, "Expected shape/strides/offsets/block_shape to have the same length");
+    checkBlockShape(blockShape);
+    std::vector<Value*> operands{base.value};
+    for (int64_t extent : shape) operands.push_back(emitter_->constant(Literal(static_cast<long long>(extent)), DType::Int64).value);
+    for (int64_t stride : strides) operands.push_back(emitter_->constant(Literal(static_cast<long long>(stride)), DType::Int64).value);
+    for (const Tensor& offset : offsets) operands.push_back(emitter_->cast(offset, DType::Int32).value);
+    std::vector<int64_t> order;
+    for (size_t d = rank; d-- > 0;) order.push_back(static_cast<int64_t>(d));
+    const Type pointerType = Type::pointer(Emitter::typeOf(base.dtype, false, blockShape));
+    Value* pointer = emitter_->createValue(OpKind::TTMakeTensorPtr, operands, pointerType,
+                                           {{"order", Attribute::denseArray(Type::i32(), order)}});
+    if (!advance.empty()) {
+      std::vector<Value*> steps{pointer};
+      for (const Tensor& step : advance) steps.push_back(emitter_->cast(step, DType::Int32).value);
+      pointer = emitter_->createValue(OpKind::TTAdvance, steps, pointerType);
+    }
+    std::vector<int64_t> checked;
+    for (size_t d = 0; d < rank; ++d) checked.push_back(static_cast<int64_t>(d));
+    std::vector<NamedAttribute> attributes{{"boundaryCheck", Attribute::denseArray(Type::i32(), checked)}};
+    if (padding) attributes.push_back({"padding", Attribute::integer(padding, Type::i32())});
+    Value* value = emitter_->createValue(OpKind::TTLoad, {pointer}, Emitter::typeOf(base.dtype, false, blockShape), attributes);
+    return Emitter::tensorOf(value, base.dtype, false, blockShape);
+  });
+}
+
+Tensor KernelBuilder::pointerToInt(const Tensor& pointer) {
+  return guarded([&] {
+    if (!pointer.pointer || pointer.isBlock()) throwFrontendError(FrontendError::Kind::ValueError, "ptr_to_int needs a scalar pointer");
+    Value* value = emitter_->createValue(OpKind::TTPtrToInt, {pointer.value}, Type::i64());
+    return Emitter::tensorOf(value, DType::Int64, false, {});
+  });
+}
+
+Tensor KernelBuilder::intToPointer(const Tensor& address, DType pointee) {
+  return guarded([&] {
+    if (address.pointer || address.isBlock() || address.dtype != DType::Int64)
+      throwFrontendError(FrontendError::Kind::ValueError, "int_to_ptr needs an int64 scalar");
+    Value* value = emitter_->createValue(OpKind::TTIntToPtr, {address.value}, Emitter::typeOf(pointee, true, {}));
+    return Emitter::tensorOf(value, pointee, true, {});
+  });
+}
+
 void KernelBuilder::deviceAssert(const Tensor& condition, const std::string& message) {
   guarded([&] {
     Tensor cond = condition;

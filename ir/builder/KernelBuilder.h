@@ -168,6 +168,15 @@ class KernelBuilder {
   // types) whose body `body` builds from its parameters; returns tt.call's results (Triton's call_JitFunction).
   using FunctionBody = std::function<std::vector<Tensor>(KernelBuilder&, const std::vector<Tensor>& parameters)>;
   std::vector<Tensor> call(const std::string& name, const std::vector<Tensor>& arguments, const FunctionBody& body);
+  // tl.make_block_ptr(base, shape, strides, offsets, block_shape, order) [+ tl.advance(p, advance)] + tl.load(p,
+  // boundary_check=every dim, padding_option="zero" (padding 1) or "nan" (2)): a tile of `blockShape` from the
+  // row-major view of `base` (shape and strides are i64 constants; offsets and advance are i32 scalars).
+  Tensor blockLoad(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                   const std::vector<Tensor>& offsets, const std::vector<int64_t>& blockShape,
+                   const std::vector<Tensor>& advance, int padding);
+  // tt.ptr_to_int / tt.int_to_ptr of scalars (what `ptr.to(tl.int64, bitcast=True)` and back lower to).
+  Tensor pointerToInt(const Tensor& pointer);
+  Tensor intToPointer(const Tensor& address, DType pointee);
   void deviceAssert(const Tensor& condition, const std::string& message);  // tl.device_assert
   void debugBarrier();                                                       // tl.debug_barrier: gpu.barrier
   // Escape hatch for the program fuzzer: one op of `kind` with these operands, attributes and result type, no

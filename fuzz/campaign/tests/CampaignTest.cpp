@@ -124,7 +124,7 @@ int countOps(const std::string& ttirPath, std::string* ops) {
 }
 
 TEST(Campaign, ShrinksAWrongEngineToAFewOps) {
-  CampaignOptions options = baseOptions(60);
+  CampaignOptions options = baseOptions(200);
   std::filesystem::remove_all(options.regressionDir);
   options.targetName = "subisadd";
   options.makeTarget = [] { return std::make_unique<SubIsAddEngine>(); };
