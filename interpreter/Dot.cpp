@@ -273,6 +273,14 @@ MutableTileRef dotFloat(const Operation& op, const Tile& a, const Tile& b, const
     std::memcpy(acc, c.as<float>(), static_cast<size_t>(total) * sizeof(float));
   }
   multiplyAccumulateF32(av, bv, acc, shape.batches, shape.rows, shape.columns, shape.depth);
+  // A NaN result is the canonical NaN (docs/semantics.md), not the payload std::fma carries over from a NaN input
+  // (an f16 NaN widened to f32 reads 0x7FFFE000; the host's inf - inf gives 0xFFC00000).
+  if (!halfResult) {
+    uint32_t* bits = result->as<uint32_t>();
+    const uint32_t canonical = static_cast<uint32_t>(canonicalNaNBits(ScalarKind::F32));
+    for (int64_t i = 0; i < total; ++i)
+      if (std::isnan(acc[i])) bits[i] = canonical;
+  }
   if (halfResult) {
     uint16_t* out = result->as<uint16_t>();
     for (int64_t i = 0; i < total; ++i) out[i] = static_cast<uint16_t>(floatBitsFromDouble(acc[i], ScalarKind::F16));
@@ -333,6 +341,9 @@ MutableTileRef evalDot(const Operation& op, const Tile& a, const Tile& b, const 
     result = makeTile(resultType);
     std::memcpy(result->raw(), c.raw(), static_cast<size_t>(c.size()) * 8);
     dotF64(a, b, result.get(), shape);
+    uint64_t* bits = result->as<uint64_t>();
+    for (int64_t i = 0; i < result->size(); ++i)
+      if (std::isnan(result->as<double>()[i])) bits[i] = canonicalNaNBits(ScalarKind::F64);
     if (profile == FloatProfile::Triton) {
       // The GPU's f64 mma sums in another order: (K+2)*2^-53*sum|a*b|, plus c's bound (operand bounds too).
       const double *av = a.as<double>(), *bv = b.as<double>();

@@ -374,7 +374,10 @@ CampaignResult runCampaign(const CampaignOptions& options) {
   std::atomic<bool> stop{false};
   std::mutex mutex;
   const int jobs = std::max(1, options.jobs);
-  auto indexOf = [&](int64_t k) { return static_cast<int64_t>(options.shardIndex) + k * options.shardCount; };
+  // The shard's indices from `first` upward: first + j with (first + j) % N == I.
+  const int64_t firstIndex = options.first + ((options.shardIndex - options.first % options.shardCount) % options.shardCount +
+                                         options.shardCount) % options.shardCount;
+  auto indexOf = [&](int64_t k) { return firstIndex + k * options.shardCount; };
   auto work = [&](int id) {
     Worker worker(options, id);
     for (;;) {

@@ -89,6 +89,7 @@ double coveragePercent(const std::map<std::string, int64_t>& ops, std::vector<st
 struct CampaignOptions {
   uint64_t seed = 1;
   int64_t count = 0;            // indices below count (in this shard); 0: until `seconds`
+  int64_t first = 0;            // the lowest index (replaying one program: first = i, count = i + 1)
   double seconds = 0;           // wall-clock bound; 0: none
   int jobs = 1;
   int shardIndex = 0, shardCount = 1;

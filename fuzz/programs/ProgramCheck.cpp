@@ -80,6 +80,9 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
   if (reference.assertFails) return "generator: an always-true tt.assert fails in the reference\n" + text;
   program.undefinedStore = reference.undefinedReachesMemory;
   program.undefinedBehaviour = reference.undefinedBehaviour;
+  // Kept also when a check below fails: the reference is what a regression case expects.
+  program.reference = reference;
+  program.undefinedElements = reference.undefinedElements;
 
   // Every run must match the reference of its profile; runs of one profile must give identical bytes.
   const RunConfig configs[] = {{ProgramOrder::Forward, 1, 1, FloatProfile::Exact},
@@ -140,8 +143,6 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
           return "determinism: result depends on program order or threads (" + first[i].name + ")\n" + text;
     }
   }
-  program.undefinedElements = reference.undefinedElements;
-  program.reference = std::move(reference);
   return "";
 }
 

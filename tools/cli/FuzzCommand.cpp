@@ -15,6 +15,7 @@ namespace {
 
 struct FuzzFlags {
   int64_t count = 0;
+  int64_t first = 0;
   double seconds = 0;
   uint64_t seed = 1;
   int jobs = 1;
@@ -87,6 +88,11 @@ int runFuzz(const FuzzFlags& flags) {
   }
   options.seed = flags.seed;
   options.count = flags.count;
+  options.first = flags.first;
+  if (flags.count > 0 && flags.first >= flags.count) {
+    printError("--first must be below --count");
+    return kExitBadInput;
+  }
   options.seconds = flags.seconds;
   options.jobs = flags.jobs;
   options.shardIndex = shardIndex;
@@ -125,6 +131,7 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   auto flags = std::make_shared<FuzzFlags>();
   CLI::App* fuzz = app.add_subcommand("fuzz", "differential fuzz campaign: generated programs, interpreter as the oracle");
   fuzz->add_option("--count", flags->count, "programs 0..N-1 of the campaign (this shard runs its part)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--first", flags->first, "start at program index I (replay one: --first I --count I+1)")->check(CLI::NonNegativeNumber);
   fuzz->add_option("--seconds", flags->seconds, "run for N seconds (programs from 0 upward)")->check(CLI::PositiveNumber);
   fuzz->add_option("--seed", flags->seed, "campaign seed; program i is generated from (seed, i) alone (default 1)");
   fuzz->add_option("--jobs", flags->jobs, "worker threads (default 1)")->check(CLI::Range(1, 256));
