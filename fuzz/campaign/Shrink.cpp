@@ -52,9 +52,9 @@ class Shrinker {
   }
 
   // Value indices as the builder resolves them (KernelWriter::pick): operand x of node j names value
-  // x % (inputs + j) unless x % 8 == 7 (pid / offs). Removing value `gone` shifts the later ones down; references
-  // to it go to value 0 (the first input). Approximate when nodes built no value, which is fine: every candidate
-  // is checked.
+  // x % (inputs + values made by nodes before j) unless x % 8 == 7 (pid / offs); outputs index all values. Which
+  // nodes make a value comes from building the plan. Removing a node or an input shifts the later values down;
+  // references to the removed value go to value 0 (the first input).
   static uint32_t encode(uint32_t value, uint32_t available) {
     if (available == 0) return 0;
     for (uint32_t k = 0; k < 16; ++k) {
@@ -63,23 +63,43 @@ class Shrinker {
     }
     return value;
   }
-  // Call after erasing node `firstNode` (nodeRemoved) or input `gone` (!nodeRemoved) from `c`.
-  static void removeValue(KernelPlan& c, uint32_t gone, size_t firstNode, bool nodeRemoved) {
-    const uint32_t oldInputs = static_cast<uint32_t>(c.inputs.size()) + (nodeRemoved ? 0 : 1);
-    for (size_t j = firstNode; j < c.nodes.size(); ++j) {
-      const uint32_t oldAvailable = oldInputs + static_cast<uint32_t>(nodeRemoved ? j + 1 : j);
-      for (uint32_t* x : {&c.nodes[j].a, &c.nodes[j].b, &c.nodes[j].c}) {
-        if (*x % 8 == 7) continue;
-        uint32_t v = *x % std::max<uint32_t>(1, oldAvailable);
-        v = v > gone ? v - 1 : v == gone ? 0 : v;
-        *x = encode(v, std::max<uint32_t>(1, oldAvailable - 1));
+  static std::vector<uint8_t> madeValues(const KernelPlan& plan) {
+    BuiltKernel built = buildKernel(plan);
+    if (built.nodeMadeValue.size() != plan.nodes.size()) return std::vector<uint8_t>(plan.nodes.size(), 1);
+    return built.nodeMadeValue;
+  }
+  // `old` is the plan before the removal, `c` after: node `removedNode` (>= 0) or input `removedInput` (>= 0) gone.
+  static void remap(const KernelPlan& old, KernelPlan& c, int removedNode, int removedInput) {
+    const std::vector<uint8_t> made = madeValues(old);
+    const uint32_t inputs = static_cast<uint32_t>(old.inputs.size());
+    // The removed value's index (or none) in the old numbering.
+    int64_t gone = -1;
+    uint32_t before = inputs;
+    if (removedInput >= 0) gone = removedInput;
+    for (size_t j = 0; j < old.nodes.size(); ++j) {
+      if (static_cast<int>(j) == removedNode && made[j]) gone = before;
+      before += made[j];
+    }
+    const uint32_t oldTotal = before;
+    auto shift = [&](uint32_t v) -> uint32_t {
+      if (gone < 0) return v;
+      return v > gone ? v - 1 : v == gone ? 0 : v;
+    };
+    uint32_t available = inputs;  // values before old node j
+    for (size_t j = 0, k = 0; j < old.nodes.size(); ++j) {
+      if (static_cast<int>(j) == removedNode) {
+        available += made[j];
+        continue;
       }
+      Node& node = c.nodes[k++];
+      const uint32_t newAvailable = std::max<uint32_t>(1, available - (gone >= 0 && gone < available ? 1 : 0));
+      for (uint32_t* x : {&node.a, &node.b, &node.c}) {
+        if (*x % 8 == 7) continue;
+        *x = encode(shift(*x % std::max<uint32_t>(1, available)), newAvailable);
+      }
+      available += made[j];
     }
-    const uint32_t oldTotal = static_cast<uint32_t>(c.inputs.size() + c.nodes.size()) + 1;
-    for (uint32_t& o : c.outputs) {
-      uint32_t v = o % std::max<uint32_t>(1, oldTotal);
-      o = v > gone ? v - 1 : v == gone ? 0 : v;
-    }
+    for (uint32_t& o : c.outputs) o = shift(o % std::max<uint32_t>(1, oldTotal));
   }
 
   bool dropNodeRanges() {
@@ -88,7 +108,11 @@ class Shrinker {
     for (size_t keep = 0; keep < plan_.nodes.size(); ++keep) {
       KernelPlan c = plan_;
       c.nodes.resize(keep + 1);
-      c.outputs = {static_cast<uint32_t>(c.inputs.size() + keep)};
+      const std::vector<uint8_t> made = madeValues(c);
+      if (!made[keep]) continue;
+      uint32_t value = static_cast<uint32_t>(c.inputs.size());
+      for (size_t j = 0; j < keep; ++j) value += made[j];
+      c.outputs = {value};
       c.outputTrims.resize(1);
       if (attempt(c)) {
         any = true;
@@ -99,8 +123,9 @@ class Shrinker {
       for (size_t i = 0; i + chunk <= plan_.nodes.size();) {
         KernelPlan c = plan_;
         for (size_t k = i + chunk; k > i; --k) {
+          KernelPlan old = c;
           c.nodes.erase(c.nodes.begin() + static_cast<long>(k - 1));
-          removeValue(c, static_cast<uint32_t>(plan_.inputs.size() + k - 1), k - 1, true);
+          remap(old, c, static_cast<int>(k - 1), -1);
         }
         if (attempt(c)) any = true; else i += chunk;
       }
@@ -114,7 +139,7 @@ class Shrinker {
     for (size_t i = 0; plan_.inputs.size() > 1 && i < plan_.inputs.size();) {
       KernelPlan c = plan_;
       c.inputs.erase(c.inputs.begin() + static_cast<long>(i));
-      removeValue(c, static_cast<uint32_t>(i), 0, false);
+      remap(plan_, c, -1, static_cast<int>(i));
       if (attempt(c)) any = true; else ++i;
     }
     return any;

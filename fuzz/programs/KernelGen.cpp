@@ -77,6 +77,7 @@ class KernelWriter {
       Tensor result = node(plan_.nodes[n]);
       if (kb_.failed()) return static_cast<int>(n);
       if (result.valid()) values_.push_back(result);
+      madeValue_[n] = result.valid() ? 1 : 0;
     }
     // Output pointers are parameters after the inputs: their pointee is the dtype of the value stored.
     for (size_t j = 0; j < plan_.outputs.size(); ++j) {
@@ -618,6 +619,9 @@ class KernelWriter {
   std::vector<Tensor> stored_;
   std::vector<AtomicBuffer> atomics_;
   size_t currentNode_ = 0;
+
+ public:
+  std::vector<uint8_t> madeValue_ = std::vector<uint8_t>(plan_.nodes.size(), 0);
 };
 
 }  // namespace
@@ -664,6 +668,7 @@ BuiltKernel buildKernel(const KernelPlan& plan) {
     }
     built.grid = {plan.grid, 1, 1};
     built.numWarps = plan.numWarps;
+    built.nodeMadeValue = writer.madeValue_;
     built.summary = describePlan(plan);
     return built;
   }

@@ -96,6 +96,7 @@ struct BuiltKernel {
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
   std::vector<std::string> droppedNodes;  // nodes the builder rejected, with its message
+  std::vector<uint8_t> nodeMadeValue;     // per plan node: 1 when it added a value (operands index those)
   std::string summary;                    // one line per node, for failure messages
   std::string error;                      // the builder failed outside a node (a builder or generator bug)
 };
