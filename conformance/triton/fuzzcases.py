@@ -274,25 +274,36 @@ def remove_units(lines, units, indices):
 
 
 def reduce_ttir(text, still_fails, entry=None, budget=200):
-    """Greedy reduction of `text`: repeatedly drop one store/side-effecting unit or one unit nothing uses, keeping
-    each step only if `still_fails(candidate)`; then sweep away units that are dead. Returns the smallest text
-    found and the number of predicate calls spent."""
+    """Greedy reduction of `text`, keeping each step only if `still_fails(candidate)`:
+    1. drop one root (a store or other side-effecting unit nothing uses) with the code only it needed;
+    2. bypass one op: its result's uses take one of its operands instead (a candidate whose types do not match
+       fails to parse, and so is rejected), then drop what is dead.
+    Repeats until no step is kept or `budget` predicate calls are spent. Returns (text, calls)."""
     calls = 0
     progress = True
     while progress and calls < budget:
         progress = False
         lines, units = function_units(text, entry)
-        order = list(range(len(units)))
-        # roots first (stores, atomics), newest first: they pull the most dead code with them
-        order.sort(key=lambda k: (units[k]["op"] not in SIDE_EFFECTS, -k))
-        for index in order:
+        candidates = []
+        roots = sorted(range(len(units)), key=lambda k: -k)
+        for index in roots:
+            if units[index]["op"] in SIDE_EFFECTS and units[index]["op"] != "tt.return" and \
+                    not unit_used(lines, units, index):
+                candidates.append(lambda index=index: sweep_dead(remove_units(lines, units, [index]), entry))
+        for index in roots:
+            unit = units[index]
+            if len(unit["defines"]) != 1 or unit["op"] in SIDE_EFFECTS:
+                continue
+            head = _strip_locs(lines[unit["start"]])
+            operands = [n for n in NAME.findall(head.split("=", 1)[1]) if n not in unit["defines"]]
+            for operand in dict.fromkeys(operands):
+                candidates.append(lambda unit=unit, index=index, operand=operand:
+                                  bypass(lines, units, index, operand, entry))
+        for make in candidates:
             if calls >= budget:
                 break
-            unit = units[index]
-            if unit["op"] in ("tt.return",) or unit_used(lines, units, index):
-                continue
-            candidate = sweep_dead(remove_units(lines, units, [index]), entry)
-            if candidate == text:
+            candidate = make()
+            if candidate is None or candidate == text:
                 continue
             calls += 1
             if still_fails(candidate):
@@ -300,6 +311,18 @@ def reduce_ttir(text, still_fails, entry=None, budget=200):
                 progress = True
                 break
     return text, calls
+
+
+def bypass(lines, units, index, operand, entry=None):
+    """`text` with unit `index` removed and every use of its result replaced by `%operand`."""
+    name = units[index]["defines"][0]
+    pattern = re.compile(r"%" + re.escape(name) + r"(?![\w$.\-])")
+    kept = []
+    for k, line in enumerate(lines):
+        if units[index]["start"] <= k < units[index]["end"]:
+            continue
+        kept.append(pattern.sub("%" + operand, line) if k >= units[index]["end"] else line)
+    return sweep_dead("\n".join(kept), entry)
 
 
 def sweep_dead(text, entry=None):
