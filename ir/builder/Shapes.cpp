@@ -99,6 +99,18 @@ std::pair<Tensor, Tensor> KernelBuilder::split(const Tensor& x) {
   return guarded([&] {
     if (!x.isBlock() || x.shape.back() != 2)
       throwFrontendError(FrontendError::Kind::ValueError, "split() requires the last dimension to be 2");
+    // A 1-D split is written the way Triton 3.6's frontend writes it: expand_dims to tensor<1x2xT>, split to
+    // tensor<1xT>, tt.unsplat to scalars. tt.split itself has tensor results (Triton's parser rejects
+    // `tt.split %x : tensor<2xT> -> T`; docs/findings.md, F3).
+    if (x.rank() == 1) {
+      Tensor wide = emitter_->expandDims(x, 0);
+      Type half = Emitter::typeOf(x.dtype, x.pointer, {1});
+      Operation* op = emitter_->create(OpKind::TTSplit, {wide.value}, {half, half});
+      Type scalar = Emitter::typeOf(x.dtype, x.pointer, {});
+      Value* lhs = emitter_->createValue(OpKind::TTUnsplat, {op->result(0)}, scalar);
+      Value* rhs = emitter_->createValue(OpKind::TTUnsplat, {op->result(1)}, scalar);
+      return std::make_pair(Emitter::tensorOf(lhs, x.dtype, x.pointer, {}), Emitter::tensorOf(rhs, x.dtype, x.pointer, {}));
+    }
     std::vector<int64_t> shape(x.shape.begin(), x.shape.end() - 1);
     Type type = Emitter::typeOf(x.dtype, x.pointer, shape);
     Operation* op = emitter_->create(OpKind::TTSplit, {x.value}, {type, type});

@@ -96,9 +96,12 @@ bool verifyJoinSplitCat(VerifyContext& ctx, const Operation& op) {
   }
   if (op.kind == OpKind::TTSplit) {
     if (!in.isTensor() || in.rank() == 0 || in.shape().back() != 2) return ctx.fail(op, "operand " + typeName(in) + " does not have a minor dim of 2");
+    // Triton's parser requires tensor results: a 1-D tensor is split as tensor<1x2xT> (triton.language
+    // expands it first and unsplats the halves)
+    if (in.rank() == 1) return ctx.fail(op, "operand " + typeName(in) + " is 1-D: tt.split has tensor results (expand it to rank 2 first)");
     std::vector<int64_t> expected = shapeOf(in);
     expected.pop_back();
-    Type half = expected.empty() ? in.element() : in.withShape(expected);
+    Type half = in.withShape(expected);
     for (size_t i = 0; i < 2; ++i)
       if (op.result(i)->type != half)
         return ctx.fail(op, "result #" + std::to_string(i) + " has type " + typeName(op.result(i)->type) + ", expected " + typeName(half));

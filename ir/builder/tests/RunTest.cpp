@@ -165,5 +165,25 @@ TEST(BuilderRun, ClampFmaUmulhi) {
   EXPECT_EQ(high[0], 1);
 }
 
+// tl.split of a 1-D pair, written as Triton 3.6's frontend writes it (expand_dims to tensor<1x2xi32>, tt.split to
+// tensor<1xi32>, tt.unsplat): tilesim used to print `tt.split %x : tensor<2xi32> -> i32`, which Triton's parser
+// rejects (found by conformance/triton/fuzz_triton_opt.py; docs/findings.md, F3).
+TEST(BuilderRun, SplitOfAOneDimensionalPair) {
+  KernelBuilder kb("split_pair");
+  Tensor x = kb.pointerArg("x_ptr", DType::Int32);
+  Tensor y = kb.pointerArg("y_ptr", DType::Int32);
+  auto [first, second] = kb.split(kb.load(kb.add(x, kb.arange(0, 2))));
+  kb.store(y, kb.sub(first, second));
+  kb.ret();
+  std::vector<int32_t> xs = {7, 100};
+  std::vector<LaunchArgument> result =
+      buildAndRun(kb, OpKind::TTUnsplat,
+                  {LaunchArgument::buffer("x_ptr", ScalarKind::I32, bytesOf(xs)),
+                   LaunchArgument::buffer("y_ptr", ScalarKind::I32, std::vector<uint8_t>(sizeof(int32_t)))},
+                  {1, 1, 1});
+  ASSERT_EQ(result.size(), 2u);
+  EXPECT_EQ(valuesOf<int32_t>(result[1])[0], 7 - 100);  // well formed includes the verifier's tensor-result rule
+}
+
 }  // namespace
 }  // namespace tilesim::builder

@@ -266,6 +266,13 @@ TEST(Verifier, JoinSplitCat) {
   k.b.add(OpKind::TTSplit, {joined}, {tensor({16}, kF32), tensor({8}, kF32)});    // 9 bad
   k.finish();
   expectOne(k.b.module, 9, "tt.split: result #1 has type tensor<8xf32>, expected tensor<16xf32>");
+  // A 1-D split: Triton's parser rejects `tt.split %p : tensor<2xf32> -> f32` (the CPU Triton campaign found
+  // tilesim's builder writing it; docs/findings.md, F3). triton.language splits tensor<1x2xi32> instead.
+  VectorAdd one;
+  Value* pair = one.b.range(0, 2);                                                    // 8 ok: tensor<2xi32>
+  one.b.add(OpKind::TTSplit, {pair}, {kI32, kI32});                                  // 9 bad
+  one.finish();
+  expectOne(one.b.module, 9, "tt.split: operand tensor<2xi32> is 1-D: tt.split has tensor results");
   VectorAdd c;
   c.b.value(OpKind::TTCat, {c.x, c.x}, tensor({16}, kF32));
   c.finish();
