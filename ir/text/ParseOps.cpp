@@ -180,6 +180,15 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       op.operands.push_back(resolve(ref, from));
       return {to};
     }
+    case CustomSyntaxOp::TTUnsplat: {  // `%a : tensor<1xT>` as Triton 3.6 prints it (the result is T); `-> T` too
+      OperandRef ref = parseOperandRef();
+      parseOptionalAttributeDict(op.attributes);
+      Type from = typeAfterColon();
+      Type to = from.isTensor() ? from.element() : from;
+      if (consumeIf(TokenKind::Arrow)) to = parseType();
+      op.operands.push_back(resolve(ref, from));
+      return {to};
+    }
     case CustomSyntaxOp::TTGather: {
       OperandRef source = parseOperandRef();
       expect(TokenKind::LSquare, "before the gather indices");

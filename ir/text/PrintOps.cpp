@@ -123,6 +123,12 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       printAttributeDict(op.attributes);
       out += " : " + resultType.str();
       return;
+    case CustomSyntaxOp::TTUnsplat:  // the result type is the operand's element type; Triton prints no `-> T`
+      out += " ";
+      printUses(op.operands);
+      printAttributeDict(op.attributes);
+      out += " : " + operandType(0);
+      return;
     case CustomSyntaxOp::TTReshape:
       out += " ";
       printUses(op.operands);

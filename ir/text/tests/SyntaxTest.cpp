@@ -254,6 +254,26 @@ TEST(Syntax, EveryCustomOpFormat) {
   EXPECT_NE(printed.find("%l, %rr = tt.split"), std::string::npos) << printed;
 }
 
+// tt.unsplat as Triton 3.6 prints it: `: tensor<1xT>` and no result type (it is T). tilesim used to want and print
+// `-> T`, so it could not read Triton's 1-D tl.split and Triton could not read tilesim's (docs/findings.md, F4).
+TEST(Syntax, UnsplatAsTritonPrintsIt) {
+  auto module = parseOrFail(R"TTIR(module {
+  tt.func public @k(%x: tensor<1x2xi32>, %old: tensor<1xf32>) {
+    %outLHS, %outRHS = tt.split %x : tensor<1x2xi32> -> tensor<1xi32>
+    %1 = tt.unsplat %outLHS : tensor<1xi32>
+    %2 = tt.unsplat %old : tensor<1xf32> -> f32
+    tt.return
+  }
+}
+)TTIR");
+  ASSERT_TRUE(module);
+  const Operation* unsplat = firstOp(*module, OpKind::TTUnsplat);
+  EXPECT_EQ(unsplat->result()->type.str(), "i32");
+  std::string printed = expectRoundTrip(*module);
+  EXPECT_NE(printed.find("%0 = tt.unsplat %outLHS : tensor<1xi32>\n"), std::string::npos) << printed;  // renumbered
+  EXPECT_NE(printed.find("%1 = tt.unsplat %old : tensor<1xf32>\n"), std::string::npos) << printed;
+}
+
 TEST(Syntax, BuilderModuleGetsFreshNames) {
   // A module built by code: no names, no locations. The printer numbers values like MLIR.
   Module module;
