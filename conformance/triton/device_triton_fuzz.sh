@@ -6,7 +6,8 @@
 #
 #   OUT=/path conformance/triton/device_triton_fuzz.sh TILESIM CASES_DIR [extra fuzz_triton_gpu.py options]
 #
-# TILESIM: a tilesim binary that runs there (the static build); CASES_DIR: `tilesim fuzz --emit-dir` output.
+# TILESIM: a tilesim binary that runs there (the static build); CASES_DIR: `tilesim fuzz --emit-dir` output
+# (a directory, or a .tar.gz of one: it is unpacked into a temporary directory first).
 # Needs python3 with torch, triton 3.6.0 and numpy; no network. Finishes in under 8 minutes (--seconds 360,
 # a hard stop at 450 s).
 set -uo pipefail
@@ -16,6 +17,9 @@ shift 2
 OUT=${OUT:-$PWD/triton-fuzz-out}
 PYTHON=${PYTHON:-python3}
 mkdir -p "$OUT"
+case "$CASES" in
+  *.tar.gz|*.tgz) unpacked=$(mktemp -d); tar xzf "$CASES" -C "$unpacked"; CASES=$unpacked ;;
+esac
 HERE=$(cd "$(dirname "$0")" && pwd)
 chmod +x "$TILESIM" 2>/dev/null || true
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true

@@ -27,6 +27,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -75,6 +76,7 @@ class Campaign:
         self.unchanged = collections.Counter()
         self.results = []
         self.pool = None
+        self.before_runs = {}
 
     def new_pool(self):
         if self.pool:
@@ -97,8 +99,13 @@ class Campaign:
         work = os.path.join(self.work, tag)
         plain = fuzzcases.write_case(case_dir, os.path.join(work, "original"), case, kernel_text=kernel_text,
                                      strip_reports=True)
-        before = fuzzcases.run_tilesim(self.options.tilesim, plain, os.path.join(work, "before"),
-                                       check=case.get("check"), max_steps=self.options.max_steps)
+        key = (case_dir, kernel_text, json.dumps(case, sort_keys=True))
+        before = self.before_runs.get(key)
+        if before is None:  # the same for every pipeline: run once (kept in a directory of its own)
+            before = fuzzcases.run_tilesim(self.options.tilesim, plain,
+                                           os.path.join(self.work, "before", f"{len(self.before_runs):06d}"),
+                                           check=case.get("check"), max_steps=self.options.max_steps)
+            self.before_runs = {key: before}  # only the latest: callers use one case at a time
         stage, text, unchanged = self.optimise(os.path.join(plain, "kernel.ttir"), pipeline)
         result = {"pipeline": pipeline, "unchanged": unchanged}
         if stage != "ok":
@@ -212,7 +219,7 @@ class Campaign:
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("cases", nargs="+", help="case directories, or directories holding cases")
+    parser.add_argument("cases", nargs="*", help="case directories, or directories holding cases")
     parser.add_argument("--tilesim", required=True, help="the tilesim binary")
     parser.add_argument("--pipelines", default="make_ttir,extended")
     parser.add_argument("--seconds", type=float, default=0, help="stop starting new cases after N s (0: all)")
@@ -223,6 +230,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=1, help="optimiser worker processes")
     parser.add_argument("--max-steps", type=int, default=1 << 22)
     parser.add_argument("--keep-work", default=None, help="work directory to keep (default: a temporary one)")
+    parser.add_argument("--generate", type=int, default=0,
+                        help="first write N generated programs with `tilesim fuzz --emit-dir` and fuzz them too")
+    parser.add_argument("--seed", type=int, default=1, help="campaign seed for --generate")
     options = parser.parse_args()
     try:
         import triton
@@ -240,7 +250,22 @@ def main():
             print(f"error: --pipelines: unknown pipeline '{pipeline}' ({', '.join(triton_passes.PIPELINES)})",
                   file=sys.stderr)
             return 2
-    cases = fuzzcases.find_cases(options.cases)
+    work = options.keep_work or tempfile.mkdtemp(prefix="tilesim-triton-opt-")
+    os.makedirs(work, exist_ok=True)
+    cases = []
+    if options.generate:
+        generated = os.path.join(work, "generated")
+        shutil.rmtree(generated, ignore_errors=True)
+        command = [options.tilesim, "fuzz", "--emit-dir", generated, "--count", str(options.generate), "--seed",
+                   str(options.seed), "--jobs", "1", "--quiet"]
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if done.returncode != 0 and not os.path.isdir(generated):
+            print(f"error: {' '.join(command)} exited {done.returncode}:\n{done.stdout.decode()[-2000:]}",
+                  file=sys.stderr)
+            return 2
+        cases = fuzzcases.find_cases([generated])
+        print(f"generated {len(cases)} programs: {' '.join(command)} (exit {done.returncode})")
+    cases += [c for c in fuzzcases.find_cases(options.cases) if c not in cases]
     if options.limit:
         cases = cases[:options.limit]
     if not cases:
@@ -250,8 +275,6 @@ def main():
     print(f"triton {triton.__version__}; {len(cases)} cases; pipelines:")
     for pipeline in pipelines:
         print(f"  {pipeline}: {', '.join(triton_passes.pass_list(pipeline))}")
-    work = options.keep_work or tempfile.mkdtemp(prefix="tilesim-triton-opt-")
-    os.makedirs(work, exist_ok=True)
     campaign = Campaign(options, work)
     campaign.new_pool()
     started = time.monotonic()
