@@ -42,6 +42,7 @@ import fuzzcases  # noqa: E402
 
 TARGET = ("cuda", 90, 32)
 VARIANTS = ("make_ttir", "raw")
+CUDA_ERROR = re.compile(r"cuda|CUDA|illegal|launch failed|unspecified launch")
 RESULT_LINE = re.compile(r"^\[\s*\d+/\d+\]\s+(PASS|FAIL|ERROR)\s+(\S+)")
 
 
@@ -226,8 +227,8 @@ def worker_main(launcher):
         answer["seconds"] = time.monotonic() - started
         out.write(json.dumps(answer) + "\n")
         out.flush()
-        if not answer["ok"]:
-            return 3
+        if not answer["ok"] and CUDA_ERROR.search(answer["error"]):
+            return 3  # the context may be unusable: the parent starts a fresh worker
     return 0
 
 
@@ -236,6 +237,7 @@ class Launcher:
 
     def __init__(self, options, log):
         self.options, self.log, self.process = options, log, None
+        self.restarts = 0  # workers lost to CUDA errors or timeouts
 
     def start(self):
         command = [sys.executable, os.path.abspath(__file__), "--worker", self.options.launcher]
@@ -262,11 +264,19 @@ class Launcher:
             self.stop()
             return {"ok": False, "error": f"the launch worker died (exit {self.process.poll()})"}
         answer = json.loads(line)
-        if not answer["ok"]:
-            self.stop()
+        if not answer["ok"] and CUDA_ERROR.search(answer["error"]) and self.process.poll() is None:
+            try:
+                self.process.wait(timeout=1)  # the worker exits after a CUDA error
+            except subprocess.TimeoutExpired:
+                pass
+        if self.process.poll() is not None:
+            self.restarts += 1
+            self.process = None
         return answer
 
     def stop(self):
+        if self.process:
+            self.restarts += 1
         if self.process and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
@@ -414,6 +424,9 @@ def main():
             continue
         if time.monotonic() > deadline - 60:
             result["launch"] = {"ok": False, "error": "not launched: out of time"}
+            continue
+        if launcher.restarts > 40:
+            result["launch"] = {"ok": False, "error": "not launched: more than 40 CUDA failures or timeouts"}
             continue
         got = os.path.join(work, names[case_dir], f"{variant}-out")
         answer = launcher.launch({"case": case_dir, "ttir": result["ttir"], "out": got, "variant": variant})
