@@ -233,6 +233,8 @@ def main():
     parser.add_argument("--generate", type=int, default=0,
                         help="first write N generated programs with `tilesim fuzz --emit-dir` and fuzz them too")
     parser.add_argument("--seed", type=int, default=1, help="campaign seed for --generate")
+    parser.add_argument("--frontend", action="store_true",
+                        help="first rebuild the recorded launches' TTIR before Triton's optimiser (frontend_corpus.py)")
     options = parser.parse_args()
     try:
         import triton
@@ -253,6 +255,13 @@ def main():
     work = options.keep_work or tempfile.mkdtemp(prefix="tilesim-triton-opt-")
     os.makedirs(work, exist_ok=True)
     cases = []
+    if options.frontend:
+        import frontend_corpus
+        front = os.path.join(work, "frontend")
+        shutil.rmtree(front, ignore_errors=True)
+        sys.argv = [sys.argv[0], front]
+        frontend_corpus.main()
+        cases += fuzzcases.find_cases([front])
     if options.generate:
         generated = os.path.join(work, "generated")
         shutil.rmtree(generated, ignore_errors=True)
@@ -263,7 +272,7 @@ def main():
             print(f"error: {' '.join(command)} exited {done.returncode}:\n{done.stdout.decode()[-2000:]}",
                   file=sys.stderr)
             return 2
-        cases = fuzzcases.find_cases([generated])
+        cases += fuzzcases.find_cases([generated])
         print(f"generated {len(cases)} programs: {' '.join(command)} (exit {done.returncode})")
     cases += [c for c in fuzzcases.find_cases(options.cases) if c not in cases]
     if options.limit:
