@@ -175,7 +175,6 @@ class Reference {
       }
       case OpKind::TTUnsplat:
       case OpKind::TTSplat:
-      case OpKind::TTUnsplat:  // a one-element tensor to its scalar: lane 0
       case OpKind::TTBroadcast:
       case OpKind::TTExpandDims:
       case OpKind::TTReshape:
