@@ -48,8 +48,52 @@ RESULT_LINE = re.compile(r"^\[\s*\d+/\d+\]\s+(PASS|FAIL|ERROR)\s+(\S+)")
 
 # --- compiling (process pool) ----------------------------------------------------------------------------------
 def prepare(task):
-    """(case_dir, work_dir, variant, num_warps) -> dict(variant, ttir, ok, error, seconds). Writes the variant's
-    TTIR to work_dir/VARIANT.ttir and compiles it (the Triton cache keeps the binary for the launch worker)."""
+    """(case_dir, work_dir, variant, num_warps) -> dict(variant, ttir, ok, error, stage, seconds). Writes the
+    variant's TTIR to work_dir/VARIANT.ttir and compiles it (the Triton cache keeps the binary for the launch
+    worker), in a forked child: Triton's compiler can abort (an LLVM assertion) and must not take the pool down."""
+    started = time.monotonic()
+    log = tempfile.NamedTemporaryFile(prefix="triton-compile-", suffix=".log", delete=False)
+    log.close()
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: stderr to the log, the result as JSON on the pipe
+        os.close(read_end)
+        code = 0
+        try:
+            descriptor = os.open(log.name, os.O_WRONLY)
+            os.dup2(descriptor, 2)
+            payload = json.dumps(_prepare(task)).encode()
+            os.write(write_end, payload)
+        except BaseException:  # noqa: BLE001
+            code = 1
+        finally:
+            os._exit(code)
+    os.close(write_end)
+    data = b""
+    while True:
+        chunk = os.read(read_end, 1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    with open(log.name, errors="replace") as handle:
+        stderr = handle.read()
+    os.unlink(log.name)
+    if data:
+        result = json.loads(data)
+        if not result["ok"]:
+            result["error"] = (stderr[-1500:] + "\n" + result["error"]).strip()
+            result["stage"] = result.get("stage") or compile_stage(result["error"])
+        return result
+    case_dir, work_dir, variant, _ = task
+    how = f"signal {os.WTERMSIG(status)}" if os.WIFSIGNALED(status) else f"exit {os.WEXITSTATUS(status)}"
+    tail = [line for line in stderr.splitlines() if line.strip()][-3:]
+    return {"variant": variant, "ttir": os.path.join(work_dir, f"{variant}.ttir"), "ok": False, "stage": "crash",
+            "error": f"the compiler crashed ({how}): " + " | ".join(tail), "seconds": time.monotonic() - started}
+
+
+def _prepare(task):
     case_dir, work_dir, variant, num_warps = task
     started = time.monotonic()
     result = {"variant": variant, "ttir": os.path.join(work_dir, f"{variant}.ttir"), "ok": False, "error": ""}
@@ -69,16 +113,11 @@ def prepare(task):
                 text = handle.read()
         with open(result["ttir"], "w") as handle:
             handle.write(text)
-        import triton_passes
-        with triton_passes.CapturedStderr() as err:
-            try:
-                compile_kernel(result["ttir"], num_warps)
-                result["ok"] = True
-            except BaseException as exc:  # noqa: BLE001 - whatever Triton raises is the answer
-                result["error"] = f"{type(exc).__name__}: {exc}"
-        if not result["ok"]:
-            result["error"] = (err.text[-1500:] + "\n" + result["error"]).strip()
-            result["stage"] = compile_stage(result["error"])
+        try:  # MLIR's diagnostics go to fd 2: prepare() puts the child's into a log and adds it to the error
+            compile_kernel(result["ttir"], num_warps)
+            result["ok"] = True
+        except BaseException as exc:  # noqa: BLE001 - whatever Triton raises is the answer
+            result["error"] = f"{type(exc).__name__}: {exc}"
     except BaseException as exc:  # noqa: BLE001
         result["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()[-800:]}"
     result["seconds"] = time.monotonic() - started
@@ -100,6 +139,12 @@ def compile_stage(error):
 
 
 def reason(error):
+    if error.startswith("the compiler crashed"):
+        return re.sub(r"/\S*/(llvm-project|triton)/", "", error)[:240]
+    return _reason(error)
+
+
+def _reason(error):
     """A one-line reason for a failed compile: the failing pass, or the first line that says error (without file
     positions) that is not MLIR's generic "Failures have been detected"."""
     failed_pass = re.search(r"Pipeline failed while executing \[`(\w+)`", error)
