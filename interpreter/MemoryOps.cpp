@@ -18,14 +18,8 @@ namespace {
 using memory::hexAddress;
 using memory::laneUndefined;
 using memory::MemoryAccessor;
+using memory::quietNaNBits;
 
-// The NaN Triton's rewrite of padding_option="nan" materialises (dense<0x7FC00000> for f32).
-uint64_t quietNaNBits(ScalarKind kind) {
-  FloatFormat f = floatFormat(kind);
-  if (!f.hasInfinity) return canonicalNaNBits(kind);
-  uint64_t exponent = ((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits;
-  return exponent | (uint64_t{1} << (f.mantissaBits - 1));
-}
 
 int pointeeBytes(Type pointerType) {
   Type pointee = pointerType.element().pointee();
@@ -366,6 +360,7 @@ void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& 
       return;
     case PointerOp::TTMakeTensorPtr: executeMakeTensorPtr(executor, op, frame); return;
     case PointerOp::TTAdvance: executeAdvance(executor, op, frame); return;
+    case PointerOp::TTMakeTensorDescriptor: executeMakeTensorDescriptor(executor, op, frame); return;
   }
 }
 
@@ -378,6 +373,10 @@ void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& f
   switch (familyOp<MemoryOp>(op.kind)) {
     case MemoryOp::TTLoad: executeLoad(executor, op, frame); return;
     case MemoryOp::TTStore: executeStore(executor, op, frame); return;
+    case MemoryOp::TTDescriptorLoad:
+    case MemoryOp::TTDescriptorStore:
+    case MemoryOp::TTDescriptorGather:
+    case MemoryOp::TTDescriptorScatter: executeDescriptorAccess(executor, op, frame); return;
   }
 }
 
