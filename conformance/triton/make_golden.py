@@ -6,7 +6,10 @@ NAME.expected.npy. Output buffers are filled with NaN (floats) or a sentinel (in
 bf16 is stored as raw int16 patterns, fp8 as raw uint8.
 
 Run on the GPU machine (Triton 3.6, PyTorch, NumPy):
-    python3 conformance/triton/make_golden.py --out DIR [--only NAME,...] [--list]
+    python3 conformance/triton/make_golden.py --out DIR [--group extra|corpus10] [--only NAME,...] [--list]
+Group `extra` is conformance/golden-extra/; group `corpus10` is issue 10's corpus (tensor descriptors, device-side
+and host TensorDescriptor arguments, spin locks with debug barriers, early returns, inline PTX, long float row
+reductions, in-place and strided views), for conformance/corpus10/.
 Each case is tried on its own; a kernel that fails to compile is skipped and reported in the summary. After a
 CUDA error (which leaves the context unusable) the script exits with status 3; running it again with the same
 --out resumes after the failed case. `--dry` builds every case's inputs without Triton or a GPU (a self-check
