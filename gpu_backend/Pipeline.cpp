@@ -107,8 +107,10 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     for (const auto& value : op.results) usesDescriptors = usesDescriptors || value->type.isTensorDesc();
   });
   if (usesDescriptors) {
-    result.diagnostics.push_back({kernel.op()->textPos, "unsupported by the GPU backend: tensor descriptors "
-                                                         "(!tt.tensordesc, tt.make_tensor_descriptor, tt.descriptor_*)"});
+    const SourcePos pos = kernel.op()->textPos;
+    result.diagnostics.push_back({pos, "the GPU engine does not support tensor descriptors (!tt.tensordesc, "
+                                       "tt.make_tensor_descriptor, tt.descriptor_*) yet (" + std::to_string(pos.line) +
+                                       ":" + std::to_string(pos.column) + ")"});
     return result;
   }
   // 1. Layouts.
