@@ -130,11 +130,16 @@ void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* la
   if (!executor.checks() || !memory.raceShadowEnabled()) return;
   const int64_t program = executor.programLinearId();
   const uint64_t size = static_cast<uint64_t>(bytes);
+  const std::span<const uint32_t> held = executor.heldLocks();  // inside a spin lock's critical section
   for (int64_t lane = 0; lane < n; ++lane) {
     Access element{access.buffer, access.offset + static_cast<uint64_t>(lane) * size, access.buffer};
-    RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program)
-                        : memory.noteRead(*access.buffer, element.offset, size, program);
+    RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program, held)
+                        : memory.noteRead(*access.buffer, element.offset, size, program, held);
     if (hit.found) accessor.reportRace(laneTile, lane, write, element, hit);
+    if (!held.empty())
+      for (uint64_t e = element.offset / access.buffer->elementBytes;
+           e <= (element.offset + size - 1) / access.buffer->elementBytes; ++e)
+        executor.noteLockedAccess(*access.buffer, e);
   }
 }
 
