@@ -85,6 +85,11 @@ uint64_t atomicCasLane(uint8_t* location, int bytes, uint64_t expected, uint64_t
   }
 }
 
+bool lowBitsEqual(uint64_t a, uint64_t b, int bytes) {
+  const uint64_t keep = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+  return (a & keep) == (b & keep);
+}
+
 }  // namespace
 
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame) {
@@ -102,6 +107,12 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
   const std::optional<RmwKind> kind = isCas ? std::optional<RmwKind>(RmwKind::Exch) : rmwKind(op.keywordAttr("atomic_rmw_op"));
   if (!kind) executor.trap(Report::Kind::Unsupported, op, "unknown atomic_rmw kind '" + op.keywordAttr("atomic_rmw_op") + "'");
   if (!isCas && bytes < 2) executor.trap(Report::Kind::Unsupported, op, "atomics on 8-bit elements do not exist");
+  // Spin locks (docs/semantics.md, "Locks"): scalar tt.atomic_cas takes one, a scalar exchange releases one.
+  const std::string sem = op.keywordAttr("sem");
+  const bool lockOp = executor.checks() && executor.context().memory->raceShadowEnabled() && result->size() == 1 &&
+                      pointers.size() == 1 && (isCas || *kind == RmwKind::Exch) && !isFloat;
+  const bool acquires = sem == "acquire" || sem == "acq_rel";
+  const bool releases = sem == "release" || sem == "acq_rel";
   for (int64_t lane = 0; lane < result->size(); ++lane) {
     if (mask) {
       if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides an atomic");
@@ -125,8 +136,15 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
       memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset, /*atomic=*/true);
     uint8_t* location = access.buffer->data + access.offset;
     uint64_t value = values.bitsAt(values.size() == 1 ? 0 : lane);
-    uint64_t old = isCas ? atomicCasLane(location, bytes, compare->bitsAt(compare->size() == 1 ? 0 : lane), value)
+    const uint64_t expected = isCas ? compare->bitsAt(compare->size() == 1 ? 0 : lane) : 0;
+    uint64_t old = isCas ? atomicCasLane(location, bytes, expected, value)
                          : atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
+    // A scalar exchange (or successful CAS) with release semantics writing a held lock's unlocked value
+    // releases it. (Another program may take the lock before this bookkeeping: it only concerns this program.)
+    if (lockOp && releases && (!isCas || lowBitsEqual(old, expected, bytes))) executor.releaseLock(address, value);
+    // A scalar CAS with acquire semantics that saw the expected value and wrote another takes the lock.
+    if (lockOp && isCas && acquires && lowBitsEqual(old, expected, bytes) && !lowBitsEqual(value, expected, bytes))
+      executor.acquireLock(address, value, expected);
     result->setBits(lane, old);
     if (isFloat && executor.context().memory->errorBoundsEnabled() && *kind == RmwKind::FAdd) {
       // Float atomics combine in whatever order programs arrive: allow one rounding per addition.

@@ -91,6 +91,35 @@ void Executor::stepLimitExceeded(const Operation& op) const {
                                    "; a loop that never ends? (--max-steps N raises the limit)")};
 }
 
+void Executor::acquireLock(uint64_t address, uint64_t lockedBits, uint64_t unlockedBits) {
+  Memory& memory = *context_.memory;
+  const uint32_t identity = memory.lockIdentity(address);
+  if (identity == 0) return;  // too many locks: this section is not told apart (its conflicts are reported)
+  heldLockList_.push_back({address, lockedBits, unlockedBits, identity});
+  heldIdentities_.push_back(identity);
+}
+
+bool Executor::releaseLock(uint64_t address, uint64_t valueBits) {
+  for (size_t i = heldLockList_.size(); i-- > 0;) {
+    const HeldLock held = heldLockList_[i];
+    if (held.address != address || held.unlockedBits != valueBits) continue;
+    // Accesses after the last barrier are not ordered before the release (other threads of the program may
+    // still be making them): they keep the program's identity.
+    std::erase_if(pendingAccesses_, [&](const PendingAccess& access) { return access.lock == held.identity; });
+    heldLockList_.erase(heldLockList_.begin() + static_cast<std::ptrdiff_t>(i));
+    heldIdentities_.erase(heldIdentities_.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
+  }
+  return false;
+}
+
+void Executor::barrier() {
+  Memory& memory = *context_.memory;
+  for (const PendingAccess& access : pendingAccesses_)
+    memory.coverByLock(*access.buffer, access.element, linearId_, access.lock);
+  pendingAccesses_.clear();
+}
+
 void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, ProgramPrints* printed) {
   programId_ = programId;
   linearId_ = linearId;
@@ -98,6 +127,9 @@ void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, Pr
   callDepth_ = 0;
   steps_ = 0;
   currentLoop_ = nullptr;
+  heldLockList_.clear();
+  heldIdentities_.clear();
+  pendingAccesses_.clear();
   try {
     Frame frame;
     frame.values.resize(context_.kernel.numValues);
@@ -335,7 +367,7 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
       switch (familyOp<DebugOp>(op.kind)) {
         case DebugOp::TTPrint: executePrint(op, frame); return;
         case DebugOp::TTAssert: executeAssert(op, frame); return;
-        case DebugOp::GPUBarrier: return;  // a program runs its ops in order: nothing to wait for
+        case DebugOp::GPUBarrier: barrier(); return;  // a program runs its ops in order; it covers lock accesses
       }
       break;
     case OpFamily::Terminator: TILESIM_UNREACHABLE("terminators and branches are handled by runBlock");

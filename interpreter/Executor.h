@@ -90,6 +90,16 @@ class Executor {
   bool checks() const { return context_.options.checks; }
   const LaunchContext& context() const { return context_; }
   int64_t programLinearId() const { return linearId_; }
+  // Spin locks (docs/semantics.md, "Locks"): the locks this program holds, and its accesses inside their
+  // critical sections that no gpu.barrier has covered yet.
+  std::span<const uint32_t> heldLocks() const { return heldIdentities_; }
+  void acquireLock(uint64_t address, uint64_t lockedBits, uint64_t unlockedBits);
+  // Whether an atomic writing `valueBits` to `address` releases a lock this program holds (then released).
+  bool releaseLock(uint64_t address, uint64_t valueBits);
+  void noteLockedAccess(Buffer& buffer, uint64_t element) {
+    pendingAccesses_.push_back({&buffer, element, heldIdentities_.back()});
+  }
+  void barrier();  // gpu.barrier: every pending access is now ordered before the program's next release
   void noteOutOfMemory(std::array<int64_t, 3> programId) {
     sink_.outOfMemory = true;
     sink_.outOfMemoryProgram = programId;
@@ -124,6 +134,18 @@ class Executor {
   int callDepth_ = 0;          // reset by runProgram: a trap inside tt.call must not leak into the next program
   uint64_t steps_ = 0;         // ops and loop iterations of the current program
   const Operation* currentLoop_ = nullptr;  // innermost scf.for / scf.while running, for StepLimit reports
+  struct HeldLock {
+    uint64_t address, lockedBits, unlockedBits;
+    uint32_t identity;
+  };
+  struct PendingAccess {
+    Buffer* buffer;
+    uint64_t element;
+    uint32_t lock;  // the innermost lock held when it was made
+  };
+  std::vector<HeldLock> heldLockList_;      // reset by runProgram
+  std::vector<uint32_t> heldIdentities_;    // their identities, innermost last
+  std::vector<PendingAccess> pendingAccesses_;
 };
 
 // Op families (each in its own file). They read operands from the frame and set results.
@@ -148,6 +170,9 @@ std::vector<int64_t> laneIndex(std::span<const int64_t> shape, int64_t lane);  /
 void executeShapeOp(Executor& executor, const Operation& op, Executor::Frame& frame);    // Movement.cpp
 void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& frame);  // MemoryOps.cpp
 void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);   // MemoryOps.cpp
+// tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter (Descriptors.cpp)
+void executeMakeTensorDescriptor(Executor& executor, const Operation& op, Executor::Frame& frame);
+void executeDescriptorAccess(Executor& executor, const Operation& op, Executor::Frame& frame);
 // tt.bitcast (Cast family) whose result is a pointer: copies the bits, like tt.int_to_ptr. MemoryOps.cpp.
 void executePointerBitcast(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);      // Atomics.cpp

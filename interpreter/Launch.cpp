@@ -54,6 +54,35 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, ui
                       std::string* error) {
   Type type = parameter.type;
   MutableTileRef tile = makeTile(type);
+  if (type.isTensorDesc()) {
+    Type block = type.descBlock();
+    if (!argument.isTensorDesc()) {
+      *error = "argument '" + argument.name + "' is not a tensor descriptor but parameter %" + parameter.name +
+               " is " + type.str();
+      return nullptr;
+    }
+    const size_t rank = static_cast<size_t>(block.rank());
+    if (argument.descShape.size() != rank || argument.descStrides.size() != rank ||
+        (!argument.descBlockShape.empty() && argument.descBlockShape != std::vector<int64_t>(block.shape().begin(), block.shape().end()))) {
+      *error = "tensor descriptor argument '" + argument.name + "' does not match parameter %" + parameter.name +
+               " (" + type.str() + "): rank " + std::to_string(rank) + " and the block shape must agree";
+      return nullptr;
+    }
+    if (storageBytes(block.scalarKind()) != storageBytes(argument.elementKind)) {
+      *error = "argument '" + argument.name + "' holds " + scalarKindName(argument.elementKind) +
+               " elements but parameter %" + parameter.name + " describes " + block.element().str();
+      return nullptr;
+    }
+    TensorDescriptor& desc = *tile->as<TensorDescriptor>();
+    desc.base = address;
+    desc.rank = static_cast<int>(rank);
+    desc.padding = argument.descPadding;
+    for (size_t d = 0; d < rank; ++d) {
+      desc.shape[d] = argument.descShape[d];
+      desc.strides[d] = argument.descStrides[d];
+    }
+    return tile;
+  }
   if (type.isPointer()) {
     if (argument.kind != LaunchArgument::Kind::Buffer) {
       *error = "argument '" + argument.name + "' is a scalar but parameter %" + parameter.name + " is a pointer (" +
@@ -237,6 +266,25 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
     TileRef tile = bindParameter(parameter, *it, address, &error);
     if (!tile) return fail(error);
     context.kernelArguments.push_back(tile);
+    if (!parameter.type.isTensorDesc()) continue;
+    // Triton 3.6's launcher passes a host descriptor as the descriptor, then its shape (i32 each), then its
+    // strides (i64 each): the 2 x rank parameters after it take those values, whatever their names.
+    const size_t rank = it->descShape.size();
+    if (p + 2 * rank >= kernel.numArguments())
+      return fail("parameter %" + parameter.name + " (" + parameter.type.str() + ") must be followed by " +
+                  std::to_string(rank) + " i32 shape and " + std::to_string(rank) + " i64 stride parameters");
+    for (size_t k = 0; k < 2 * rank; ++k) {
+      const Value& expanded = *kernel.argument(p + 1 + k);
+      const bool isShape = k < rank;
+      if (expanded.type != (isShape ? Type::i32() : Type::i64()))
+        return fail("parameter %" + expanded.name + " after tensor descriptor %" + parameter.name + " must be " +
+                    (isShape ? "i32 (a shape entry)" : "i64 (a stride entry)") + ", not " + expanded.type.str());
+      LaunchArgument value = LaunchArgument::integer(it->name, isShape ? it->descShape[k] : it->descStrides[k - rank]);
+      TileRef valueTile = bindParameter(expanded, value, 0, &error);
+      if (!valueTile) return fail(error);
+      context.kernelArguments.push_back(valueTile);
+    }
+    p += 2 * rank;
   }
   for (size_t i = 0; i < launch.arguments.size(); ++i)
     if (!used[i]) outcome.result.unusedArguments.push_back(launch.arguments[i].name);

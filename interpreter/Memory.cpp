@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string>
@@ -50,6 +51,7 @@ void Memory::resetShadows() {
     if (buffer->shadow.words) std::memset(buffer->shadow.words, 0, buffer->shadow.bytes);
     std::fill(buffer->errorBound.begin(), buffer->errorBound.end(), 0.0);
   }
+  locks_.clear();
 }
 
 void Memory::enableErrorBounds() {
@@ -76,14 +78,29 @@ void updateShadow(uint64_t& word, Update update, RaceHit& hit, bool concurrent) 
   }
 }
 
-// The conflict with the element's last writer (`writer` != 0), as seen by a plain access of program `me`.
-RaceHit writerConflict(uint32_t writer, uint32_t me) {
-  if (writer & kAtomicWriter) {
-    uint32_t atomicProgram = writer & ~kAtomicWriter;
-    if (atomicProgram == me) return {};  // this program's own atomics
-    return {true, writer == 0xFFFFFFFFu ? -1 : static_cast<int64_t>(atomicProgram) - 1, true, true};
+// Who an access is ordered with: the program itself (`me`) and the critical sections of the locks it holds.
+struct Accessor {
+  uint32_t me;
+  std::span<const uint32_t> held;
+  bool owns(uint32_t identity) const {
+    return identity == me || std::find(held.begin(), held.end(), identity) != held.end();
   }
-  return {true, static_cast<int64_t>(writer) - 1, true, false};
+};
+
+// The program a shadow identity names, or -1 (several programs, or the holders of a lock).
+int64_t programOf(uint32_t identity) {
+  return identity == kSeveralReaders || (identity & kLockIdentity) ? -1 : static_cast<int64_t>(identity) - 1;
+}
+
+// The conflict with the element's last writer (`writer` != 0), as seen by a plain access.
+RaceHit writerConflict(uint32_t writer, const Accessor& accessor) {
+  if (writer & kAtomicWriter) {
+    uint32_t atomicOwner = writer & ~kAtomicWriter;
+    if (writer != 0xFFFFFFFFu && accessor.owns(atomicOwner)) return {};  // its own (or its lock's) atomics
+    return {true, writer == 0xFFFFFFFFu ? -1 : programOf(atomicOwner), true, true};
+  }
+  if (accessor.owns(writer)) return {};
+  return {true, programOf(writer), true, false};
 }
 
 // Updates the shadow of every element the access [offset, offset + size) touches; stops at the first conflict.
@@ -100,43 +117,73 @@ RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Update up
 
 }  // namespace
 
-RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  const uint32_t me = static_cast<uint32_t>(program + 1);
+RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
+                           std::span<const uint32_t> held) {
+  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
+  const uint32_t me = accessor.me;
   return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
     uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
     seen = {};
     uint32_t atomicWriter = kAtomicWriter | me;
-    if (writer != 0 && !(writer & kAtomicWriter) && writer != me) {
-      seen = {true, static_cast<int64_t>(writer) - 1, true, false};
-    } else if (reader != 0 && reader != me) {
-      seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false, false};
+    if (writer != 0 && !(writer & kAtomicWriter) && !accessor.owns(writer)) {
+      seen = {true, programOf(writer), true, false};
+    } else if (reader != 0 && !accessor.owns(reader)) {
+      seen = {true, programOf(reader), false, false};
     }
-    if (writer & kAtomicWriter) atomicWriter = writer == (kAtomicWriter | me) ? writer : 0xFFFFFFFFu;
+    // Atomics of several programs are marked as such, unless the earlier ones are ordered before this one.
+    if (writer & kAtomicWriter)
+      atomicWriter = writer != 0xFFFFFFFFu && accessor.owns(writer & ~kAtomicWriter) ? (kAtomicWriter | me) : 0xFFFFFFFFu;
     return (uint64_t{atomicWriter} << 32) | reader;
   }, concurrent_);
 }
 
-RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  const uint32_t me = static_cast<uint32_t>(program + 1);
+RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
+                              std::span<const uint32_t> held) {
+  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
   return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
     uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
     seen = {};
-    if (writer != 0 && writer != me) seen = writerConflict(writer, me);
-    else if (reader != 0 && reader != me) seen = {true, reader == kSeveralReaders ? -1 : static_cast<int64_t>(reader) - 1, false};
+    if (writer != 0) seen = writerConflict(writer, accessor);
+    if (!seen.found && reader != 0 && !accessor.owns(reader)) seen = {true, programOf(reader), false};
     if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
-    return (uint64_t{me} << 32) | reader;
+    return (uint64_t{accessor.me} << 32) | reader;
   }, concurrent_);
 }
 
-RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-  const uint32_t me = static_cast<uint32_t>(program + 1);
+RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
+                             std::span<const uint32_t> held) {
+  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
   return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
     uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
     seen = {};
-    if (writer != 0 && writer != me) seen = writerConflict(writer, me);
-    uint32_t readers = reader == 0 || reader == me ? me : kSeveralReaders;
+    if (writer != 0) seen = writerConflict(writer, accessor);
+    // A reader ordered before this one (the program itself, or a critical section of a lock it holds) is
+    // replaced: whatever is ordered after this read is ordered after it too.
+    uint32_t readers = reader == 0 || accessor.owns(reader) ? accessor.me : kSeveralReaders;
     return (word & 0xFFFFFFFF00000000ull) | readers;
   }, concurrent_);
+}
+
+uint32_t Memory::lockIdentity(uint64_t address) {
+  std::lock_guard<std::mutex> guard(locksMutex_);
+  auto it = locks_.find(address);
+  if (it != locks_.end()) return it->second;
+  if (locks_.size() + 1 >= kMaxLocks) return 0;
+  const uint32_t identity = kLockIdentity | static_cast<uint32_t>(locks_.size() + 1);
+  locks_.emplace(address, identity);
+  return identity;
+}
+
+void Memory::coverByLock(Buffer& buffer, uint64_t element, int64_t program, uint32_t lock) {
+  const uint32_t me = static_cast<uint32_t>(program + 1);
+  RaceHit unused;
+  updateShadow(buffer.shadow[element], [&](uint64_t word, RaceHit&) {
+    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
+    if (writer == me) writer = lock;
+    else if (writer == (kAtomicWriter | me)) writer = kAtomicWriter | lock;
+    if (reader == me) reader = lock;
+    return (uint64_t{writer} << 32) | reader;
+  }, unused, concurrent_);
 }
 
 }  // namespace tilesim

@@ -9,13 +9,19 @@
 //                programs running at once on different threads are totally ordered on every element; a writer
 //                with the top bit set (kAtomicWriter) wrote with atomics (all ones = atomics of several programs);
 //   error bounds: the triton-profile error bound of the value last stored (see Tile.h).
+// Lock identities: an access made inside a spin lock's critical section (docs/semantics.md, "Locks") is
+// recorded, once a gpu.barrier covers it, under the lock's identity kLockIdentity | index instead of its
+// program's, so the critical sections of different programs holding one lock do not race with each other.
 #pragma once
 
 #include <atomic>
 #include <cstdlib>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "ir/Type.h"
@@ -42,6 +48,9 @@ inline uint64_t offsetAddress(uint64_t base, uint64_t byteOffset) {
 }
 
 constexpr uint32_t kAtomicWriter = 0x80000000u;
+// Program identities are linear id + 1 <= 2^30 (the grid limit); lock identities lie above them.
+constexpr uint32_t kLockIdentity = 0x40000000u;
+constexpr uint32_t kMaxLocks = 1u << 20;
 
 struct Buffer {
   std::string name;
@@ -106,34 +115,43 @@ class Memory {
 
   // Race shadow updates for a plain (non-atomic) access by `program` of `size` bytes at `offset`.
   // The common case (one aligned element, programs on one thread) is inline; the rest goes to *Slow.
-  RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0)
-      return noteWriteSlow(buffer, offset, size, program);
+  // `held`: the identities of the locks the program holds (their critical sections' accesses are ordered).
+  RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held = {}) {
+    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0 || !held.empty())
+      return noteWriteSlow(buffer, offset, size, program, held);
     const uint64_t me = static_cast<uint64_t>(program + 1);
     uint64_t& word = buffer.shadow[offset / size];
     const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
-    if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteWriteSlow(buffer, offset, size, program);
+    if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteWriteSlow(buffer, offset, size, program, held);
     word = (me << 32) | reader;
     return {};
   }
-  RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program) {
-    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0)
-      return noteReadSlow(buffer, offset, size, program);
+  RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held = {}) {
+    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0 || !held.empty())
+      return noteReadSlow(buffer, offset, size, program, held);
     const uint64_t me = static_cast<uint64_t>(program + 1);
     uint64_t& word = buffer.shadow[offset / size];
     const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
-    if (writer != 0 && writer != me) return noteReadSlow(buffer, offset, size, program);
+    if (writer != 0 && writer != me) return noteReadSlow(buffer, offset, size, program, held);
     word = (writer << 32) | (reader == 0 || reader == me ? me : 0xFFFFFFFFu);  // several readers
     return {};
   }
   // An atomic by `program`: races with plain accesses of other programs; atomics of several programs on one
   // element do not race with each other.
-  RaceHit noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
-  RaceHit noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
-  RaceHit noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program);
+  RaceHit noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held = {});
+  RaceHit noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held);
+  RaceHit noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held);
+  // The identity of the spin lock at `address` (kLockIdentity | index, one per address per launch); 0 when the
+  // launch has used kMaxLocks locks already (its critical sections are then not told apart: races reported).
+  uint32_t lockIdentity(uint64_t address);
+  // A gpu.barrier covered `program`'s access to `element` inside the critical section of lock `lock`: from now
+  // on the element's shadow names the lock where it named the program.
+  void coverByLock(Buffer& buffer, uint64_t element, int64_t program, uint32_t lock);
 
  private:
   std::vector<std::unique_ptr<Buffer>> buffers_;
+  std::mutex locksMutex_;
+  std::unordered_map<uint64_t, uint32_t> locks_;  // lock address -> identity
   bool raceShadow_ = false;
   bool concurrent_ = true;
   bool errorBounds_ = false;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "interpreter/Executor.h"
+#include "ir/FloatBits.h"
 
 namespace tilesim::memory {
 
@@ -15,6 +16,15 @@ inline std::string hexAddress(uint64_t address) {
   char text[32];
   std::snprintf(text, sizeof text, "0x%" PRIx64, address);
   return text;
+}
+
+// The NaN Triton's rewrite of padding_option="nan" materialises (dense<0x7FC00000> for f32); TMA's NaN fill
+// is the same canonical quiet NaN.
+inline uint64_t quietNaNBits(ScalarKind kind) {
+  FloatFormat f = floatFormat(kind);
+  if (!f.hasInfinity) return canonicalNaNBits(kind);
+  uint64_t exponent = ((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits;
+  return exponent | (uint64_t{1} << (f.mantissaBits - 1));
 }
 
 inline bool laneUndefined(const Tile& tile, int64_t lane) {
@@ -42,10 +52,15 @@ class MemoryAccessor {
     *offset = access.offset;
     if (executor_.checks() && memory_.raceShadowEnabled()) {
       const int64_t program = executor_.programLinearId();
-      RaceHit hit = atomic  ? memory_.noteAtomic(*access.buffer, access.offset, size, program)
-                    : write ? memory_.noteWrite(*access.buffer, access.offset, size, program)
-                            : memory_.noteRead(*access.buffer, access.offset, size, program);
+      const std::span<const uint32_t> held = executor_.heldLocks();
+      RaceHit hit = atomic  ? memory_.noteAtomic(*access.buffer, access.offset, size, program, held)
+                    : write ? memory_.noteWrite(*access.buffer, access.offset, size, program, held)
+                            : memory_.noteRead(*access.buffer, access.offset, size, program, held);
       if (hit.found) reportRace(laneTile, lane, write, access, hit);
+      if (!held.empty())  // inside a critical section: covered by the lock once a gpu.barrier follows
+        for (uint64_t e = access.offset / access.buffer->elementBytes;
+             e <= (access.offset + size - 1) / access.buffer->elementBytes; ++e)
+          executor_.noteLockedAccess(*access.buffer, e);
     }
     return access.buffer;
   }
@@ -86,6 +101,7 @@ class MemoryAccessor {
     r.buffer = access.buffer->name;
     r.byteOffset = static_cast<int64_t>(access.offset);
     std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
+    if (!executor_.heldLocks().empty()) other += " (not ordered by the locks this program holds)";
     r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
                 std::to_string(access.offset / access.buffer->elementBytes) + "] races with " +
                 (hit.otherAtomic ? "atomics" : hit.otherWrote ? "a write" : "a read") + " by " + other;

@@ -18,14 +18,8 @@ namespace {
 using memory::hexAddress;
 using memory::laneUndefined;
 using memory::MemoryAccessor;
+using memory::quietNaNBits;
 
-// The NaN Triton's rewrite of padding_option="nan" materialises (dense<0x7FC00000> for f32).
-uint64_t quietNaNBits(ScalarKind kind) {
-  FloatFormat f = floatFormat(kind);
-  if (!f.hasInfinity) return canonicalNaNBits(kind);
-  uint64_t exponent = ((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits;
-  return exponent | (uint64_t{1} << (f.mantissaBits - 1));
-}
 
 int pointeeBytes(Type pointerType) {
   Type pointee = pointerType.element().pointee();
@@ -136,11 +130,16 @@ void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* la
   if (!executor.checks() || !memory.raceShadowEnabled()) return;
   const int64_t program = executor.programLinearId();
   const uint64_t size = static_cast<uint64_t>(bytes);
+  const std::span<const uint32_t> held = executor.heldLocks();  // inside a spin lock's critical section
   for (int64_t lane = 0; lane < n; ++lane) {
     Access element{access.buffer, access.offset + static_cast<uint64_t>(lane) * size, access.buffer};
-    RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program)
-                        : memory.noteRead(*access.buffer, element.offset, size, program);
+    RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program, held)
+                        : memory.noteRead(*access.buffer, element.offset, size, program, held);
     if (hit.found) accessor.reportRace(laneTile, lane, write, element, hit);
+    if (!held.empty())
+      for (uint64_t e = element.offset / access.buffer->elementBytes;
+           e <= (element.offset + size - 1) / access.buffer->elementBytes; ++e)
+        executor.noteLockedAccess(*access.buffer, e);
   }
 }
 
@@ -366,6 +365,7 @@ void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& 
       return;
     case PointerOp::TTMakeTensorPtr: executeMakeTensorPtr(executor, op, frame); return;
     case PointerOp::TTAdvance: executeAdvance(executor, op, frame); return;
+    case PointerOp::TTMakeTensorDescriptor: executeMakeTensorDescriptor(executor, op, frame); return;
   }
 }
 
@@ -378,6 +378,10 @@ void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& f
   switch (familyOp<MemoryOp>(op.kind)) {
     case MemoryOp::TTLoad: executeLoad(executor, op, frame); return;
     case MemoryOp::TTStore: executeStore(executor, op, frame); return;
+    case MemoryOp::TTDescriptorLoad:
+    case MemoryOp::TTDescriptorStore:
+    case MemoryOp::TTDescriptorGather:
+    case MemoryOp::TTDescriptorScatter: executeDescriptorAccess(executor, op, frame); return;
   }
 }
 

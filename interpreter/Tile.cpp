@@ -7,6 +7,7 @@ namespace tilesim {
 int tileElementBytes(Type type) {
   Type element = type.element();
   if (element.isBlockPointer()) return sizeof(BlockPointer);
+  if (element.isTensorDesc()) return sizeof(TensorDescriptor);
   if (element.isPointer()) return 8;
   return storageBytes(element.scalarKind());
 }

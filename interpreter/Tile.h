@@ -3,6 +3,7 @@
 //   i1 -> uint8_t (0 or 1)  i8/i16/i32/i64 -> int8_t..int64_t  f8 -> uint8_t bits  f16/bf16 -> uint16_t bits
 //   f32 -> float  f64 -> double  pointers -> uint64_t addresses in the launch's address space (Memory.h)
 //   block pointers (!tt.ptr<tensor<...>>) -> BlockPointer (below), one per tile
+//   tensor descriptors (!tt.tensordesc<...>) -> TensorDescriptor (below), one per tile
 // Two optional per-lane shadows travel with the data and move through every data-movement op:
 //   undefined: 1 where the lane holds an undefined value (a masked load without `other`, ub.poison);
 //   errorBound: the largest absolute difference the real GPU may show for this lane under the `triton` float
@@ -28,6 +29,17 @@ struct BlockPointer {
   int64_t strides[4] = {};   // in elements
   int32_t offsets[4] = {};   // of the block's first element
   int32_t order[4] = {};
+};
+
+// What tt.make_tensor_descriptor builds, or a host TensorDescriptor argument: a strided rank-N tensor in memory,
+// accessed a block at a time (interpreter/Descriptors.cpp). The block shape is in the type.
+constexpr int kMaxDescriptorRank = 5;
+struct TensorDescriptor {
+  uint64_t base = 0;  // address of element [0, ..., 0]
+  int rank = 0;
+  int padding = 1;    // out-of-shape elements of a load: 1 = zero, 2 = NaN
+  int64_t shape[kMaxDescriptorRank] = {};    // elements per dim (i32 in the IR)
+  int64_t strides[kMaxDescriptorRank] = {};  // in elements (i64 in the IR); the last is 1
 };
 
 // Bytes per element of a tile of `type` (i1 -> 1, pointers -> 8, block pointers -> sizeof(BlockPointer)).

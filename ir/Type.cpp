@@ -137,6 +137,14 @@ Type Type::function(std::span<const Type> inputs, std::span<const Type> results)
   return Type(detail::intern(std::move(proto)));
 }
 
+Type Type::tensorDesc(Type block) {
+  TILESIM_ASSERT(block.isTensor(), "tensor descriptor of a non-tensor type");
+  TypeStorage proto;
+  proto.kind = Kind::TensorDesc;
+  proto.children = {block};
+  return Type(detail::intern(std::move(proto)));
+}
+
 Type::Kind Type::kind() const { return storage_ ? storage_->kind : Kind::Invalid; }
 
 Type Type::element() const { return isTensor() ? storage_->children[0] : *this; }
@@ -167,6 +175,11 @@ int Type::bitWidth() const {
 
 Type Type::pointee() const {
   TILESIM_ASSERT(isPointer(), "pointee() of non-pointer type " + str());
+  return storage_->children[0];
+}
+
+Type Type::descBlock() const {
+  TILESIM_ASSERT(isTensorDesc(), "descBlock() of non-descriptor type " + str());
   return storage_->children[0];
 }
 
@@ -222,6 +235,7 @@ std::string Type::str() const {
       if (!shape().empty()) s += 'x';
       return s + element().str() + ">";
     }
+    case Kind::TensorDesc: return "!tt.tensordesc<" + descBlock().str() + ">";
     case Kind::Function: {
       std::string s = "(";
       for (size_t i = 0; i < inputs().size(); ++i) s += (i ? ", " : "") + inputs()[i].str();

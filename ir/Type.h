@@ -1,5 +1,6 @@
-// Types of TTIR values: scalars (i1..i64, fp8..f64), pointers (!tt.ptr<T>), ranked tensors (tensor<4x8xT>)
-// and function types. Types are interned: two equal types are the same object, so `==` is a pointer compare
+// Types of TTIR values: scalars (i1..i64, fp8..f64), pointers (!tt.ptr<T>), ranked tensors (tensor<4x8xT>),
+// tensor descriptors (!tt.tensordesc<tensor<BxT>>: a TMA-style view of a strided tensor in memory, typed by the
+// block it loads and stores) and function types. Types are interned: two equal types are the same object, so `==` is a pointer compare
 // and a Type is cheap to copy. Signedness does not exist here (as in MLIR): the op carries it.
 #pragma once
 
@@ -24,7 +25,7 @@ struct TypeStorage;
 
 class Type {
  public:
-  enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function };
+  enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function, TensorDesc };
 
   Type() = default;
   static Type scalar(ScalarKind kind);
@@ -32,6 +33,8 @@ class Type {
   static Type tensor(std::span<const int64_t> shape, Type element);
   static Type tensor(std::initializer_list<int64_t> shape, Type element);
   static Type function(std::span<const Type> inputs, std::span<const Type> results);
+  // !tt.tensordesc<block>: `block` is the ranked tensor type one descriptor_load gives.
+  static Type tensorDesc(Type block);
 
   static Type i1() { return scalar(ScalarKind::I1); }
   static Type i8() { return scalar(ScalarKind::I8); }
@@ -49,6 +52,7 @@ class Type {
   bool isPointer() const { return kind() == Kind::Pointer; }
   bool isTensor() const { return kind() == Kind::Tensor; }
   bool isFunction() const { return kind() == Kind::Function; }
+  bool isTensorDesc() const { return kind() == Kind::TensorDesc; }
 
   // The element type: a tensor's element, otherwise the type itself.
   Type element() const;
@@ -62,6 +66,7 @@ class Type {
   int bitWidth() const;           // of the element; pointers are 64
 
   Type pointee() const;  // requires isPointer()
+  Type descBlock() const;  // requires isTensorDesc(): the block's tensor type
   int addressSpace() const;
 
   std::span<const int64_t> shape() const;  // empty for non-tensors

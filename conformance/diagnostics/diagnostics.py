@@ -84,3 +84,34 @@ def shift_too_far(x_ptr, s_ptr, y_ptr, BLOCK: tl.constexpr):
     offs = pid * BLOCK + tl.arange(0, BLOCK)
     r = tl.load(x_ptr + offs) << tl.load(s_ptr + offs)  # bug: a shift of 40 on int32
     tl.store(y_ptr + offs, r)
+
+
+@triton.jit
+def accumulate_locked(x_ptr, acc_ptr, lock_ptr, count_ptr, BLOCK: tl.constexpr):
+    # layer-norm-backward style: every program adds its row into one shared row under a spin lock
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + pid * BLOCK + offs)
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    count = tl.load(count_ptr)
+    if count == 0:
+        tl.atomic_xchg(count_ptr, 1)
+    else:
+        x += tl.load(acc_ptr + offs)
+    tl.store(acc_ptr + offs, x)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock_ptr, 0)
+
+
+@triton.jit
+def accumulate_unlocked(x_ptr, acc_ptr, count_ptr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + pid * BLOCK + offs)
+    count = tl.load(count_ptr)  # bug: no lock around the read-modify-write of acc
+    if count == 0:
+        tl.atomic_xchg(count_ptr, 1)
+    else:
+        x += tl.load(acc_ptr + offs)
+    tl.store(acc_ptr + offs, x)

@@ -74,8 +74,8 @@ def pointers(k, name, ptr, offsets, line, col, elem="f32", block=64):
 CASES = []
 
 
-def case(name, kernel, grid, args, expect, notes, check=None):
-    CASES.append((name, kernel, grid, args, expect, notes, check))
+def case(name, kernel, grid, args, expect, notes, check=None, counts=None):
+    CASES.append((name, kernel, grid, args, expect, notes, check, counts))
 
 
 def arange(n, scale=1.0):
@@ -246,25 +246,117 @@ case("ub_shift_out_of_range", k, [1, 1, 1],
      "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub", check="ub")
 
 
+# 11-13. Spin locks (docs/semantics.md, "Locks"): four programs add their row of x into acc. With the lock taken
+# by tt.atomic_cas and released by an exchange after a gpu.barrier, the critical sections are ordered: no race
+# (and acc is the exact sum). Without the barrier, or without the lock, program 1 reads what program 0 wrote.
+def accumulate_kernel(name, def_line, locked, barrier):
+    params = [("x_ptr", "!tt.ptr<f32>"), ("acc_ptr", "!tt.ptr<f32>")]
+    params += [("lock_ptr", "!tt.ptr<i32>")] if locked else []
+    params += [("count_ptr", "!tt.ptr<i32>")]
+    k = Kernel(name, params, def_line)
+    line = def_line + 2 if locked else def_line + 1  # pid = tl.program_id(0)
+    k.op("%true = arith.constant true", line + 5 if locked else line + 4, 34)
+    k.op("%c1_i32 = arith.constant 1 : i32", line + 5 if locked else line + 4, 34)
+    k.op("%c0_i32 = arith.constant 0 : i32", line + 4 if locked else line + 3, 16)
+    k.op("%c64_i32 = arith.constant 64 : i32", line + 2, 30)
+    k.op("%pid = tt.get_program_id x : i32", line, 24, "pid")
+    k.op("%offs = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>", line + 1, 24, "offs")
+    k.op("%x = arith.muli %pid, %c64_i32 : i32", line + 2, 30, "x")
+    k.op("%x_0 = tt.addptr %x_ptr, %x : !tt.ptr<f32>, i32", line + 2, 24, "x")
+    k.op("%x_1 = tt.splat %x_0 : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>", line + 2, 38, "x")
+    k.op("%x_2 = tt.addptr %x_1, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>", line + 2, 38, "x")
+    k.op("%x_3 = tt.load %x_2 : tensor<64x!tt.ptr<f32>>", line + 2, 16, "x")
+    lines = {}
+    if locked:
+        k.raw("scf.while : () -> () {")
+        lines["cas"] = k.op("%5 = tt.atomic_cas acq_rel, gpu, %lock_ptr, %c0_i32, %c1_i32 : (!tt.ptr<i32>, i32, i32) -> i32",
+                            line + 3, 37, indent=6)
+        k.op("%6 = arith.cmpi eq, %5, %c1_i32 : i32", line + 3, 43, indent=6)
+        k.op("scf.condition(%6)", line + 3, 43, indent=6)
+        k.raw("} do {")
+        k.op("scf.yield", line + 4, 8, indent=6)
+        k.locs.append((line + 3, 4, None))
+        k.raw("} loc(#loc%d)" % len(k.locs))
+        line += 2  # the lock's two lines
+    lines["count"] = k.op("%count = tt.load %count_ptr : !tt.ptr<i32>", line + 3, 20, "count")
+    k.op("%0 = arith.cmpi eq, %count, %c0_i32 : i32", line + 4, 16)
+    k.raw("%1 = scf.if %0 -> (tensor<64xf32>) {")
+    k.op("%5 = tt.atomic_rmw exch, acq_rel, gpu, %count_ptr, %c1_i32, %true : (!tt.ptr<i32>, i32, i1) -> i32",
+         line + 5, 34, indent=6)
+    k.op("scf.yield %x_3 : tensor<64xf32>", line + 5, 34, indent=6)
+    k.raw("} else {")
+    k.op("%x_4 = tt.splat %acc_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>", line + 7, 31, "x", indent=6)
+    k.op("%x_5 = tt.addptr %x_4, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>", line + 7, 31, "x", indent=6)
+    lines["acc_load"] = k.op("%x_6 = tt.load %x_5 : tensor<64x!tt.ptr<f32>>", line + 7, 21, "x", indent=6)
+    k.op("%x_7 = arith.addf %x_3, %x_6 : tensor<64xf32>", line + 7, 13, "x", indent=6)
+    k.op("scf.yield %x_7 : tensor<64xf32>", line + 7, 13, "x", indent=6)
+    k.locs.append((line + 4, 7, None))
+    k.raw("} loc(#loc%d)" % len(k.locs))
+    k.op("%2 = tt.splat %acc_ptr : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>>", line + 8, 23)
+    k.op("%3 = tt.addptr %2, %offs : tensor<64x!tt.ptr<f32>>, tensor<64xi32>", line + 8, 23)
+    lines["acc_store"] = k.op("tt.store %3, %1 : tensor<64x!tt.ptr<f32>>", line + 8, 29)
+    if locked and barrier:
+        lines["barrier"] = k.op("gpu.barrier", line + 9, 4)
+    if locked:
+        lines["release"] = k.op("%4 = tt.atomic_rmw exch, acq_rel, gpu, %lock_ptr, %c0_i32, %true : (!tt.ptr<i32>, i32, i1) -> i32",
+                                line + 10, 29)
+    return k, lines
+
+
+rows = [[float((7 * p + 3 * i) % 11 - 5) for i in range(64)] for p in range(4)]
+row_sum = [sum(rows[p][i] for p in range(4)) for i in range(64)]
+x_rows = [v for row in rows for v in row]
+k, lines = accumulate_kernel("accumulate_locked", 90, locked=True, barrier=True)
+case("lock_ordered_no_race", k, [4, 1, 1],
+     [("x_ptr", "float32", x_rows), ("acc_ptr", "float32", [0.0] * 64, row_sum), ("lock_ptr", "int32", [0.0]),
+      ("count_ptr", "int32", [0.0], [1.0])],
+     [], "the correct spin lock (tutorial 05's layer-norm backward): tt.atomic_cas acquires, gpu.barrier covers the "
+     "critical section, an exchange releases; four programs read-modify-write acc in turn, so no race is reported "
+     "and acc is the exact sum of the four integer-valued rows", counts={"race": 0})
+k, lines = accumulate_kernel("accumulate_locked", 90, locked=True, barrier=False)
+case("race_lock_without_barrier", k, [4, 1, 1],
+     [("x_ptr", "float32", x_rows), ("acc_ptr", "float32", [0.0] * 64), ("lock_ptr", "int32", [0.0]),
+      ("count_ptr", "int32", [0.0])],
+     [{"kind": "race", "program": [1, 0, 0], "op": "tt.load", "ttir_line": lines["acc_load"],
+       "source": "%s:101:21" % PY, "buffer": "acc_ptr"}],
+     "accumulate_locked with its gpu.barrier (tl.debug_barrier()) removed: the exchange that releases the lock is "
+     "made by one thread, and the other threads' stores of the critical section are not ordered before it, so "
+     "program 1's read of acc races with program 0's store")
+k, lines = accumulate_kernel("accumulate_unlocked", 108, locked=False, barrier=False)
+case("race_forgotten_lock", k, [4, 1, 1],
+     [("x_ptr", "float32", x_rows), ("acc_ptr", "float32", [0.0] * 64), ("count_ptr", "int32", [0.0])],
+     [{"kind": "race", "program": [1, 0, 0], "op": "tt.load", "ttir_line": lines["acc_load"],
+       "source": "%s:116:21" % PY, "buffer": "acc_ptr"},
+      {"kind": "race", "program": [1, 0, 0], "op": "tt.load", "ttir_line": lines["count"],
+       "source": "%s:112:20" % PY, "buffer": "count_ptr"}],
+     "the read-modify-write of acc without the lock: program 1 reads acc[0..63] and count, which program 0 wrote")
+
+
 def main():
-    for name, kernel, grid, args, expect, notes, check in CASES:
+    for name, kernel, grid, args, expect, notes, check, counts in CASES:
         folder = os.path.join(HERE, name)
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, "kernel.ttir"), "w") as f:
             f.write(kernel.text())
         jargs = []
         for arg in args:
-            aname, dtype, value = arg
+            aname, dtype, value = arg[:3]
             if dtype == "int":
                 jargs.append({"name": aname, "kind": "scalar", "pytype": "int", "value": value})
             else:
                 write_npy(os.path.join(folder, aname + ".npy"), dtype, [int(v) if dtype == "int32" else v for v in value])
                 jargs.append({"name": aname, "kind": "tensor", "dtype": dtype, "shape": [len(value)], "input": aname + ".npy"})
+                if len(arg) > 3:  # the buffer after the launch (a case that must also compute the right values)
+                    write_npy(os.path.join(folder, aname + ".expected.npy"), dtype,
+                              [int(v) if dtype == "int32" else v for v in arg[3]])
+                    jargs[-1]["expected"] = aname + ".expected.npy"
         spec = {"name": name, "entry": kernel.name, "grid": grid, "num_warps": 4, "args": jargs, "constexprs": {"BLOCK": 64},
                 "notes": notes, "made_by": "conformance/diagnostics/make_cases.py (hand-written TTIR)",
                 "expect_reports": expect}
         if check:
             spec["check"] = check
+        if counts is not None:
+            spec["expect_report_counts"] = counts
         with open(os.path.join(folder, "case.json"), "w") as f:
             json.dump(spec, f, indent=1)
             f.write("\n")

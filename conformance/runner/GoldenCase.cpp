@@ -3,6 +3,7 @@
 // argument in an `<i4` file is an error rather than a silent reinterpretation).
 #include "conformance/runner/GoldenCase.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -59,7 +60,7 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
   argument.name = stringField(json, "name", where);
   where += " (" + argument.name + ")";
   std::string kind = json.contains("kind") ? stringField(json, "kind", where) : (json.contains("dtype") ? "tensor" : "scalar");
-  if (kind == "tensor") {
+  if (kind == "tensor" || kind == "tensordesc") {
     argument.isTensor = true;
     argument.dtypeName = stringField(json, "dtype", where);
     std::optional<CaseDtype> dtype = caseDtypeFromName(argument.dtypeName);
@@ -87,6 +88,26 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
       argument.inputPath = (fs::path(directory) / stringField(json, "input", where)).string();
     if (json.contains("expected") && !json["expected"].is_null())
       argument.expectedPath = (fs::path(directory) / stringField(json, "expected", where)).string();
+    if (kind == "tensordesc") {
+      auto list = [&](const char* name) {
+        const Json& values = field(json, name, where);
+        if (!values.is_array() || values.empty() || values.size() > 5)
+          throw CaseError{where + ": \"" + name + "\" must be a list of 1 to 5 integers"};
+        std::vector<int64_t> out;
+        for (const Json& value : values) out.push_back(integerOf(value, where + ": \"" + name + "\" entry"));
+        return out;
+      };
+      argument.descShape = list("desc_shape");
+      argument.descStrides = list("desc_strides");
+      argument.descBlockShape = list("block_shape");
+      if (argument.descStrides.size() != argument.descShape.size() || argument.descBlockShape.size() != argument.descShape.size())
+        throw CaseError{where + ": \"desc_shape\", \"desc_strides\" and \"block_shape\" must have one rank"};
+      for (int64_t extent : argument.descShape)
+        if (extent <= 0 || extent > INT32_MAX) throw CaseError{where + ": \"desc_shape\" entries must be in 1 .. 2^31-1"};
+      std::string padding = json.contains("padding") ? stringField(json, "padding", where) : "zero";
+      if (padding != "zero" && padding != "nan") throw CaseError{where + ": \"padding\" is \"zero\" or \"nan\""};
+      argument.descPadding = padding == "nan" ? 2 : 1;
+    }
     if (json.contains("unordered")) {
       if (!json["unordered"].is_boolean()) throw CaseError{where + ": \"unordered\" is not true or false"};
       argument.unordered = json["unordered"].get<bool>();
@@ -107,7 +128,7 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
       throw CaseError{where + ": unsupported pytype \"" + argument.pytype + "\" (int, float or bool)"};
     }
   } else {
-    throw CaseError{where + ": unknown kind \"" + kind + "\" (tensor or scalar)"};
+    throw CaseError{where + ": unknown kind \"" + kind + "\" (tensor, tensordesc or scalar)"};
   }
   return argument;
 }
@@ -263,6 +284,13 @@ CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
       built.arguments.push_back(argument.scalarIsFloat ? LaunchArgument::floating(argument.name, argument.floatValue)
                                                        : LaunchArgument::integer(argument.name, argument.intValue));
       built.fileTypes.push_back(NpyType::U8);
+    }
+    if (!argument.descShape.empty()) {
+      LaunchArgument& desc = built.arguments.back();
+      desc.descShape = argument.descShape;
+      desc.descStrides = argument.descStrides;
+      desc.descBlockShape = argument.descBlockShape;
+      desc.descPadding = argument.descPadding;
     }
     built.sources.push_back(&argument);
   }

@@ -41,6 +41,10 @@ struct CaseArgument {
   // case.json "unordered": Triton leaves the order of this output's elements unspecified (tl.cat with
   // can_reorder=True); it is compared as a multiset, bit for bit.
   bool unordered = false;
+  // case.json "kind": "tensordesc": the tensor is passed as a host TensorDescriptor over its start
+  // ("desc_shape", "desc_strides" in elements, "block_shape", "padding": "zero" or "nan"). Empty: a pointer.
+  std::vector<int64_t> descShape, descStrides, descBlockShape;
+  int descPadding = 1;
   // Scalars.
   std::string pytype;  // "int", "float" or "bool"
   bool scalarIsFloat = false;

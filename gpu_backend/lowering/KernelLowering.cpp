@@ -231,6 +231,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTHistogram:
     case OpKind::TTMakeTensorPtr:
     case OpKind::TTAdvance:
+    case OpKind::TTMakeTensorDescriptor:  // tensor descriptors (TMA): not lowered
+    case OpKind::TTDescriptorLoad:
+    case OpKind::TTDescriptorStore:
+    case OpKind::TTDescriptorGather:
+    case OpKind::TTDescriptorScatter:
     case OpKind::TTAtomicRMW:
     case OpKind::TTAtomicCAS:
     case OpKind::TTIntToPtr:

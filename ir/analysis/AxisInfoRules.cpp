@@ -423,7 +423,9 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
     case OpKind::MathAbsF: case OpKind::MathFma: case OpKind::TTGetProgramId: case OpKind::TTGetNumPrograms:
     case OpKind::TTUnsplat: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat: case OpKind::TTGather:
     case OpKind::TTHistogram: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance: case OpKind::TTAtomicRMW: case OpKind::TTAtomicCAS: case OpKind::TTDot:
+    case OpKind::TTAdvance: case OpKind::TTMakeTensorDescriptor: case OpKind::TTDescriptorLoad:
+    case OpKind::TTDescriptorStore: case OpKind::TTDescriptorGather: case OpKind::TTDescriptorScatter:
+    case OpKind::TTAtomicRMW: case OpKind::TTAtomicCAS: case OpKind::TTDot:
     case OpKind::TTFpToFp: case OpKind::TTPreciseDivF: case OpKind::TTPreciseSqrt: case OpKind::TTClampF:
     case OpKind::TTExternElementwise: case OpKind::TTElementwiseInlineAsm: case OpKind::TTReduce:
     case OpKind::TTReduceReturn: case OpKind::TTScan: case OpKind::TTScanReturn: case OpKind::TTFunc:

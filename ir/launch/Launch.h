@@ -51,6 +51,11 @@ struct LaunchArgument {
   // After the launch, per element of the buffer: the error bound of the value last stored there under the
   // triton float profile (0 = must match the GPU bit for bit). Empty when every element is exact.
   std::vector<double> errorBound;
+  // Buffer passed as a host tensor descriptor (triton.tools.tensor_descriptor.TensorDescriptor over the
+  // buffer's start): binds to a !tt.tensordesc parameter and, as Triton 3.6's launcher expands it, to the
+  // 2 x rank parameters after it (the shape as i32, then the strides as i64). Empty descShape: a plain buffer.
+  std::vector<int64_t> descShape, descStrides, descBlockShape;
+  int descPadding = 1;  // 1 = zero, 2 = NaN
   // Scalar: the value; bound to the parameter's type (ints must fit its width, floats round to it).
   bool scalarIsFloat = false;
   int64_t intValue = 0;
@@ -58,6 +63,7 @@ struct LaunchArgument {
 
   bool isBuffer() const { return kind == Kind::Buffer; }
   bool isAlias() const { return kind == Kind::Buffer && !aliasOf.empty(); }
+  bool isTensorDesc() const { return kind == Kind::Buffer && !descShape.empty(); }
 
   static LaunchArgument buffer(std::string name, ScalarKind kind, std::vector<uint8_t> bytes);
   // A view of `sizeBytes` bytes into buffer argument `target`, starting `offsetBytes` into its storage.

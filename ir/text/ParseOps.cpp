@@ -240,6 +240,78 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       for (const auto& list : lists) resolveUntyped(op, list);
       return {result};
     }
+    case CustomSyntaxOp::TTMakeTensorDescriptor: {
+      // tt.make_tensor_descriptor %base, [%shape...], [%strides...] {padding = 2 : i32} : <f32>, <tensor<16x32xf32>>
+      OperandRef base = parseOperandRef();
+      std::vector<std::vector<OperandRef>> lists;
+      for (int list = 0; list < 2; ++list) {
+        expect(TokenKind::Comma, "before a bracketed operand list");
+        expect(TokenKind::LSquare, "to open an operand list");
+        lists.push_back(parseOperandRefList());
+        expect(TokenKind::RSquare, "to close the operand list");
+      }
+      if (lists[0].size() != lists[1].size()) fail("tt.make_tensor_descriptor needs as many strides as shape dimensions");
+      Type baseType = typeAfterColon();
+      expect(TokenKind::Comma, "between the base and descriptor types");
+      Type result;
+      if (at(TokenKind::ExclaimId)) {
+        size_t offset = token_.offset;
+        result = parseType();
+        if (!result.isTensorDesc()) failAt(offset, "expected a tensor descriptor type, got " + result.str());
+      } else {
+        expect(TokenKind::Less, "to open the descriptor type <tensor<...>>");
+        result = finishTensorDescType();
+      }
+      op.operands.push_back(resolve(base, baseType));
+      for (const auto& list : lists) resolveUntyped(op, list);
+      return {result};
+    }
+    case CustomSyntaxOp::TTDescriptorLoad:
+    case CustomSyntaxOp::TTDescriptorStore:
+    case CustomSyntaxOp::TTDescriptorGather:
+    case CustomSyntaxOp::TTDescriptorScatter: {
+      // %desc[%i, %j] [, %value] [cacheModifier = ..] [evictionPolicy = ..] {attrs} : types (see PrintOps.cpp)
+      const bool stores = op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTDescriptorScatter;
+      const bool gathers = op.kind == OpKind::TTDescriptorGather || op.kind == OpKind::TTDescriptorScatter;
+      OperandRef desc = parseOperandRef();
+      expect(TokenKind::LSquare, "to open the descriptor indices");
+      std::vector<OperandRef> indices = parseOperandRefList();
+      expect(TokenKind::RSquare, "to close the descriptor indices");
+      if (gathers && indices.size() != 2) fail(std::string(mnemonic(op.kind)) + " takes two offsets: x offsets and a y offset");
+      std::optional<OperandRef> value;
+      if (stores) {
+        expect(TokenKind::Comma, "before the stored value");
+        value = parseOperandRef();
+      }
+      memoryOptions();
+      if (op.kind == OpKind::TTDescriptorGather) {
+        Type type = functionTypeAfterColon();
+        std::vector<OperandRef> refs = {desc, indices[0], indices[1]};
+        resolveInto(op, refs, inputs(type));
+        return results(type);
+      }
+      parseOptionalAttributeDict(op.attributes);
+      expect(TokenKind::Colon, "before the descriptor type");
+      size_t typeOffset = token_.offset;
+      std::vector<Type> types = parseTypeList();
+      if (types.empty() || !types[0].isTensorDesc())
+        failAt(typeOffset, std::string(mnemonic(op.kind)) + " needs a tensor descriptor type first");
+      if (op.kind == OpKind::TTDescriptorScatter) {
+        if (types.size() != 4) failAt(typeOffset, "tt.descriptor_scatter lists four types: descriptor, x offsets, y offset, value");
+        resolveInto(op, {desc, indices[0], indices[1], *value}, types);
+        return {};
+      }
+      if (types.size() != (stores ? 2u : 1u))
+        failAt(typeOffset, stores ? "tt.descriptor_store lists two types: descriptor, value" : "tt.descriptor_load lists one type before '->'");
+      op.operands.push_back(resolve(desc, types[0]));
+      resolveUntyped(op, indices);
+      if (stores) {
+        op.operands.push_back(resolve(*value, types[1]));
+        return {};
+      }
+      expect(TokenKind::Arrow, "before the loaded type");
+      return {parseType()};
+    }
     case CustomSyntaxOp::TTAdvance: {
       OperandRef pointer = parseOperandRef();
       expect(TokenKind::Comma, "before the offsets");

@@ -84,6 +84,11 @@ Type ParserImpl::parseType() {
     expect(TokenKind::Greater, "to close tensor<...>");
     return Type::tensor(shape, element);
   }
+  if (at(TokenKind::ExclaimId) && token_.text == "!tt.tensordesc") {
+    advance();
+    expect(TokenKind::Less, "after '!tt.tensordesc'");
+    return finishTensorDescType();
+  }
   if (at(TokenKind::ExclaimId)) {
     if (token_.text != "!tt.ptr") fail("unknown type '" + std::string(token_.text) + "'");
     advance();
@@ -105,6 +110,16 @@ Type ParserImpl::parseType() {
   }
   expect(TokenKind::Greater, "to close the pointer type");
   return Type::pointer(pointee, addressSpace);
+}
+
+// The rest of `!tt.tensordesc<tensor<...>>` (or of its short form `<tensor<...>>`) after the `<`.
+Type ParserImpl::finishTensorDescType() {
+  size_t blockOffset = token_.offset;
+  Type block = parseType();
+  if (!block.isTensor() || !block.element().isScalar())
+    failAt(blockOffset, "a tensor descriptor's block must be a tensor of scalars, got " + block.str());
+  expect(TokenKind::Greater, "to close the tensor descriptor type");
+  return Type::tensorDesc(block);
 }
 
 std::vector<Type> ParserImpl::parseTypeList() {

@@ -70,6 +70,7 @@ class ParserImpl {
 
   // ---- types and attributes (ParseTypes.cpp) ----
   Type parseType();
+  Type finishTensorDescType();
   bool atType() const;
   Type parseFunctionType();
   std::vector<Type> parseTypeList();  // T, U, ... (at least one)

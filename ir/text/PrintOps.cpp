@@ -174,6 +174,49 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
       out += " : " + strippedPointerType(resultType);
       return;
     }
+    case CustomSyntaxOp::TTMakeTensorDescriptor: {
+      size_t rank = op.operands.empty() ? 0 : (op.operands.size() - 1) / 2;
+      out += " ";
+      printUses(op.operands, 0, 1);
+      for (size_t list = 0; list < 2; ++list) {
+        out += ", [";
+        printUses(op.operands, 1 + list * rank, 1 + (list + 1) * rank);
+        out += "]";
+      }
+      printAttributeDict(op.attributes);
+      out += " : " + strippedPointerType(op.operands[0]->type) + ", <" +
+             (resultType.isTensorDesc() ? resultType.descBlock().str() : resultType.str()) + ">";
+      return;
+    }
+    case CustomSyntaxOp::TTDescriptorLoad:
+    case CustomSyntaxOp::TTDescriptorStore:
+    case CustomSyntaxOp::TTDescriptorGather:
+    case CustomSyntaxOp::TTDescriptorScatter: {
+      const bool stores = op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTDescriptorScatter;
+      const size_t end = stores ? op.operands.size() - 1 : op.operands.size();
+      out += " ";
+      printUses(op.operands, 0, 1);
+      out += "[";
+      printUses(op.operands, 1, end);
+      out += "]";
+      if (stores) {
+        out += ", ";
+        printUses(op.operands, end, end + 1);
+      }
+      if (op.hasAttr("cache")) out += " cacheModifier = " + keyword(op, "cache");
+      if (op.hasAttr("evict")) out += " evictionPolicy = " + keyword(op, "evict");
+      printAttributeDict(op.attributes, {"cache", "evict"});
+      if (op.kind == OpKind::TTDescriptorGather) {
+        out += " : " + functionType(op.operands, op);
+      } else if (op.kind == OpKind::TTDescriptorScatter) {
+        out += " : " + operandType(0) + ", " + operandType(1) + ", " + operandType(2) + ", " + operandType(3);
+      } else if (stores) {
+        out += " : " + operandType(0) + ", " + operandType(end);
+      } else {
+        out += " : " + operandType(0) + " -> " + resultType.str();
+      }
+      return;
+    }
     case CustomSyntaxOp::TTAdvance:
       out += " ";
       printUses(op.operands, 0, 1);

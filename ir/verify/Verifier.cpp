@@ -36,6 +36,10 @@
 //   T4  addptr: pointer (tensor) + integer offsets of the same shape, result the pointer type
 //   T5  load/store/atomics: pointer/mask/other/value shapes and element types, mask i1; block pointers take
 //       neither mask nor other; make_tensor_ptr / advance operand counts and types
+//   T9  tensor descriptors: make_tensor_descriptor takes a scalar pointer to the block's element type, rank
+//       i32 shapes and rank i64 strides, rank 1..5, padding 1 or 2; descriptor_load/store take rank i32 scalar
+//       indices and a value of the block's shape (leading 1s may be dropped) and element type;
+//       descriptor_gather/scatter need a rank-2 [1, W] block, i32 x offsets [N], an i32 y offset, value [N, W]
 //   T6  dot: [M,K] x [K,N] + [M,N] (or batched rank 3), result = accumulator type, inputs both int or both float
 //   T7  reduce/scan: axis in range, inputs of one shape, region signature (2n scalars of the input element
 //       types), terminator types, result shapes

@@ -1,5 +1,7 @@
 // Verifier checks for tt ops on pointers and memory (invariants T4, T5) and the numeric tt ops (T6 and the
 // elementwise tt casts) in Verifier.cpp.
+#include <algorithm>
+
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim::verify {
@@ -122,9 +124,75 @@ bool verifyElementwiseTT(VerifyContext& ctx, const Operation& op) {
   return true;
 }
 
+// T9: the block a descriptor access moves: the block shape, or that shape without its leading 1s.
+bool matchesBlock(Type value, Type block) {
+  if (!value.isTensor() || value.element() != block.element()) return false;
+  std::span<const int64_t> shape = block.shape(), got = value.shape();
+  while (shape.size() > got.size() && shape.front() == 1) shape = shape.subspan(1);
+  return std::equal(shape.begin(), shape.end(), got.begin(), got.end());
+}
+
+bool verifyDescriptorOp(VerifyContext& ctx, const Operation& op) {
+  if (op.kind == OpKind::TTMakeTensorDescriptor) {
+    Type result = op.result()->type;
+    if (!result.isTensorDesc()) return ctx.fail(op, "result " + typeName(result) + " is not a tensor descriptor");
+    Type block = result.descBlock();
+    const size_t rank = static_cast<size_t>(block.rank());
+    if (rank < 1 || rank > 5) return ctx.fail(op, "a tensor descriptor has rank 1 to 5, not " + std::to_string(rank));
+    if (op.numOperands() != 1 + 2 * rank)
+      return ctx.fail(op, "needs a base, " + std::to_string(rank) + " shape and " + std::to_string(rank) +
+                              " stride operands for block " + typeName(block));
+    Type base = op.operand(0)->type;
+    if (!base.isPointer() || base.pointee() != block.element())
+      return ctx.fail(op, "base " + typeName(base) + " must be a pointer to the block's element type " + typeName(block.element()));
+    for (size_t d = 0; d < rank; ++d) {
+      if (op.operand(1 + d)->type != Type::i32())
+        return ctx.fail(op, "shape operand " + std::to_string(d) + " has type " + typeName(op.operand(1 + d)->type) + ", expected i32");
+      if (op.operand(1 + rank + d)->type != Type::i64())
+        return ctx.fail(op, "stride operand " + std::to_string(d) + " has type " + typeName(op.operand(1 + rank + d)->type) + ", expected i64");
+    }
+    const int64_t padding = op.intAttr("padding", 1);
+    if (padding != 1 && padding != 2) return ctx.fail(op, "padding is 1 (zero) or 2 (NaN), not " + std::to_string(padding));
+    return true;
+  }
+  Type desc = op.operand(0)->type;
+  if (!desc.isTensorDesc()) return ctx.fail(op, "operand #0 has type " + typeName(desc) + ", expected a tensor descriptor");
+  Type block = desc.descBlock();
+  const bool stores = op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTDescriptorScatter;
+  Type value = stores ? op.operand(op.numOperands() - 1)->type : op.result()->type;
+  const char* what = stores ? "value" : "result";
+  if (op.kind == OpKind::TTDescriptorGather || op.kind == OpKind::TTDescriptorScatter) {
+    if (block.rank() != 2 || block.shape()[0] != 1)
+      return ctx.fail(op, "gather and scatter need a descriptor of a [1, W] block, not " + typeName(block));
+    Type rows = op.operand(1)->type;
+    if (!rows.isTensor() || rows.rank() != 1 || rows.element() != Type::i32())
+      return ctx.fail(op, "x offsets " + typeName(rows) + " must be a 1-D tensor of i32");
+    if (op.operand(2)->type != Type::i32()) return ctx.fail(op, "y offset " + typeName(op.operand(2)->type) + " must be i32");
+    const int64_t want[2] = {rows.shape()[0], block.shape()[1]};
+    if (!value.isTensor() || value.element() != block.element() || value.rank() != 2 || value.shape()[0] != want[0] ||
+        value.shape()[1] != want[1])
+      return ctx.fail(op, std::string(what) + " " + typeName(value) + " must be " +
+                              typeName(Type::tensor(std::span<const int64_t>(want, 2), block.element())));
+    return true;
+  }
+  const size_t indices = op.numOperands() - (stores ? 2 : 1);
+  if (indices != static_cast<size_t>(block.rank()))
+    return ctx.fail(op, "takes " + std::to_string(block.rank()) + " indices for " + typeName(desc) + ", got " + std::to_string(indices));
+  for (size_t d = 0; d < indices; ++d)
+    if (op.operand(1 + d)->type != Type::i32())
+      return ctx.fail(op, "index " + std::to_string(d) + " has type " + typeName(op.operand(1 + d)->type) + ", expected i32");
+  if (!matchesBlock(value, block))
+    return ctx.fail(op, std::string(what) + " " + typeName(value) + " does not match the descriptor's block " + typeName(block));
+  return true;
+}
+
 }  // namespace
 
 bool verifyMemoryOp(VerifyContext& ctx, const Operation& op) {
+  if (op.kind == OpKind::TTMakeTensorDescriptor || op.kind == OpKind::TTDescriptorLoad ||
+      op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTDescriptorGather ||
+      op.kind == OpKind::TTDescriptorScatter)
+    return verifyDescriptorOp(ctx, op);
   if (op.kind == OpKind::TTLoad || op.kind == OpKind::TTStore) return verifyLoadStore(ctx, op);
   if (op.kind == OpKind::TTAtomicRMW || op.kind == OpKind::TTAtomicCAS) return verifyAtomic(ctx, op);
   if (op.kind == OpKind::TTMakeTensorPtr || op.kind == OpKind::TTAdvance) return verifyBlockPointerOp(ctx, op);

@@ -56,6 +56,18 @@ TEST(RoundTrip, GoldenKernels) {
   std::cout << "[ RoundTrip ] golden kernels round-tripped: " << count << "\n";
 }
 
+// Tensor descriptors as Triton 3.6 prints them (ir/text/tests/descriptors/README.md): byte-identical round trip.
+TEST(RoundTrip, DescriptorKernels) {
+  std::filesystem::path dir = std::filesystem::path(TILESIM_SOURCE_DIR) / "ir" / "text" / "tests" / "descriptors";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".ttir") continue;
+    ++count;
+    EXPECT_EQ(roundTrip(readFile(entry.path()), entry.path().string(), true), "") << entry.path();
+  }
+  EXPECT_EQ(count, 5);
+}
+
 TEST(RoundTrip, Probes) {
   nlohmann::json records = probes::loadProbeRecords(TILESIM_SOURCE_DIR);
   int count = 0, failures = 0;

@@ -329,6 +329,73 @@ TEST(Verifier, AtomicValueType) {
   expectOne(k.b.module, 8, "tt.atomic_rmw: operand #1 has type tensor<16xi32>");
 }
 
+// ---- T9: tensor descriptors ----
+// A [16, 32] f32 descriptor over arg 0 (lines: func 1, shape 2, stride 3, one 4, make 5).
+struct Descriptor {
+  KernelBuilder b{{ptr(kF32), tensor({8}, kI32), tensor({16, 16}, kF32)}};
+  Value *shape, *stride, *index, *desc;
+  explicit Descriptor(std::initializer_list<int64_t> block = {16, 32}) {
+    shape = b.constant(64);
+    stride = b.constant(64, Type::i64());
+    Value* one = b.constant(1, Type::i64());
+    desc = b.value(OpKind::TTMakeTensorDescriptor, {b.arg(0), shape, shape, stride, one},
+                   Type::tensorDesc(tensor(block, kF32)));
+    index = shape;
+  }
+};
+
+TEST(Verifier, DescriptorBaseType) {
+  KernelBuilder b({ptr(Type::f16())});
+  Value* shape = b.constant(64);
+  Value* stride = b.constant(64, Type::i64());
+  b.value(OpKind::TTMakeTensorDescriptor, {b.arg(0), shape, stride}, Type::tensorDesc(tensor({16}, kF32)));  // 4
+  b.ret();
+  expectOne(b.module, 4, "tt.make_tensor_descriptor: base !tt.ptr<f16> must be a pointer to the block's element type f32");
+}
+
+TEST(Verifier, DescriptorStrideType) {
+  KernelBuilder b({ptr(kF32)});
+  Value* shape = b.constant(64);
+  b.value(OpKind::TTMakeTensorDescriptor, {b.arg(0), shape, shape}, Type::tensorDesc(tensor({16}, kF32)));  // 3
+  b.ret();
+  expectOne(b.module, 3, "tt.make_tensor_descriptor: stride operand 0 has type i32, expected i64");
+}
+
+TEST(Verifier, DescriptorLoadIsClean) {
+  Descriptor k;
+  k.b.value(OpKind::TTDescriptorLoad, {k.desc, k.index, k.index}, tensor({16, 32}, kF32));
+  k.b.ret();
+  expectClean(k.b.module);
+}
+
+TEST(Verifier, DescriptorLoadIndexCount) {
+  Descriptor k;
+  k.b.value(OpKind::TTDescriptorLoad, {k.desc, k.index}, tensor({16, 32}, kF32));  // line 6
+  k.b.ret();
+  expectOne(k.b.module, 6, "tt.descriptor_load: takes 2 indices");
+}
+
+TEST(Verifier, DescriptorStoreValueShape) {
+  Descriptor k;
+  k.b.add(OpKind::TTDescriptorStore, {k.desc, k.index, k.index, k.b.arg(2)}, {});  // line 6
+  k.b.ret();
+  expectOne(k.b.module, 6, "tt.descriptor_store: value tensor<16x16xf32> does not match the descriptor's block");
+}
+
+TEST(Verifier, DescriptorGatherNeedsRowBlock) {
+  Descriptor k;  // a [16, 32] block: gather needs [1, W]
+  k.b.value(OpKind::TTDescriptorGather, {k.desc, k.b.arg(1), k.index}, tensor({8, 32}, kF32));  // line 6
+  k.b.ret();
+  expectOne(k.b.module, 6, "tt.descriptor_gather: gather and scatter need a descriptor of a [1, W] block");
+}
+
+TEST(Verifier, DescriptorGatherResultShape) {
+  Descriptor k({1, 32});
+  k.b.value(OpKind::TTDescriptorGather, {k.desc, k.b.arg(1), k.index}, tensor({16, 32}, kF32));  // line 6
+  k.b.ret();
+  expectOne(k.b.module, 6, "tt.descriptor_gather: result tensor<16x32xf32> must be tensor<8x32xf32>");
+}
+
 // ---- T6: dot ----
 TEST(Verifier, DotShapeMismatch) {
   KernelBuilder b({tensor({16, 32}, Type::f16()), tensor({16, 32}, Type::f16()), tensor({16, 32}, kF32)});
