@@ -11,8 +11,9 @@
 // - scan: Kogge-Stone (Hillis-Steele) over the same bits: for d = 1, 2, 4, ..., S/2, simultaneously for every
 //   i >= d: x'[i] = combine(x[i - d], x[i]); lanes i < d keep their value. reverse mirrors the index
 //   (i -> S-1-i), so there x'[i] = combine(x[i + d], x[i]) for i < S - d.
-// Under the triton float profile, float sums/products also get an error bound for the GPU's different order:
-// 2 (S-1) u sum|x| (u = unit roundoff of the element type).
+// Under the triton float profile, float sums/products also get an error bound for whatever order the GPU uses
+// (orderBound below); with LaunchOptions::reduceOrder set from the kernel's TTGIR the interpreter uses Triton's
+// own order instead (interpreter/TritonReduceOrder.h) and the bound is only what the operands carry.
 #include <cmath>
 #include <cstring>
 
@@ -89,6 +90,62 @@ double unitRoundoff(Type element) {
   return std::ldexp(1.0, -(floatFormat(element.scalarKind()).mantissaBits + 1));
 }
 
+// gamma_n = n u / (1 - n u): any summation of n + 1 terms in floating point (any tree, any order) is within
+// gamma_n sum|x_i| of the exact sum (Higham, Accuracy and Stability, Lemma 3.1 / eq. 4.4); +inf when n u >= 1.
+double gamma(double n, double u) {
+  double nu = n * u;
+  return nu < 1 ? nu / (1 - nu) : INFINITY;
+}
+
+// What the combine does to rounding: a sum (its float ops are addf/subf), a product (mulf only), or other.
+enum class CombineKind { Sum, Product, Other };
+
+CombineKind combineKind(const Block& combine) {
+  bool adds = false, multiplies = false;
+  for (const auto& op : combine.operations) {
+    adds |= op->kind == OpKind::ArithAddF || op->kind == OpKind::ArithSubF;
+    multiplies |= op->kind == OpKind::ArithMulF;
+  }
+  if (adds && !multiplies) return CombineKind::Sum;
+  if (multiplies && !adds) return CombineKind::Product;
+  return CombineKind::Other;
+}
+
+// The bound a reduction or scan prefix of `count` elements adds for the order: the GPU's result is within
+// gamma_{count-1} sum(|x_i| + e_i) of the exact sum of its inputs (which are within e_i of ours; the combine
+// region's own bound propagation adds sum e_i), ours within gamma_{ourDepth} sum|x_i| of the exact sum of ours.
+// Products use prod(|x_i| + e_i) the same way. Other combines (Welford-style, mixed) keep the historical
+// 2 (count-1) u sum|x| and are only sound under the exact order.
+struct OrderTerms {
+  double magnitude = 0, magnitudeWithBounds = 0;  // sum (or product) of |x| and of |x| + e
+};
+
+double orderBound(CombineKind kind, const OrderTerms& terms, int64_t count, int64_t ourDepth, double u) {
+  if (count <= 1) return 0.0;
+  const double n = static_cast<double>(count - 1);
+  double bound;
+  if (kind == CombineKind::Other) bound = 2.0 * n * u * terms.magnitude;
+  else bound = gamma(n, u) * terms.magnitudeWithBounds + gamma(static_cast<double>(ourDepth), u) * terms.magnitude;
+  return std::isnan(bound) ? INFINITY : bound;
+}
+
+void accumulate(OrderTerms& terms, CombineKind kind, double value, double bound, bool first) {
+  const double magnitude = std::fabs(value), widened = magnitude + bound;
+  if (kind == CombineKind::Product) {
+    terms.magnitude = first ? magnitude : terms.magnitude * magnitude;
+    terms.magnitudeWithBounds = first ? widened : terms.magnitudeWithBounds * widened;
+  } else {
+    terms.magnitude += magnitude;
+    terms.magnitudeWithBounds += widened;
+  }
+}
+
+int64_t log2Ceil(int64_t n) {
+  int64_t depth = 0;
+  while ((int64_t{1} << depth) < n) ++depth;
+  return depth;
+}
+
 std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::vector<TileRef> arguments,
                                 Executor::Frame& frame) {
   bool saved = frame.vectorized;
@@ -125,14 +182,19 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
       const Tile& input = *executor.get(frame, op.operand(k));
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(resultType.element());
+      const CombineKind kind = combineKind(combine);
+      const double* inputBounds = input.errorBounds();
       Tile& mutableResult = const_cast<Tile&>(*result);
       double* bounds = mutableResult.mutableErrorBounds();
       for (int64_t o = 0; o < g.outer; ++o)
         for (int64_t i = 0; i < g.inner; ++i) {
-          double sum = 0;
-          for (int64_t a = 0; a < g.extent; ++a)
-            sum += std::fabs(doubleFromFloatBits(input.bitsAt((o * g.extent + a) * g.inner + i), input.elementType().scalarKind()));
-          bounds[o * g.inner + i] += 2.0 * static_cast<double>(extent - 1) * u * sum;
+          OrderTerms terms;
+          for (int64_t a = 0; a < g.extent; ++a) {
+            const int64_t lane = (o * g.extent + a) * g.inner + i;
+            accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
+                       inputBounds ? inputBounds[lane] : 0.0, a == 0);
+          }
+          bounds[o * g.inner + i] += orderBound(kind, terms, extent, log2Ceil(extent), u);
         }
     }
     executor.set(frame, op.result(k), result);
@@ -202,15 +264,19 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
       const Tile& input = *inputs[k];
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(input.elementType());
+      const CombineKind kind = combineKind(combine);
+      const double* inputBounds = input.errorBounds();
       double* bounds = results[k]->mutableErrorBounds();
       for (int64_t o = 0; o < g.outer; ++o)
         for (int64_t i = 0; i < g.inner; ++i) {
-          double prefix = 0;
+          OrderTerms terms;
           for (int64_t step = 0; step < g.extent; ++step) {
             int64_t a = reverse ? g.extent - 1 - step : step;
             int64_t lane = (o * g.extent + a) * g.inner + i;
-            prefix += std::fabs(doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()));
-            bounds[lane] += 2.0 * static_cast<double>(step) * u * prefix;
+            accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
+                       inputBounds ? inputBounds[lane] : 0.0, step == 0);
+            // Kogge-Stone: prefix `step` went through log2(step + 1) (rounded up) combines.
+            bounds[lane] += orderBound(kind, terms, step + 1, log2Ceil(step + 1), u);
           }
         }
     }
