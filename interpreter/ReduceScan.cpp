@@ -55,6 +55,18 @@ TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count, int64_t
   return ops::gatherLanes(input, lanes, type);
 }
 
+// Lanes indices[0], indices[1], ... along the axis.
+TileRef gatherAlong(const Tile& input, int axis, const std::vector<int64_t>& indices) {
+  AxisGeometry g = geometry(input.shape(), axis);
+  std::vector<int64_t> lanes;
+  lanes.reserve(static_cast<size_t>(g.outer) * indices.size() * static_cast<size_t>(g.inner));
+  for (int64_t o = 0; o < g.outer; ++o)
+    for (int64_t at : indices)
+      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + at) * g.inner + i);
+  Type type = input.type().withShape(sliceShape(input.shape(), axis, static_cast<int64_t>(indices.size())));
+  return ops::gatherLanes(input, lanes, type);
+}
+
 // Writes `part` (extent `count` along axis) into positions [at, at + count) along the axis of `whole`.
 void scatterSlice(Tile& whole, const Tile& part, int axis, int64_t at, int64_t count) {
   AxisGeometry g = geometry(whole.shape(), axis);
@@ -155,6 +167,81 @@ std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::v
   return results;
 }
 
+// One step of a combine order: W'[i] = combine(W[left[i]], W[right[i]]) for the combined entries, followed by
+// W[kept[j]] unchanged.
+struct CombineStep {
+  std::vector<int64_t> left, right, kept;
+};
+
+// Triton's order for an axis of `extent` = reps * s * t * w elements (ReduceAxisLayout): element
+// e = rep*(s*t*w) + warp*(s*t) + lane*s + k. Each (lane, warp) folds its registers sequentially in register order
+// (rep-major, k-minor: acc = combine(acc, x)); then lanes combine as lane 0 of a shfl.bfly butterfly with xor
+// offsets t/2, ..., 1 (combine(own, partner): the lower lane is the left operand); then warps the same way.
+std::vector<CombineStep> tritonReduceSteps(int64_t extent, const ReduceAxisLayout& layout) {
+  const int64_t s = layout.sizePerThread, t = layout.threadsPerWarp, w = layout.warpsPerCTA;
+  const int64_t reps = extent / (s * t * w), perThread = reps * s, groups = t * w;
+  auto element = [&](int64_t group, int64_t j) {  // the j-th register of group (lane + t * warp)
+    const int64_t lane = group % t, warp = group / t, rep = j / s, k = j % s;
+    return rep * (s * t * w) + warp * (s * t) + lane * s + k;
+  };
+  std::vector<CombineStep> steps;
+  // W layout during the fold: [acc of each group (after step 1)..., the raw elements not yet folded...].
+  std::vector<int64_t> position(static_cast<size_t>(extent));  // where raw element e sits in W
+  for (int64_t e = 0; e < extent; ++e) position[static_cast<size_t>(e)] = e;
+  for (int64_t j = 1; j < perThread; ++j) {
+    CombineStep step;
+    for (int64_t g = 0; g < groups; ++g) {
+      step.left.push_back(j == 1 ? position[static_cast<size_t>(element(g, 0))] : g);
+      step.right.push_back(position[static_cast<size_t>(element(g, j))]);
+    }
+    std::vector<int64_t> next(static_cast<size_t>(extent), -1);
+    int64_t at = groups;
+    for (int64_t later = j + 1; later < perThread; ++later)
+      for (int64_t g = 0; g < groups; ++g) {
+        const int64_t e = element(g, later);
+        step.kept.push_back(position[static_cast<size_t>(e)]);
+        next[static_cast<size_t>(e)] = at++;
+      }
+    position = next;
+    steps.push_back(std::move(step));
+  }
+  // Butterflies: W holds one value per group, group = lane + t * warp; first lanes, then warps.
+  int64_t lanes = t, warps = w;
+  while (lanes > 1 || warps > 1) {
+    CombineStep step;
+    if (lanes > 1) {
+      const int64_t half = lanes / 2;
+      for (int64_t warp = 0; warp < warps; ++warp)
+        for (int64_t lane = 0; lane < half; ++lane) {
+          step.left.push_back(warp * lanes + lane);
+          step.right.push_back(warp * lanes + lane + half);
+        }
+      lanes = half;
+    } else {
+      const int64_t half = warps / 2;
+      for (int64_t warp = 0; warp < half; ++warp) {
+        step.left.push_back(warp);
+        step.right.push_back(warp + half);
+      }
+      warps = half;
+    }
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+// The layout to follow for this reduce, or null for the contract order (no TTGIR layout, or one that does not
+// tile the extent).
+const ReduceAxisLayout* tritonLayout(const Executor& executor, const Operation& op, int64_t extent) {
+  const auto& layouts = executor.context().options.reduceLayouts;
+  auto found = layouts.find(&op);
+  if (found == layouts.end()) return nullptr;
+  const ReduceAxisLayout& layout = found->second;
+  const int64_t tile = layout.sizePerThread * layout.threadsPerWarp * layout.warpsPerCTA;
+  if (tile <= 0 || extent % tile != 0) return nullptr;
+  return &layout;
+}
+
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame) {
   const int axis = static_cast<int>(op.intAttr("axis"));
   const size_t count = op.numOperands();
@@ -163,7 +250,29 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   for (const Value* v : op.operands) current.push_back(executor.get(frame, v));
   const Tile& first = *current[0];
   const int64_t extent = first.shape()[axis];
-  for (int64_t size = extent; size > 1; size /= 2) {
+  const ReduceAxisLayout* layout = tritonLayout(executor, op, extent);
+  if (layout) {
+    for (const CombineStep& step : tritonReduceSteps(extent, *layout)) {
+      std::vector<TileRef> arguments;
+      for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.left));
+      for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.right));
+      std::vector<TileRef> combined = runCombine(executor, combine, arguments, frame);
+      const int64_t produced = static_cast<int64_t>(step.left.size()), kept = static_cast<int64_t>(step.kept.size());
+      for (size_t k = 0; k < count; ++k) {
+        Type expected = arguments[k]->type().withElement(combined[k]->elementType());
+        TileRef value = combined[k]->size() == expected.numElements() ? combined[k] : ops::broadcastTo(*combined[k], expected);
+        if (kept == 0) {
+          current[k] = value;
+          continue;
+        }
+        MutableTileRef next = makeTile(expected.withShape(sliceShape(expected.shape(), axis, produced + kept)));
+        scatterSlice(*next, *value, axis, 0, produced);
+        scatterSlice(*next, *gatherAlong(*current[k], axis, step.kept), axis, produced, kept);
+        current[k] = next;
+      }
+    }
+  }
+  for (int64_t size = layout ? 1 : extent; size > 1; size /= 2) {
     const int64_t half = size / 2;
     std::vector<TileRef> arguments;  // (even positions..., odd positions...): the lowest remaining index bit
     for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half, 2));
@@ -178,7 +287,7 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
     Type resultType = op.result(k)->type;
     TileRef result = ops::reshape(*current[k], resultType);
     if (executor.context().options.profile == FloatProfile::Triton && resultType.isFloat() && extent > 1 &&
-        reordersRounding(combine)) {
+        reordersRounding(combine) && !layout) {
       const Tile& input = *executor.get(frame, op.operand(k));
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(resultType.element());
@@ -202,7 +311,8 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   // A combine that compares floats is not associative once a NaN is in the slice (every compare with NaN is
   // false), so which element wins depends on the combining order, and the GPU's order follows its layout
   // (conformance/golden-extra/reduce_minmax_nan_f32). Under the triton profile such results are unconstrained.
-  if (executor.context().options.profile == FloatProfile::Triton && comparesFloats(combine)) {
+  // In Triton's order (a TTGIR layout) the winner is the GPU's, so the lanes stay constrained.
+  if (executor.context().options.profile == FloatProfile::Triton && comparesFloats(combine) && !layout) {
     AxisGeometry g = geometry(first.shape(), axis);
     for (int64_t o = 0; o < g.outer; ++o)
       for (int64_t i = 0; i < g.inner; ++i) {

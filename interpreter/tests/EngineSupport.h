@@ -81,6 +81,8 @@ class KernelRun {
     return outcome.result;
   }
 
+  const Module* module() const { return module_.get(); }
+
   const std::vector<uint8_t>& bytes(const std::string& name) const {
     static const std::vector<uint8_t> kEmpty;
     auto it = outputs_.find(name);
