@@ -104,6 +104,18 @@ double propagatedThrough(scalar::MathFunction function, double x, double ex, dou
   return std::max({worst, distance(low), distance(high)});
 }
 
+// Functions whose value IEEE defines exactly (no rounding or one correct rounding of an exact result): libdevice
+// computes them exactly, so their assumed own error is 0 (FTZ aside).
+bool isExactFunction(scalar::MathFunction function) {
+  using scalar::MathFunction;
+  switch (function) {
+    case MathFunction::Floor: case MathFunction::Ceil: case MathFunction::Trunc: case MathFunction::Round:
+    case MathFunction::Rint: case MathFunction::Abs: case MathFunction::Fmin: case MathFunction::Fmax:
+    case MathFunction::CopySign: case MathFunction::Fdim: case MathFunction::Fmod: return true;
+    default: return false;
+  }
+}
+
 // tt.extern_elementwise (libdevice). Unary float functions: the propagated interval (above) plus the function's
 // own error (measured, or the assumed 2 ulp from the exact value); libdevice is linked with FTZ on, so by
 // assumption (or as measured) subnormal f32 inputs read as zero and subnormal results may be zero. Binary and
@@ -124,7 +136,20 @@ double libdeviceBound(const OpBoundContext& context, ScalarKind kind, double x, 
     propagated = propagatedThrough(function.function, x, ex, r, flushesInput);
   } else {
     bool subnormalOperand = flushesInput && (isF32Subnormal(x, kind) || isF32Subnormal(y, kind) || isF32Subnormal(z, kind));
-    if (subnormalOperand) return kInf;
+    if (subnormalOperand && ex + ey + ez > 0) return kInf;
+    if (subnormalOperand) {
+      // Exact operands: the GPU evaluates f at each operand or its flushed zero (fmod(1e-40, 3) is 0 there).
+      auto flushed = [&](double v) { return isF32Subnormal(v, kind) ? std::copysign(0.0, v) : v; };
+      double worst = 0;
+      for (double a : {x, flushed(x)})
+        for (double b : {y, flushed(y)})
+          for (double c : {z, flushed(z)}) {
+            double d = std::fabs(scalar::evalMath(function.function, a, b, c) - r);
+            worst = std::max(worst, std::isnan(d) ? (std::isnan(r) ? 0.0 : kInf) : d);
+          }
+      if (!std::isfinite(worst)) return kInf;
+      return worst + (isExactFunction(function.function) ? 0.0 : 2.5 * spacingAround(r, worst + 4 * ulp, kind));
+    }
     switch (function.function) {
       case MathFunction::Fmin: case MathFunction::Fmax: propagated = std::max(ex, ey); break;
       case MathFunction::Hypot: case MathFunction::Fdim: propagated = ex + ey; break;
@@ -138,7 +163,9 @@ double libdeviceBound(const OpBoundContext& context, ScalarKind kind, double x, 
   const MeasuredBound* row = context.measured.at(x);
   const double reach = propagated + 4 * ulp;
   // Assumed: 2 ulp from the exact value (libdevice's documented maximum for the functions Triton calls).
-  double own = row ? measuredOwnError(row, r, kind, 0) : 2.5 * spacingAround(r, reach, kind);
+  double own = row                                    ? measuredOwnError(row, r, kind, 0)
+               : isExactFunction(function.function) ? 0.0
+                                                    : 2.5 * spacingAround(r, reach, kind);
   // Operand bounds: the GPU's input differs from ours, so its exact value is another rounding away from r.
   double bound = propagated + own + (propagated > 0 ? spacingAround(r, reach, kind) : 0.0);
   if (flushesResult && std::fabs(r) < 0x1p-126 + bound) bound = std::max(bound, std::fabs(r) + bound);
