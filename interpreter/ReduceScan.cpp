@@ -177,13 +177,17 @@ struct CombineStep {
 // e = rep*(s*t*w) + warp*(s*t) + lane*s + k. Each (lane, warp) folds its registers sequentially in register order
 // (rep-major, k-minor: acc = combine(acc, x)); then lanes combine as lane 0 of a shfl.bfly butterfly with xor
 // offsets t/2, ..., 1 (combine(own, partner): the lower lane is the left operand); then warps the same way.
+// The axis index of register j of thread group (lane + t * warp).
+int64_t tritonElement(const ReduceAxisLayout& layout, int64_t group, int64_t j) {
+  const int64_t s = layout.sizePerThread, t = layout.threadsPerWarp, w = layout.warpsPerCTA;
+  const int64_t lane = group % t, warp = group / t, rep = j / s, k = j % s;
+  return rep * (s * t * w) + warp * (s * t) + lane * s + k;
+}
+
 std::vector<CombineStep> tritonReduceSteps(int64_t extent, const ReduceAxisLayout& layout) {
   const int64_t s = layout.sizePerThread, t = layout.threadsPerWarp, w = layout.warpsPerCTA;
   const int64_t reps = extent / (s * t * w), perThread = reps * s, groups = t * w;
-  auto element = [&](int64_t group, int64_t j) {  // the j-th register of group (lane + t * warp)
-    const int64_t lane = group % t, warp = group / t, rep = j / s, k = j % s;
-    return rep * (s * t * w) + warp * (s * t) + lane * s + k;
-  };
+  auto element = [&](int64_t group, int64_t j) { return tritonElement(layout, group, j); };
   std::vector<CombineStep> steps;
   // W layout during the fold: [acc of each group (after step 1)..., the raw elements not yet folded...].
   std::vector<int64_t> position(static_cast<size_t>(extent));  // where raw element e sits in W
@@ -230,6 +234,48 @@ std::vector<CombineStep> tritonReduceSteps(int64_t extent, const ReduceAxisLayou
   return steps;
 }
 
+// The per-thread fold of a reduce over a single-use f32 mulf, contracted as LLVM does (ReduceAxisLayout::
+// fusedMultiply): acc = fma(a_0, b_0, x_1), then acc = fma(a_j, b_j, acc), x_1 = round(a_1 b_1) the reduce's
+// input. Returns one partial per thread group along the axis (group = lane + t * warp), with the addf rule's
+// bounds (x_j's bounds cover the unrounded product).
+TileRef fusedFold(Executor& executor, Executor::Frame& frame, const Operation& op, int axis,
+                  const ReduceAxisLayout& layout) {
+  const Operation& multiply = *op.operand(0)->definingOp;
+  const Tile& x = *executor.get(frame, op.operand(0));
+  const Tile& a = *executor.get(frame, multiply.operand(0));
+  const Tile& b = *executor.get(frame, multiply.operand(1));
+  const int64_t groups = layout.threadsPerWarp * layout.warpsPerCTA;
+  AxisGeometry g = geometry(x.shape(), axis);
+  const int64_t perThread = g.extent / groups;
+  MutableTileRef result = makeTile(x.type().withShape(sliceShape(x.shape(), axis, groups)));
+  const double* xBounds = x.errorBounds();
+  const bool bounded = executor.context().options.profile == FloatProfile::Triton && xBounds;
+  auto lane = [&](int64_t o, int64_t at, int64_t i) { return (o * g.extent + at) * g.inner + i; };
+  for (int64_t o = 0; o < g.outer; ++o)
+    for (int64_t group = 0; group < groups; ++group)
+      for (int64_t i = 0; i < g.inner; ++i) {
+        const int64_t first = lane(o, tritonElement(layout, group, 0), i);
+        float acc = x.at<float>(first);
+        double bound = bounded ? xBounds[first] : 0.0;
+        for (int64_t j = 1; j < perThread; ++j) {
+          const int64_t next = lane(o, tritonElement(layout, group, j), i);
+          acc = j == 1 ? std::fma(a.at<float>(first), b.at<float>(first), x.at<float>(next))
+                       : std::fma(a.at<float>(next), b.at<float>(next), acc);
+          if (bounded) {
+            bound += xBounds[next];
+            if (bound > 0) bound += std::ldexp(1.0, std::max(std::ilogb(std::fabs(acc) > 0 ? acc : 1.0f), -126) - 23);
+          }
+        }
+        const int64_t out = (o * groups + group) * g.inner + i;
+        result->as<float>()[out] = acc;
+        if (bounded && bound != 0) result->mutableErrorBounds()[out] = std::isfinite(acc) ? bound : INFINITY;
+        if (x.undefinedMask())
+          for (int64_t j = 0; j < perThread; ++j)
+            if (x.undefinedMask()[lane(o, tritonElement(layout, group, j), i)]) result->mutableUndefinedMask()[out] = 1;
+      }
+  return result;
+}
+
 // The layout to follow for this reduce, or null for the contract order (no TTGIR layout, or one that does not
 // tile the extent).
 const ReduceAxisLayout* tritonLayout(const Executor& executor, const Operation& op, int64_t extent) {
@@ -252,7 +298,15 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   const int64_t extent = first.shape()[axis];
   const ReduceAxisLayout* layout = tritonLayout(executor, op, extent);
   if (layout) {
-    for (const CombineStep& step : tritonReduceSteps(extent, *layout)) {
+    std::vector<CombineStep> steps = tritonReduceSteps(extent, *layout);
+    const int64_t groups = layout->threadsPerWarp * layout->warpsPerCTA, foldSteps = extent / groups - 1;
+    const bool fused = layout->fusedMultiply && foldSteps > 0 && count == 1 && op.operand(0)->definingOp &&
+                       op.operand(0)->definingOp->kind == OpKind::ArithMulF && first.elementType().scalarKind() == ScalarKind::F32;
+    if (fused) {
+      current[0] = fusedFold(executor, frame, op, axis, *layout);
+      steps.erase(steps.begin(), steps.begin() + foldSteps);
+    }
+    for (const CombineStep& step : steps) {
       std::vector<TileRef> arguments;
       for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.left));
       for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.right));

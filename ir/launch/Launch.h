@@ -77,6 +77,9 @@ enum class ProgramOrder : uint8_t { Forward, Reverse, Shuffled };
 // order, then a shuffle butterfly over the lanes (xor 16, 8, ..., 1), then the same over the warps.
 struct ReduceAxisLayout {
   int64_t sizePerThread = 1, threadsPerWarp = 1, warpsPerCTA = 1;
+  // The operand is an f32 arith.mulf used only by this addf reduce: LLVM (fp-contract=fast) fuses each product
+  // into the per-thread fold, acc = fma(a_j, b_j, acc), the first two as fma(a_0, b_0, round(a_1 b_1)).
+  bool fusedMultiply = false;
 };
 
 struct LaunchOptions {
