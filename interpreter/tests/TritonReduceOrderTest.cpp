@@ -3,6 +3,7 @@
 // registers in register order (acc = combine(acc, x)), lanes then combine as lane 0 of a shfl.bfly butterfly
 // with xor offsets from the highest down (combine(own, partner)), then warps the same way. The non-associative
 // combine a*a + 3b makes every tree a different number; a float sum checks that the rounding follows the same tree.
+#include <cmath>
 #include <functional>
 
 #include "interpreter/tests/EngineSupport.h"
@@ -141,6 +142,79 @@ TEST(TritonReduceOrder, LayoutThatDoesNotTileTheExtentKeepsTheContractOrder) {
   ASSERT_TRUE(run.run(withLayout(run, {4, 4, 1})).ok());
   const int32_t contract = c(c(c(x[0], x[1]), c(x[2], x[3])), c(c(x[4], x[5]), c(x[6], x[7])));
   EXPECT_EQ(run.values<int32_t>("y_ptr")[0], contract);
+}
+
+}  // namespace
+}  // namespace tilesim::enginetest
+
+namespace tilesim::enginetest {
+namespace {
+
+// sum(x * x) with the product contracted into each thread's fold (ReduceAxisLayout::fusedMultiply), as the
+// PTX of liger's rms_norm shows: acc = fma(x0, x0, round(x1 * x1)), then acc = fma(xj, xj, acc).
+TEST(TritonReduceOrder, FusedProductFoldsWithFma) {
+  const char* text = R"(module {
+  tt.func public @k(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) {
+    %offs = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
+    %x_0 = tt.addptr %x, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
+    %x_1 = tt.load %x_0 : tensor<16x!tt.ptr<f32>>
+    %sq = arith.mulf %x_1, %x_1 : tensor<16xf32>
+    %0 = "tt.reduce"(%sq) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %r = arith.addf %a, %b : f32
+      tt.reduce.return %r : f32
+    }) : (tensor<16xf32>) -> f32
+    tt.store %y_ptr, %0 : !tt.ptr<f32>
+    tt.return
+  }
+}
+)";
+  ReduceAxisLayout layout{4, 2, 2, true};  // thread (lane l, warp w) holds 8w + 4l .. 8w + 4l + 3
+  auto square = [](float v) {  // rounded, whatever the host compiler's -ffp-contract
+    volatile float product = v * v;
+    return static_cast<float>(product);
+  };
+  auto fusedSum = [&](const std::vector<float>& x) {
+    auto thread = [&](int lane, int warp) {
+      const int e = 8 * warp + 4 * lane;
+      float acc = std::fma(x[e], x[e], square(x[e + 1]));
+      acc = std::fma(x[e + 2], x[e + 2], acc);
+      return std::fma(x[e + 3], x[e + 3], acc);
+    };
+    volatile float left = thread(0, 0) + thread(1, 0), right = thread(0, 1) + thread(1, 1);
+    return left + right;
+  };
+  auto unfusedSum = [&](const std::vector<float>& x) {
+    auto thread = [&](int lane, int warp) {
+      const int e = 8 * warp + 4 * lane;
+      volatile float acc = square(x[e]) + square(x[e + 1]);
+      acc = acc + square(x[e + 2]);
+      acc = acc + square(x[e + 3]);
+      return static_cast<float>(acc);
+    };
+    volatile float left = thread(0, 0) + thread(1, 0), right = thread(0, 1) + thread(1, 1);
+    return left + right;
+  };
+  // data on which fusing changes the bits (the first of a fixed pseudo-random sequence)
+  std::vector<float> x(16);
+  bool found = false;
+  for (int seed = 0; seed < 1000 && !found; ++seed) {
+    for (int i = 0; i < 16; ++i) {
+      double v = std::fmod(0.6180339887 * (seed + 1) + 0.7548776662 * (i + 1) * (seed + 2), 1.0);
+      x[i] = static_cast<float>((i % 2 ? -1.0 : 1.0) * (1.0 + 3.0 * v));
+    }
+    found = floatBits(fusedSum(x)) != floatBits(unfusedSum(x));
+  }
+  ASSERT_TRUE(found);
+  KernelRun run(text);
+  run.buffer("x_ptr", ScalarKind::F32, x).buffer("y_ptr", ScalarKind::F32, std::vector<float>(1, 0));
+  LaunchOptions options = testOptions();
+  walk(*run.module()->kernel()->op(), [&](const Operation& op) {
+    if (op.kind == OpKind::TTReduce) options.reduceLayouts[&op] = layout;
+  });
+  ASSERT_TRUE(run.run(options).ok());
+  EXPECT_EQ(floatBits(run.values<float>("y_ptr")[0]), floatBits(fusedSum(x)));
 }
 
 }  // namespace
