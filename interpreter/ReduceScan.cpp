@@ -13,7 +13,7 @@
 //   (i -> S-1-i), so there x'[i] = combine(x[i + d], x[i]) for i < S - d.
 // Under the triton float profile, float sums/products also get an error bound for whatever order the GPU uses
 // (orderBound below); with LaunchOptions::reduceOrder set from the kernel's TTGIR the interpreter uses Triton's
-// own order instead (interpreter/TritonReduceOrder.h) and the bound is only what the operands carry.
+// own order instead (tritonReduceSteps below) and the bound is only what the operands carry.
 #include <cmath>
 #include <cstring>
 
