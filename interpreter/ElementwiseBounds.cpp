@@ -55,10 +55,12 @@ double spacingAround(double r, double reach, ScalarKind kind) {
 }
 
 // |GPU - r| for a measured function on exact operands: the GPU is within maxUlp spacings of the exact value,
-// r within half a spacing of it. Null row (a range the sweep did not cover): the assumed bound.
+// r within half a spacing of it (0 when maxUlp < 0.5: both are then the correctly rounded value). Null row (a range the sweep did not cover): the assumed bound.
 double measuredOwnError(const MeasuredBound* row, double r, ScalarKind kind, double assumed) {
   if (!row) return assumed;
   if (!std::isfinite(row->maxUlp)) return kInf;
+  // Below half an ulp the GPU returned the correctly rounded value in every lane of the range: ours.
+  if (row->maxUlp < 0.5) return 0.0;
   return (row->maxUlp + 0.5) * spacingAround(r, (row->maxUlp + 1) * ulpOf(r, kind), kind);
 }
 

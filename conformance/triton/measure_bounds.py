@@ -359,8 +359,9 @@ def run_f32(torch, kernel, function, table, bucket_meta, budget_left, block=1024
         is_zero = ((xbits & 0x7FFFFFFF) == 0).cpu().numpy()
         error_np, bits_np = error.cpu().numpy(), xbits.cpu().numpy()
         order = np.argsort(field, kind="stable")
+        sorted_field = field[order]
         for value in np.unique(field):
-            lanes = order[np.searchsorted(field[order], value):np.searchsorted(field[order], value, side="right")]
+            lanes = order[np.searchsorted(sorted_field, value):np.searchsorted(sorted_field, value, side="right")]
             zero_lanes = lanes[is_zero[lanes]]
             if zero_lanes.size:
                 sign = int(value) >> 8
