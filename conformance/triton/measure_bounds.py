@@ -25,7 +25,7 @@ A function that returns f(+-0) for every subnormal input flushes inputs (ftz_inp
 is then measured against f(+-0). NaN against NaN is exact; one NaN, or an infinity against a finite value
 beyond the format's range, is an infinite error (the interpreter then accepts any value in that range).
 Rows: one per function, input sign and exponent range (the `exp_lo`/`exp_hi` of ilogb(x); zero is -2000, inf and
-NaN are 2000), with the worst input's bit pattern. `--budget S` (default 200) switches the remaining f32 sweeps
+NaN are 2000), with the worst input's bit pattern. `--budget S` (default 150) switches the remaining f32 sweeps
 to a strided sample when the run would take longer (the table says `sampled` then).
 
 `--self-test` checks the error and bucket arithmetic with numpy only (no GPU, no torch, no triton).
@@ -201,10 +201,10 @@ def function_list():
     for name, ref in FAST_UNARY:
         result.append((f"__nv_{name}", "f32", f"libdevice.{name}(x)", ref, 1, "libdevice"))
     for instruction, ref in PTX_UNARY:
-        asm = f'tl.inline_asm_elementwise("{instruction} $0, $1;", "=r,r", [x], dtype=tl.float32, is_pure=True, pack=1)'
+        asm = f'tl.inline_asm_elementwise("{instruction} $0, $1;", "=f,f", [x], dtype=tl.float32, is_pure=True, pack=1)'
         result.append((f"ptx:{instruction}", "f32", asm, ref, 1, "ptx"))
     for instruction, ref in PTX_BINARY:
-        asm = (f'tl.inline_asm_elementwise("{instruction} $0, $1, $2;", "=r,r,r", [x, y], dtype=tl.float32, '
+        asm = (f'tl.inline_asm_elementwise("{instruction} $0, $1, $2;", "=f,f,f", [x, y], dtype=tl.float32, '
                f'is_pure=True, pack=1)')
         result.append((f"ptx:{instruction}", "f32", asm, ref, 2, "ptx"))
     for name in NP_UNARY:
@@ -395,11 +395,10 @@ def torch_ulp_error(torch, got, exact):
     return torch.where(flushed, torch.zeros_like(error), error), flushed
 
 
-def run_f64(torch, kernel, function, rows, block=1024):
-    """2^20 f64 inputs (all exponents with random mantissas, both signs) against numpy long double."""
+def run_f64(torch, kernel, function, rows, count=1 << 20, block=1024):
+    """`count` f64 inputs (all exponents with random mantissas, both signs) against numpy long double."""
     name, _, _, reference, _, _ = function
     rng = np.random.default_rng(99)
-    count = 1 << 20
     fields = rng.integers(0, 2047, count, dtype=np.uint64)
     mantissa = rng.integers(0, 1 << 52, count, dtype=np.uint64)
     sign = rng.integers(0, 2, count, dtype=np.uint64)
@@ -466,7 +465,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", default=os.environ.get("OUT", "measure_bounds_out"))
     parser.add_argument("--only", default="", help="comma-separated table names to measure")
-    parser.add_argument("--budget", type=float, default=200.0, help="seconds after which f32 sweeps are strided (by 64)")
+    parser.add_argument("--budget", type=float, default=150.0, help="seconds after which f32 sweeps are strided (by 64) and f64 samples shrink to 2^18")
     parser.add_argument("--self-test", action="store_true")
     args = parser.parse_args()
     if args.self_test:
@@ -502,7 +501,8 @@ def main():
                                 int(flushes_input), int(flushes_result), inputs, mode))
             else:
                 before = len(rows)
-                inputs = run_f64(torch, kernel, function, rows)
+                over_budget = time.time() - started > args.budget
+                inputs = run_f64(torch, kernel, function, rows, count=1 << (18 if over_budget else 20))
                 finite_rows = [r for r in rows[before:] if (r[3], r[4]) != SPECIAL_RANGE]
                 top = max(finite_rows, key=lambda r: r[5]) if finite_rows else None
                 summary.append((name, "f64", top[5] if top else 0.0, top[6] if top else "-", 0, 0, inputs, "sample"))
