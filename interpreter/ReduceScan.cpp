@@ -11,8 +11,9 @@
 // - scan: Kogge-Stone (Hillis-Steele) over the same bits: for d = 1, 2, 4, ..., S/2, simultaneously for every
 //   i >= d: x'[i] = combine(x[i - d], x[i]); lanes i < d keep their value. reverse mirrors the index
 //   (i -> S-1-i), so there x'[i] = combine(x[i + d], x[i]) for i < S - d.
-// Under the triton float profile, float sums/products also get an error bound for the GPU's different order:
-// 2 (S-1) u sum|x| (u = unit roundoff of the element type).
+// Under the triton float profile, float sums/products also get an error bound for whatever order the GPU uses
+// (orderBound below); with LaunchOptions::reduceOrder set from the kernel's TTGIR the interpreter uses Triton's
+// own order instead (tritonReduceSteps below) and the bound is only what the operands carry.
 #include <cmath>
 #include <cstring>
 
@@ -54,6 +55,18 @@ TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count, int64_t
   return ops::gatherLanes(input, lanes, type);
 }
 
+// Lanes indices[0], indices[1], ... along the axis.
+TileRef gatherAlong(const Tile& input, int axis, const std::vector<int64_t>& indices) {
+  AxisGeometry g = geometry(input.shape(), axis);
+  std::vector<int64_t> lanes;
+  lanes.reserve(static_cast<size_t>(g.outer) * indices.size() * static_cast<size_t>(g.inner));
+  for (int64_t o = 0; o < g.outer; ++o)
+    for (int64_t at : indices)
+      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + at) * g.inner + i);
+  Type type = input.type().withShape(sliceShape(input.shape(), axis, static_cast<int64_t>(indices.size())));
+  return ops::gatherLanes(input, lanes, type);
+}
+
 // Writes `part` (extent `count` along axis) into positions [at, at + count) along the axis of `whole`.
 void scatterSlice(Tile& whole, const Tile& part, int axis, int64_t at, int64_t count) {
   AxisGeometry g = geometry(whole.shape(), axis);
@@ -89,6 +102,62 @@ double unitRoundoff(Type element) {
   return std::ldexp(1.0, -(floatFormat(element.scalarKind()).mantissaBits + 1));
 }
 
+// gamma_n = n u / (1 - n u): any summation of n + 1 terms in floating point (any tree, any order) is within
+// gamma_n sum|x_i| of the exact sum (Higham, Accuracy and Stability, Lemma 3.1 / eq. 4.4); +inf when n u >= 1.
+double gamma(double n, double u) {
+  double nu = n * u;
+  return nu < 1 ? nu / (1 - nu) : INFINITY;
+}
+
+// What the combine does to rounding: a sum (its float ops are addf/subf), a product (mulf only), or other.
+enum class CombineKind { Sum, Product, Other };
+
+CombineKind combineKind(const Block& combine) {
+  bool adds = false, multiplies = false;
+  for (const auto& op : combine.operations) {
+    adds |= op->kind == OpKind::ArithAddF || op->kind == OpKind::ArithSubF;
+    multiplies |= op->kind == OpKind::ArithMulF;
+  }
+  if (adds && !multiplies) return CombineKind::Sum;
+  if (multiplies && !adds) return CombineKind::Product;
+  return CombineKind::Other;
+}
+
+// The bound a reduction or scan prefix of `count` elements adds for the order: the GPU's result is within
+// gamma_{count-1} sum(|x_i| + e_i) of the exact sum of its inputs (which are within e_i of ours; the combine
+// region's own bound propagation adds sum e_i), ours within gamma_{ourDepth} sum|x_i| of the exact sum of ours.
+// Products use prod(|x_i| + e_i) the same way. Other combines (Welford-style, mixed) keep the historical
+// 2 (count-1) u sum|x| and are only sound under the exact order.
+struct OrderTerms {
+  double magnitude = 0, magnitudeWithBounds = 0;  // sum (or product) of |x| and of |x| + e
+};
+
+double orderBound(CombineKind kind, const OrderTerms& terms, int64_t count, int64_t ourDepth, double u) {
+  if (count <= 1) return 0.0;
+  const double n = static_cast<double>(count - 1);
+  double bound;
+  if (kind == CombineKind::Other) bound = 2.0 * n * u * terms.magnitude;
+  else bound = gamma(n, u) * terms.magnitudeWithBounds + gamma(static_cast<double>(ourDepth), u) * terms.magnitude;
+  return std::isnan(bound) ? INFINITY : bound;
+}
+
+void accumulate(OrderTerms& terms, CombineKind kind, double value, double bound, bool first) {
+  const double magnitude = std::fabs(value), widened = magnitude + bound;
+  if (kind == CombineKind::Product) {
+    terms.magnitude = first ? magnitude : terms.magnitude * magnitude;
+    terms.magnitudeWithBounds = first ? widened : terms.magnitudeWithBounds * widened;
+  } else {
+    terms.magnitude += magnitude;
+    terms.magnitudeWithBounds += widened;
+  }
+}
+
+int64_t log2Ceil(int64_t n) {
+  int64_t depth = 0;
+  while ((int64_t{1} << depth) < n) ++depth;
+  return depth;
+}
+
 std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::vector<TileRef> arguments,
                                 Executor::Frame& frame) {
   bool saved = frame.vectorized;
@@ -96,6 +165,127 @@ std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::v
   std::vector<TileRef> results = executor.runBlock(combine, arguments, frame);
   frame.vectorized = saved;
   return results;
+}
+
+// One step of a combine order: W'[i] = combine(W[left[i]], W[right[i]]) for the combined entries, followed by
+// W[kept[j]] unchanged.
+struct CombineStep {
+  std::vector<int64_t> left, right, kept;
+};
+
+// Triton's order for an axis of `extent` = reps * s * t * w elements (ReduceAxisLayout): element
+// e = rep*(s*t*w) + warp*(s*t) + lane*s + k. Each (lane, warp) folds its registers sequentially in register order
+// (rep-major, k-minor: acc = combine(acc, x)); then lanes combine as lane 0 of a shfl.bfly butterfly with xor
+// offsets t/2, ..., 1 (combine(own, partner): the lower lane is the left operand); then warps the same way.
+// The axis index of register j of thread group (lane + t * warp).
+int64_t tritonElement(const ReduceAxisLayout& layout, int64_t group, int64_t j) {
+  const int64_t s = layout.sizePerThread, t = layout.threadsPerWarp, w = layout.warpsPerCTA;
+  const int64_t lane = group % t, warp = group / t, rep = j / s, k = j % s;
+  return rep * (s * t * w) + warp * (s * t) + lane * s + k;
+}
+
+std::vector<CombineStep> tritonReduceSteps(int64_t extent, const ReduceAxisLayout& layout) {
+  const int64_t s = layout.sizePerThread, t = layout.threadsPerWarp, w = layout.warpsPerCTA;
+  const int64_t reps = extent / (s * t * w), perThread = reps * s, groups = t * w;
+  auto element = [&](int64_t group, int64_t j) { return tritonElement(layout, group, j); };
+  std::vector<CombineStep> steps;
+  // W layout during the fold: [acc of each group (after step 1)..., the raw elements not yet folded...].
+  std::vector<int64_t> position(static_cast<size_t>(extent));  // where raw element e sits in W
+  for (int64_t e = 0; e < extent; ++e) position[static_cast<size_t>(e)] = e;
+  for (int64_t j = 1; j < perThread; ++j) {
+    CombineStep step;
+    for (int64_t g = 0; g < groups; ++g) {
+      step.left.push_back(j == 1 ? position[static_cast<size_t>(element(g, 0))] : g);
+      step.right.push_back(position[static_cast<size_t>(element(g, j))]);
+    }
+    std::vector<int64_t> next(static_cast<size_t>(extent), -1);
+    int64_t at = groups;
+    for (int64_t later = j + 1; later < perThread; ++later)
+      for (int64_t g = 0; g < groups; ++g) {
+        const int64_t e = element(g, later);
+        step.kept.push_back(position[static_cast<size_t>(e)]);
+        next[static_cast<size_t>(e)] = at++;
+      }
+    position = next;
+    steps.push_back(std::move(step));
+  }
+  // Butterflies: W holds one value per group, group = lane + t * warp; first lanes, then warps.
+  int64_t lanes = t, warps = w;
+  while (lanes > 1 || warps > 1) {
+    CombineStep step;
+    if (lanes > 1) {
+      const int64_t half = lanes / 2;
+      for (int64_t warp = 0; warp < warps; ++warp)
+        for (int64_t lane = 0; lane < half; ++lane) {
+          step.left.push_back(warp * lanes + lane);
+          step.right.push_back(warp * lanes + lane + half);
+        }
+      lanes = half;
+    } else {
+      const int64_t half = warps / 2;
+      for (int64_t warp = 0; warp < half; ++warp) {
+        step.left.push_back(warp);
+        step.right.push_back(warp + half);
+      }
+      warps = half;
+    }
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+// The per-thread fold of a reduce over a single-use f32 mulf, contracted as LLVM does (ReduceAxisLayout::
+// fusedMultiply): acc = fma(a_0, b_0, x_1), then acc = fma(a_j, b_j, acc), x_1 = round(a_1 b_1) the reduce's
+// input. Returns one partial per thread group along the axis (group = lane + t * warp), with the addf rule's
+// bounds (x_j's bounds cover the unrounded product).
+TileRef fusedFold(Executor& executor, Executor::Frame& frame, const Operation& op, int axis,
+                  const ReduceAxisLayout& layout) {
+  const Operation& multiply = *op.operand(0)->definingOp;
+  const Tile& x = *executor.get(frame, op.operand(0));
+  const Tile& a = *executor.get(frame, multiply.operand(0));
+  const Tile& b = *executor.get(frame, multiply.operand(1));
+  const int64_t groups = layout.threadsPerWarp * layout.warpsPerCTA;
+  AxisGeometry g = geometry(x.shape(), axis);
+  const int64_t perThread = g.extent / groups;
+  MutableTileRef result = makeTile(x.type().withShape(sliceShape(x.shape(), axis, groups)));
+  const double* xBounds = x.errorBounds();
+  const bool bounded = executor.context().options.profile == FloatProfile::Triton && xBounds;
+  auto lane = [&](int64_t o, int64_t at, int64_t i) { return (o * g.extent + at) * g.inner + i; };
+  for (int64_t o = 0; o < g.outer; ++o)
+    for (int64_t group = 0; group < groups; ++group)
+      for (int64_t i = 0; i < g.inner; ++i) {
+        const int64_t first = lane(o, tritonElement(layout, group, 0), i);
+        float acc = x.at<float>(first);
+        double bound = bounded ? xBounds[first] : 0.0;
+        for (int64_t j = 1; j < perThread; ++j) {
+          const int64_t next = lane(o, tritonElement(layout, group, j), i);
+          acc = j == 1 ? std::fma(a.at<float>(first), b.at<float>(first), x.at<float>(next))
+                       : std::fma(a.at<float>(next), b.at<float>(next), acc);
+          if (bounded) {
+            bound += xBounds[next];
+            if (bound > 0) bound += std::ldexp(1.0, std::max(std::ilogb(std::fabs(acc) > 0 ? acc : 1.0f), -126) - 23);
+          }
+        }
+        const int64_t out = (o * groups + group) * g.inner + i;
+        result->as<float>()[out] = acc;
+        if (bounded && bound != 0) result->mutableErrorBounds()[out] = std::isfinite(acc) ? bound : INFINITY;
+        if (x.undefinedMask())
+          for (int64_t j = 0; j < perThread; ++j)
+            if (x.undefinedMask()[lane(o, tritonElement(layout, group, j), i)]) result->mutableUndefinedMask()[out] = 1;
+      }
+  return result;
+}
+
+// The layout to follow for this reduce, or null for the contract order (no TTGIR layout, or one that does not
+// tile the extent).
+const ReduceAxisLayout* tritonLayout(const Executor& executor, const Operation& op, int64_t extent) {
+  const auto& layouts = executor.context().options.reduceLayouts;
+  auto found = layouts.find(&op);
+  if (found == layouts.end()) return nullptr;
+  const ReduceAxisLayout& layout = found->second;
+  const int64_t tile = layout.sizePerThread * layout.threadsPerWarp * layout.warpsPerCTA;
+  if (tile <= 0 || extent % tile != 0) return nullptr;
+  return &layout;
 }
 
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame) {
@@ -106,7 +296,37 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   for (const Value* v : op.operands) current.push_back(executor.get(frame, v));
   const Tile& first = *current[0];
   const int64_t extent = first.shape()[axis];
-  for (int64_t size = extent; size > 1; size /= 2) {
+  const ReduceAxisLayout* layout = tritonLayout(executor, op, extent);
+  if (layout) {
+    std::vector<CombineStep> steps = tritonReduceSteps(extent, *layout);
+    const int64_t groups = layout->threadsPerWarp * layout->warpsPerCTA, foldSteps = extent / groups - 1;
+    const bool fused = layout->fusedMultiply && foldSteps > 0 && count == 1 && op.operand(0)->definingOp &&
+                       op.operand(0)->definingOp->kind == OpKind::ArithMulF && first.elementType().scalarKind() == ScalarKind::F32;
+    if (fused) {
+      current[0] = fusedFold(executor, frame, op, axis, *layout);
+      steps.erase(steps.begin(), steps.begin() + foldSteps);
+    }
+    for (const CombineStep& step : steps) {
+      std::vector<TileRef> arguments;
+      for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.left));
+      for (size_t k = 0; k < count; ++k) arguments.push_back(gatherAlong(*current[k], axis, step.right));
+      std::vector<TileRef> combined = runCombine(executor, combine, arguments, frame);
+      const int64_t produced = static_cast<int64_t>(step.left.size()), kept = static_cast<int64_t>(step.kept.size());
+      for (size_t k = 0; k < count; ++k) {
+        Type expected = arguments[k]->type().withElement(combined[k]->elementType());
+        TileRef value = combined[k]->size() == expected.numElements() ? combined[k] : ops::broadcastTo(*combined[k], expected);
+        if (kept == 0) {
+          current[k] = value;
+          continue;
+        }
+        MutableTileRef next = makeTile(expected.withShape(sliceShape(expected.shape(), axis, produced + kept)));
+        scatterSlice(*next, *value, axis, 0, produced);
+        scatterSlice(*next, *gatherAlong(*current[k], axis, step.kept), axis, produced, kept);
+        current[k] = next;
+      }
+    }
+  }
+  for (int64_t size = layout ? 1 : extent; size > 1; size /= 2) {
     const int64_t half = size / 2;
     std::vector<TileRef> arguments;  // (even positions..., odd positions...): the lowest remaining index bit
     for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half, 2));
@@ -121,18 +341,23 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
     Type resultType = op.result(k)->type;
     TileRef result = ops::reshape(*current[k], resultType);
     if (executor.context().options.profile == FloatProfile::Triton && resultType.isFloat() && extent > 1 &&
-        reordersRounding(combine)) {
+        reordersRounding(combine) && !layout) {
       const Tile& input = *executor.get(frame, op.operand(k));
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(resultType.element());
+      const CombineKind kind = combineKind(combine);
+      const double* inputBounds = input.errorBounds();
       Tile& mutableResult = const_cast<Tile&>(*result);
       double* bounds = mutableResult.mutableErrorBounds();
       for (int64_t o = 0; o < g.outer; ++o)
         for (int64_t i = 0; i < g.inner; ++i) {
-          double sum = 0;
-          for (int64_t a = 0; a < g.extent; ++a)
-            sum += std::fabs(doubleFromFloatBits(input.bitsAt((o * g.extent + a) * g.inner + i), input.elementType().scalarKind()));
-          bounds[o * g.inner + i] += 2.0 * static_cast<double>(extent - 1) * u * sum;
+          OrderTerms terms;
+          for (int64_t a = 0; a < g.extent; ++a) {
+            const int64_t lane = (o * g.extent + a) * g.inner + i;
+            accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
+                       inputBounds ? inputBounds[lane] : 0.0, a == 0);
+          }
+          bounds[o * g.inner + i] += orderBound(kind, terms, extent, log2Ceil(extent), u);
         }
     }
     executor.set(frame, op.result(k), result);
@@ -140,7 +365,8 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
   // A combine that compares floats is not associative once a NaN is in the slice (every compare with NaN is
   // false), so which element wins depends on the combining order, and the GPU's order follows its layout
   // (conformance/golden-extra/reduce_minmax_nan_f32). Under the triton profile such results are unconstrained.
-  if (executor.context().options.profile == FloatProfile::Triton && comparesFloats(combine)) {
+  // In Triton's order (a TTGIR layout) the winner is the GPU's, so the lanes stay constrained.
+  if (executor.context().options.profile == FloatProfile::Triton && comparesFloats(combine) && !layout) {
     AxisGeometry g = geometry(first.shape(), axis);
     for (int64_t o = 0; o < g.outer; ++o)
       for (int64_t i = 0; i < g.inner; ++i) {
@@ -202,15 +428,19 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
       const Tile& input = *inputs[k];
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(input.elementType());
+      const CombineKind kind = combineKind(combine);
+      const double* inputBounds = input.errorBounds();
       double* bounds = results[k]->mutableErrorBounds();
       for (int64_t o = 0; o < g.outer; ++o)
         for (int64_t i = 0; i < g.inner; ++i) {
-          double prefix = 0;
+          OrderTerms terms;
           for (int64_t step = 0; step < g.extent; ++step) {
             int64_t a = reverse ? g.extent - 1 - step : step;
             int64_t lane = (o * g.extent + a) * g.inner + i;
-            prefix += std::fabs(doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()));
-            bounds[lane] += 2.0 * static_cast<double>(step) * u * prefix;
+            accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
+                       inputBounds ? inputBounds[lane] : 0.0, step == 0);
+            // Kogge-Stone: prefix `step` went through log2(step + 1) (rounded up) combines.
+            bounds[lane] += orderBound(kind, terms, step + 1, log2Ceil(step + 1), u);
           }
         }
     }

@@ -8,6 +8,10 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "conformance/runner/TtgirLayouts.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
 
@@ -35,6 +39,18 @@ constexpr Variant kVariants[] = {
     {"all threads/reverse", 0, ProgramOrder::Reverse},
     {"all threads/shuffled", 0, ProgramOrder::Shuffled},
 };
+
+// Triton's reduce layouts from the case's kernel.ttgir, when it has one and options ask for Triton's order.
+std::map<const Operation*, ReduceAxisLayout> reduceLayouts(const CaseOptions& options, const std::string& kernelPath,
+                                                           const Function& kernel) {
+  if (!options.tritonReduceOrder) return {};
+  std::filesystem::path ttgir = std::filesystem::path(kernelPath).parent_path() / "kernel.ttgir";
+  std::ifstream file(ttgir);
+  if (!file) return {};
+  std::stringstream text;
+  text << file.rdbuf();
+  return matchReduceLayouts(parseTtgirReduces(text.str()), kernel).layouts;
+}
 
 LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrder order) {
   LaunchOptions launchOptions;
@@ -118,6 +134,7 @@ bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outc
   launch.numWarps = goldenCase.numWarps;
   LaunchOptions launchSetup = launchOptions(options, options.threads, options.order);
   launchSetup.checkUB = launchSetup.checkUB || goldenCase.checkUB;
+  launchSetup.reduceLayouts = reduceLayouts(options, goldenCase.kernelPath, *kernel);
   LaunchOutcome launched = engine.run(launch, launchSetup);
   if (!launched.started()) {
     outcome.error = joinDiagnostics(launched.diagnostics);
@@ -172,6 +189,7 @@ void checkDeterminism(const CaseOptions& options, Engine& engine, CaseOutcome& o
     launch.numWarps = load.goldenCase.numWarps;
     LaunchOptions launchSetup = launchOptions(options, variant.threads, variant.order);
     launchSetup.checkUB = launchSetup.checkUB || load.goldenCase.checkUB;
+    if (launch.kernel) launchSetup.reduceLayouts = reduceLayouts(options, load.goldenCase.kernelPath, *launch.kernel);
     LaunchOutcome launched = engine.run(launch, launchSetup);
     if (!launched.started()) {
       outcome.determinismProblems.push_back(std::string(variant.label) + ": " + joinDiagnostics(launched.diagnostics));

@@ -30,6 +30,8 @@ struct CaseOptions {
   uint64_t maxSteps = LaunchOptions{}.maxSteps;  // per program (LaunchOptions::maxSteps)
   ProgramOrder order = ProgramOrder::Forward;
   bool determinism = false;  // also require identical outputs across threads and program orders
+  // Combine tt.reduce in Triton's order when the case has kernel.ttgir (LaunchOptions::reduceLayouts).
+  bool tritonReduceOrder = true;
   int maxFailuresShown = 5;
 };
 

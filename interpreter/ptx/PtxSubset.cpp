@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 
+#include "interpreter/MeasuredBounds.h"
 #include "ir/FloatBits.h"
 #include "ir/eval/ScalarEval.h"
 
@@ -461,8 +462,14 @@ bool PtxMachine::execute(const PtxInstruction& in, std::string* error) {
     double result = scalar::evalMath(op == "ex2" ? scalar::MathFunction::Exp2 : scalar::MathFunction::Tanh, x);
     uint64_t bits = fromDouble(flushSubnormal(result, ftz || op == "tanh"), ScalarKind::F32);
     write(in.operands[0], bits, 32);
-    if (in.operands[0].kind == PtxOperand::Kind::Register)
-      approximation_[static_cast<size_t>(in.operands[0].reg)] = op == "ex2" ? 0x1p-22 : 0x1p-11;
+    if (in.operands[0].kind == PtxOperand::Kind::Register) {
+      // Measured on the H200 when conformance/triton/measured_bounds.tsv has the instruction (m ulps of the
+      // exact value, so at most (m + 1/2) 2^-23 relative to ours), else the PTX ISA's documented maximum.
+      const std::string name = "ptx:" + op + ".approx" + (ftz ? ".ftz" : "") + ".f32";
+      const MeasuredBound* row = findMeasuredFunction(name, ScalarKind::F32).at(x);
+      const double documented = op == "ex2" ? 0x1p-22 : 0x1p-11;
+      approximation_[static_cast<size_t>(in.operands[0].reg)] = row ? (row->maxUlp + 0.5) * 0x1p-23 : documented;
+    }
     return true;
   }
 

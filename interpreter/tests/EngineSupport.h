@@ -77,8 +77,18 @@ class KernelRun {
     launch.grid = grid_;
     LaunchOutcome outcome = runLaunch(launch, options);
     for (const Diagnostic& diagnostic : outcome.diagnostics) ADD_FAILURE() << "launch: " << diagnostic.str();
-    for (LaunchArgument& argument : launch.arguments) outputs_[argument.name] = std::move(argument.bytes);
+    for (LaunchArgument& argument : launch.arguments) {
+      outputs_[argument.name] = std::move(argument.bytes);
+      errorBounds_[argument.name] = std::move(argument.errorBound);
+    }
     return outcome.result;
+  }
+
+  const Module* module() const { return module_.get(); }
+  // The triton profile's per-element bounds of a buffer after the launch (empty: all 0).
+  std::vector<double> errorBounds(const std::string& name) const {
+    auto it = errorBounds_.find(name);
+    return it == errorBounds_.end() ? std::vector<double>{} : it->second;
   }
 
   const std::vector<uint8_t>& bytes(const std::string& name) const {
@@ -103,6 +113,7 @@ class KernelRun {
   std::vector<LaunchArgument> arguments_;
   std::array<int64_t, 3> grid_{1, 1, 1};
   std::map<std::string, std::vector<uint8_t>> outputs_;
+  std::map<std::string, std::vector<double>> errorBounds_;
 };
 
 inline std::string describe(const LaunchResult& result) {

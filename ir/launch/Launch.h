@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,18 @@ struct LaunchArgument {
 
 enum class ProgramOrder : uint8_t { Forward, Reverse, Shuffled };
 
+// How Triton spreads one tt.reduce's operand along the reduced axis over a GPU's threads (from the kernel's
+// TTGIR #ttg.blocked layout, conformance/runner/TtgirLayouts.h): elements per thread, lanes and warps along the
+// axis, each already limited to the axis extent (no broadcast). With it the interpreter combines in Triton's
+// order (docs/semantics.md "Reductions and scans"): a sequential fold over each thread's registers in register
+// order, then a shuffle butterfly over the lanes (xor 16, 8, ..., 1), then the same over the warps.
+struct ReduceAxisLayout {
+  int64_t sizePerThread = 1, threadsPerWarp = 1, warpsPerCTA = 1;
+  // The operand is an f32 arith.mulf used only by this addf reduce: LLVM (fp-contract=fast) fuses each product
+  // into the per-thread fold, acc = fma(a_j, b_j, acc), the first two as fma(a_0, b_0, round(a_1 b_1)).
+  bool fusedMultiply = false;
+};
+
 struct LaunchOptions {
   FloatProfile profile = FloatProfile::Exact;
   bool checks = true;          // out-of-bounds, undefined lanes, races, asserts
@@ -89,6 +102,9 @@ struct LaunchOptions {
   // are kept (those of the lowest program ids); the rest are counted in LaunchResult::droppedPrintLines.
   uint64_t maxSteps = uint64_t{1} << 24;  // about a second of one program; conformance cases stay below 10^5
   int64_t maxPrintLines = 100000;
+  // Triton's combine order for these tt.reduce ops (the runner fills it when a case has kernel.ttgir); every
+  // other reduce keeps the contract order, a tree over the index bits, lowest first.
+  std::map<const Operation*, ReduceAxisLayout> reduceLayouts;
 };
 
 struct Launch {

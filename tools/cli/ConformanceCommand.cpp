@@ -18,6 +18,7 @@ struct ConformanceFlags {
   int threads = 0;
   uint64_t maxSteps = LaunchOptions{}.maxSteps;
   bool verbose = false;
+  bool contractOrder = false;
   std::string engine = "interp";
 };
 
@@ -40,6 +41,7 @@ int runConformanceCommand(const ConformanceFlags& flags) {
   options.threads = flags.threads;
   options.maxSteps = flags.maxSteps;
   options.determinism = flags.determinism;
+  options.tritonReduceOrder = !flags.contractOrder;
   std::printf("running %zu case%s on %s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
               engine->description().c_str(), flags.profile.c_str(),
               flags.determinism ? ", determinism across threads and program orders" : "");
@@ -70,6 +72,8 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   command->add_option("--max-steps", flags->maxSteps,
                       "end a program that runs more than N ops and loop iterations with a 'runaway' report (0 = no limit)")
       ->capture_default_str();
+  command->add_flag("--contract-order", flags->contractOrder,
+                    "combine tt.reduce in the contract order even when a case has kernel.ttgir (default: Triton's order)");
   addEngineOption(*command, flags->engine);
   command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
   command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });
