@@ -26,7 +26,9 @@ namespace tilesim {  // without the backend `--engine gpu` is refused before any
 struct GpuTimingRequest { int warmup, iterations; };
 struct GpuTiming { std::string source; double compileMs = 0, loadMs = 0; std::vector<float> launchMs; };
 inline LaunchOutcome runTimedOnGpu(Engine&, Launch&, const LaunchOptions&, const GpuTimingRequest&, GpuTiming*) {
-  return {.diagnostics = {{{}, "this tilesim was built without the GPU backend"}}};
+  LaunchOutcome outcome;
+  outcome.diagnostics.push_back({{}, "this tilesim was built without the GPU backend"});
+  return outcome;
 }
 }  // namespace tilesim
 #endif
