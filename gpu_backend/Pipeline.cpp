@@ -102,7 +102,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   }
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo);
+  const analysis::AxisInfoAnalysis* facts = options.vectorize ? &axisInfo : nullptr;
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, facts);
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
 
@@ -119,7 +120,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvmModule.setTargetTriple(kTriple);
   llvmModule.setDataLayout(machine->createDataLayout());
   KernelLowering lowering(llvmModule, kernel, layouts, options);
-  lowering.axisInfo = &axisInfo;
+  lowering.axisInfo = facts;
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {
