@@ -46,8 +46,7 @@ class GpuEngine final : public Engine {
   LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request, GpuTiming* timing);
 
  private:
-  const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, bool vectorize, Diagnostics& diagnostics,
-                              GpuTiming* timing);
+  const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing);
   // After a fault the driver reset the context: every loaded module is gone (unloading them would fail).
   std::string timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
                            std::vector<void*>& parameters, GpuTiming* timing);
@@ -64,12 +63,12 @@ class GpuEngine final : public Engine {
   int generation_ = 0;
 };
 
-const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions& options, bool vectorize,
-                                       Diagnostics& diagnostics, GpuTiming* timing) {
+const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
+                                       GpuTiming* timing) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
   const std::string key = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), driver_->driverVersion(), sm_,
-                  launch.numWarps, floatProfileName(options.profile), vectorize ? "vector" : "scalar", launch.kernel->name(),
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), driver_->driverVersion(), sm_,
+                  launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
                   printModule(*launch.module, PrintOptions{.locations = false})));
   if (auto found = cache_.find(key); found != cache_.end()) {
     if (timing) timing->source = "memory cache";
@@ -93,7 +92,6 @@ const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions
     compileOptions.numWarps = launch.numWarps;
     compileOptions.profile = options.profile;
     compileOptions.sm = sm_;
-    compileOptions.vectorize = vectorize;
     start = std::chrono::steady_clock::now();
     gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
     const double compileMs = millisecondsSince(start);
@@ -118,26 +116,6 @@ const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions
     diskCache_.store(key, {loaded.compiled.name, loaded.compiled.threads, loaded.compiled.sharedBytes, cubin});
   }
   return &cache_.emplace(key, std::move(loaded)).first->second;
-}
-
-// `tt.divisibility = D` on a parameter is an assumption the code is compiled on (vector accesses need aligned
-// addresses): true when every pointer argument's device address and every integer scalar with one is a multiple
-// of its D. A launch that breaks one (a view at an odd offset into a buffer) gets code compiled without AxisInfo.
-bool divisibilityHolds(const Function& kernel, const std::vector<std::vector<uint8_t>>& parameterBytes) {
-  for (size_t p = 0; p < kernel.numArguments(); ++p) {
-    const Attribute* divisibility = findAttribute(kernel.argumentAttributes(p), "tt.divisibility");
-    if (!divisibility || divisibility->kind() != Attribute::Kind::Integer || divisibility->intValue() <= 0) continue;
-    const Type type = kernel.argument(p)->type;
-    if (!type.isPointer() && !(type.isScalar() && type.isInteger())) continue;
-    uint64_t value = 0;
-    std::memcpy(&value, parameterBytes[p].data(), std::min(sizeof(value), parameterBytes[p].size()));
-    if (!type.isPointer()) {
-      const int bits = bitWidth(type.scalarKind());
-      if (bits < 64) value &= (uint64_t{1} << bits) - 1;  // the divisibility of the low bits is what counts
-    }
-    if (value % static_cast<uint64_t>(divisibility->intValue()) != 0) return false;
-  }
-  return true;
 }
 
 // Warm-up launches, then each timed launch between its own pair of events (as triton.testing.do_bench does).
@@ -197,6 +175,10 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   LaunchOutcome outcome;
   std::vector<BufferPlacement> placements;
   if (outcome.diagnostics = placeBuffers(launch, placements); !outcome.diagnostics.empty()) return outcome;
+  // tt.divisibility is an assumption the code is compiled on (aligned vector accesses): a launch that breaks it
+  // is refused, as the interpreter refuses it (device buffers are at least 256-byte aligned, so the offsets
+  // into them are what can break it).
+  if (outcome.diagnostics = checkSpecialisation(launch, placements); !outcome.diagnostics.empty()) return outcome;
   const Function kernel = *launch.kernel;
   auto fail = [&](std::string message) {
     outcome.diagnostics.push_back({{}, std::move(message)});
@@ -262,7 +244,7 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   }
   for (auto& bytes : parameterBytes) parameters.push_back(bytes.data());
 
-  const LoadedKernel* loaded = compile(launch, options, divisibilityHolds(kernel, parameterBytes), outcome.diagnostics, timing);
+  const LoadedKernel* loaded = compile(launch, options, outcome.diagnostics, timing);
   if (!loaded) {
     release();
     return outcome;

@@ -102,8 +102,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   }
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
-  const analysis::AxisInfoAnalysis* facts = options.vectorize ? &axisInfo : nullptr;
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, facts);
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo);
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
 
@@ -120,7 +119,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvmModule.setTargetTriple(kTriple);
   llvmModule.setDataLayout(machine->createDataLayout());
   KernelLowering lowering(llvmModule, kernel, layouts, options);
-  lowering.axisInfo = facts;
+  lowering.axisInfo = &axisInfo;
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {

@@ -30,9 +30,6 @@ struct CompileOptions {
   FloatProfile profile = FloatProfile::Exact;
   std::string sm = "sm_90a";  // -mcpu for NVPTX
   Stage dumpStage = Stage::None;  // the stage whose text goes to CompileResult::dump
-  // Vector accesses from AxisInfo (docs/gpu-backend.md). Off: AxisInfo is not used at all — for a launch whose
-  // arguments break a `tt.divisibility` assumption, which voids every claim built on it.
-  bool vectorize = true;
 };
 
 struct CompiledKernel {
