@@ -47,9 +47,9 @@ class GpuEngine final : public Engine {
 
  private:
   const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing);
-  // After a fault the driver reset the context: every loaded module is gone (unloading them would fail).
   std::string timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
                            std::vector<void*>& parameters, GpuTiming* timing);
+  // After a fault the driver reset the context: every loaded module is gone (unloading them would fail).
   void forgetModulesAfterReset() {
     if (driver_->generation() != generation_) cache_.clear();
     generation_ = driver_->generation();

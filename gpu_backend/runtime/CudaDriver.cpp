@@ -232,8 +232,14 @@ std::string CudaDriver::recover(std::string message) {
   if (failed.empty()) failed = check(api_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain", "");
   // (An extra reference at worst: the context lives until the process ends either way.)
   if (failed.empty()) failed = check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent", "");
+  // CUDA documents these errors as needing a new process; check that the fresh context really takes work.
+  DevicePointer probe = 0;
+  if (failed.empty()) failed = check(api_->cuMemAlloc(&probe, 256), "cuMemAlloc", "");
+  if (failed.empty()) failed = check(api_->cuCtxSynchronize(), "cuCtxSynchronize", "");
+  if (probe) api_->cuMemFree(probe);
   ++generation_;
-  if (!failed.empty()) return message + "; resetting the GPU context failed too: " + failed;
+  if (!failed.empty())
+    return message + "; the GPU context could not be recovered (" + failed + "): restart the process to use the GPU";
   return message + "; the GPU context was reset (its modules and buffers are gone) and the GPU stays usable";
 }
 
