@@ -122,6 +122,9 @@ const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions
 std::string GpuEngine::timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
                                     std::vector<void*>& parameters, GpuTiming* timing) {
   const std::string& name = loaded.compiled.name;
+  timing->threads = loaded.compiled.threads;
+  timing->sharedBytes = loaded.compiled.sharedBytes;
+  timing->registers = driver_->registersPerThread(loaded.function);
   auto launchOnce = [&] {
     return driver_->launchAsync(loaded.function, name, grid, loaded.compiled.threads, loaded.compiled.sharedBytes, parameters);
   };

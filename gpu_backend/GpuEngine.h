@@ -33,6 +33,9 @@ struct GpuTiming {
   double compileMs = 0;         // TTIR -> PTX in this process (0 unless compiled)
   double loadMs = 0;            // PTX -> cubin (driver JIT) -> module, or cached cubin -> module
   std::vector<float> launchMs;  // one per timed launch
+  int threads = 0;              // per program (32 * num_warps)
+  int sharedBytes = 0;          // dynamic shared memory per program
+  int registers = -1;           // per thread, as the driver reports for the loaded kernel
 };
 // Runs `launch` on `engine` (which must be a GPU engine) exactly as Engine::run does — the outputs copied back
 // are those of the first launch — then, on the same device buffers, `warmup` more launches and `iterations`

@@ -180,6 +180,8 @@ def main():
         except AssertionError as error:
             row["triton_verified"] = False
             print(f"{name}: Triton's output differs from torch: {error}", file=log)
+        row["triton_registers"] = getattr(compiled, "n_regs", -1)
+        row["triton_shared_bytes"] = getattr(getattr(compiled, "metadata", None), "shared", -1)
         row["triton_ms"], _ = cuda_time(lambda: launch(out_tensor))
         row["torch_ms"], _ = cuda_time(ref)
         # tilesim: the same TTIR, its own compiler; outputs written by its first launch, then timed in-process.
@@ -200,6 +202,8 @@ def main():
             row["tilesim_ms"] = float(timing["median_ms"])
             row["tilesim_compile_ms"] = float(timing["compile_ms"])
             row["tilesim_load_ms"] = float(timing["load_ms"])
+            row["tilesim_registers"] = int(timing.get("registers", -1))
+            row["tilesim_shared_bytes"] = int(timing.get("shared_bytes", -1))
         else:
             row["tilesim_verified"] = False
             row["tilesim_error"] = (done.stderr or done.stdout).strip()[-400:]
@@ -277,8 +281,9 @@ def write_tables(results, path):
     lines = [f"device: {results['device']}; Triton {results['triton']}; torch {results['torch']}",
              f"ceiling: device-to-device copy {ceiling:.0f} GB/s (torch copy_ of 1 GiB, same run)", "",
              "| case | bytes/launch | num_warps | tilesim GB/s | Triton GB/s | torch GB/s | tilesim / Triton | "
-             "tilesim / copy | verified (tilesim, Triton) | tilesim max err vs torch |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "tilesim / copy | verified (tilesim, Triton) | tilesim max err vs torch | registers tilesim / Triton | "
+             "shared bytes tilesim / Triton |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, row in results["cases"].items():
         tilesim = row.get("tilesim_gbps")
         ratio = f"{tilesim / row['triton_gbps']:.3f}" if tilesim else "-"
@@ -286,7 +291,9 @@ def write_tables(results, path):
         shown = f"{tilesim:.0f}" if tilesim else "failed: " + row.get("tilesim_error", "").replace("|", "/")[:160]
         lines.append(f"| {name} | {row['bytes']} | {row['num_warps']} | {shown} | {row['triton_gbps']:.0f} | "
                      f"{row['torch_gbps']:.0f} | {ratio} | {of_copy} | {row['tilesim_verified']}, "
-                     f"{row['triton_verified']} | {row.get('tilesim_max_error_vs_torch', '-')} |")
+                     f"{row['triton_verified']} | {row.get('tilesim_max_error_vs_torch', '-')} | "
+                     f"{row.get('tilesim_registers', '-')} / {row.get('triton_registers', '-')} | "
+                     f"{row.get('tilesim_shared_bytes', '-')} / {row.get('triton_shared_bytes', '-')} |")
     lines += ["", "| kernel | Triton cold compile ms | tilesim TTIR->PTX ms (median of 21) | "
               "tilesim PTX->module cold ms (driver JIT) | tilesim cached cubin->module ms |", "|---|---|---|---|---|"]
     for name, entry in results["compile"].items():

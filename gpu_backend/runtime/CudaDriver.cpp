@@ -40,6 +40,7 @@ struct CudaDriver::Api {
   int (*cuEventSynchronize)(void*);
   int (*cuEventElapsedTime)(float*, void*, void*);
   int (*cuEventDestroy)(void*);
+  int (*cuFuncGetAttribute)(int*, int, void*);
 };
 
 namespace {
@@ -120,6 +121,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
   resolve(library, "cuEventSynchronize", api.cuEventSynchronize, &missing);
   resolve(library, "cuEventElapsedTime", api.cuEventElapsedTime, &missing);
   resolve(library, "cuEventDestroy_v2", api.cuEventDestroy, &missing);
+  resolve(library, "cuFuncGetAttribute", api.cuFuncGetAttribute, &missing);
   if (!missing.empty()) {
     *whyNot = "the CUDA driver library has no entry point " + missing + " (driver too old?)";
     return nullptr;
@@ -257,6 +259,13 @@ std::string CudaDriver::recordEvent(void* event) { return check(api_->cuEventRec
 std::string CudaDriver::elapsedMilliseconds(void* start, void* end, float* milliseconds) {
   if (std::string failed = check(api_->cuEventSynchronize(end), "cuEventSynchronize", ""); !failed.empty()) return failed;
   return check(api_->cuEventElapsedTime(milliseconds, start, end), "cuEventElapsedTime", "");
+}
+
+int CudaDriver::registersPerThread(void* function) {
+  constexpr int kFunctionAttributeNumRegs = 4;  // CU_FUNC_ATTRIBUTE_NUM_REGS
+  int registers = -1;
+  if (api_->cuFuncGetAttribute(&registers, kFunctionAttributeNumRegs, function) != 0) return -1;
+  return registers;
 }
 
 void CudaDriver::destroyEvents(std::vector<void*>& events) {

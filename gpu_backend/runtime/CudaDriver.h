@@ -52,6 +52,8 @@ class CudaDriver {
   std::string recordEvent(void* event);
   std::string elapsedMilliseconds(void* start, void* end, float* milliseconds);
   void destroyEvents(std::vector<void*>& events);
+  // Registers per thread of a loaded kernel (cuFuncGetAttribute NUM_REGS); -1 when the driver does not say.
+  int registersPerThread(void* function);
   void free(DevicePointer pointer);
   void unloadModule(void* module);
 

@@ -24,7 +24,12 @@
 #else
 namespace tilesim {  // without the backend `--engine gpu` is refused before anything is timed
 struct GpuTimingRequest { int warmup, iterations; };
-struct GpuTiming { std::string source; double compileMs = 0, loadMs = 0; std::vector<float> launchMs; };
+struct GpuTiming {
+  std::string source;
+  double compileMs = 0, loadMs = 0;
+  std::vector<float> launchMs;
+  int threads = 0, sharedBytes = 0, registers = -1;
+};
 inline LaunchOutcome runTimedOnGpu(Engine&, Launch&, const LaunchOptions&, const GpuTimingRequest&, GpuTiming*) {
   LaunchOutcome outcome;
   outcome.diagnostics.push_back({{}, "this tilesim was built without the GPU backend"});
@@ -60,10 +65,10 @@ void printTiming(const PreparedLaunch& prepared, const GpuTiming& timing, int64_
     for (const LaunchArgument& argument : prepared.launch.arguments)
       if (argument.isBuffer() && !argument.isAlias()) bytes += static_cast<int64_t>(argument.bytes.size());
   std::printf("timing @%s: source=%s compile_ms=%.3f load_ms=%.3f launches=%zu median_ms=%.5f min_ms=%.5f "
-              "max_ms=%.5f bytes=%lld gbps=%.1f\n",
+              "max_ms=%.5f bytes=%lld gbps=%.1f threads=%d shared_bytes=%d registers=%d\n",
               prepared.launch.kernel->name().c_str(), timing.source.c_str(), timing.compileMs, timing.loadMs,
               sorted.size(), median, sorted.front(), sorted.back(), static_cast<long long>(bytes),
-              static_cast<double>(bytes) / (median * 1e6));
+              static_cast<double>(bytes) / (median * 1e6), timing.threads, timing.sharedBytes, timing.registers);
 }
 
 fs::path normalised(const std::string& path) {

@@ -8,5 +8,5 @@ for a in "$@"; do
 done
 [ "$1" = compile ] && exec "$TILESIM_REAL" "$@"
 "$TILESIM_REAL" "${args[@]}" || exit $?
-[ $timed -eq 1 ] && echo "timing @k: source=compiled compile_ms=1.0 load_ms=2.0 launches=3 median_ms=1.0 min_ms=1.0 max_ms=1.0 bytes=100 gbps=1.0"
+[ $timed -eq 1 ] && echo "timing @k: source=compiled compile_ms=1.0 load_ms=2.0 launches=3 median_ms=1.0 min_ms=1.0 max_ms=1.0 bytes=100 gbps=1.0 threads=128 shared_bytes=0 registers=-1"
 exit 0
