@@ -1,6 +1,8 @@
-// GpuEngine (GpuEngine.h): argument binding, device buffers, the compile cache and the launch.
+// GpuEngine (GpuEngine.h): argument binding, device buffers, the compile caches (memory, disk), the launch, fault
+// recovery and the timing loop.
 #include "gpu_backend/GpuEngine.h"
 
+#include <chrono>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
@@ -8,7 +10,9 @@
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/runtime/CudaDriver.h"
+#include "gpu_backend/runtime/KernelCache.h"
 #include "ir/FloatBits.h"
+#include "ir/text/Printer.h"
 
 namespace tilesim {
 namespace {
@@ -16,33 +20,20 @@ namespace {
 using gpu::CudaDriver;
 using gpu::DevicePointer;
 
-// What makes two kernels the same for the cache: every op's kind, types and attributes, in order.
-std::string fingerprint(const Function& kernel) {
-  std::string text = kernel.name();
-  walk(*kernel.op(), [&](const Operation& op) {
-    text += fmt::format("|{}:", static_cast<int>(op.kind));
-    for (const Value* operand : op.operands) text += operand->type.str() + ",";
-    for (const auto& result : op.results) text += result->type.str() + ",";
-    for (const NamedAttribute& attribute : op.attributes) {
-      const Attribute& value = attribute.value;
-      text += fmt::format("{}={}/{}/{}/{};", attribute.name, static_cast<int>(value.kind()), value.intValue(), value.text(),
-                          value.denseBits().size());
-      for (uint64_t bits : value.denseBits()) text += std::to_string(bits) + " ";
-      for (int64_t element : value.arrayValues()) text += std::to_string(element) + " ";
-    }
-  });
-  return text;
-}
-
 struct LoadedKernel {
-  gpu::CompiledKernel compiled;
+  gpu::CompiledKernel compiled;  // ptx is empty when the cubin came from the disk cache
   void* module = nullptr;
   void* function = nullptr;
 };
 
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
 class GpuEngine final : public Engine {
  public:
-  explicit GpuEngine(std::unique_ptr<CudaDriver> driver) : driver_(std::move(driver)) {
+  explicit GpuEngine(std::unique_ptr<CudaDriver> driver)
+      : driver_(std::move(driver)), diskCache_(gpu::KernelCache::fromEnvironment()) {
     sm_ = driver_->computeCapability() == 90 ? "sm_90a" : "sm_" + std::to_string(driver_->computeCapability());
   }
   ~GpuEngine() override {
@@ -51,38 +42,110 @@ class GpuEngine final : public Engine {
 
   const char* name() const override { return "gpu"; }
   std::string description() const override { return "gpu: " + driver_->deviceName() + " (" + sm_ + ")"; }
-  LaunchOutcome run(Launch& launch, const LaunchOptions& options) override;
+  LaunchOutcome run(Launch& launch, const LaunchOptions& options) override { return runLaunch(launch, options, nullptr, nullptr); }
+  LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request, GpuTiming* timing);
 
  private:
-  const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics);
+  const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing);
+  std::string timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
+                           std::vector<void*>& parameters, GpuTiming* timing);
+  // After a fault the driver reset the context: every loaded module is gone (unloading them would fail).
+  void forgetModulesAfterReset() {
+    if (driver_->generation() != generation_) cache_.clear();
+    generation_ = driver_->generation();
+  }
 
   std::unique_ptr<CudaDriver> driver_;
+  gpu::KernelCache diskCache_;
   std::string sm_;
   std::mutex mutex_;
-  std::map<std::string, LoadedKernel> cache_;
+  std::map<std::string, LoadedKernel> cache_;  // by the disk cache's key
+  int generation_ = 0;
 };
 
-const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics) {
-  const std::string key = fmt::format("{}|{}|{}", launch.numWarps, floatProfileName(options.profile),
-                                      fingerprint(*launch.kernel));
-  if (auto found = cache_.find(key); found != cache_.end()) return &found->second;
-  gpu::CompileOptions compileOptions;
-  compileOptions.numWarps = launch.numWarps;
-  compileOptions.profile = options.profile;
-  compileOptions.sm = sm_;
-  gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
-  if (!result.ok()) {
-    diagnostics = std::move(result.diagnostics);
-    return nullptr;
+const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
+                                       GpuTiming* timing) {
+  // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
+  const std::string key = gpu::KernelCache::keyOf(
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), driver_->driverVersion(), sm_,
+                  launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
+                  printModule(*launch.module, PrintOptions{.locations = false})));
+  if (auto found = cache_.find(key); found != cache_.end()) {
+    if (timing) timing->source = "memory cache";
+    return &found->second;
   }
   LoadedKernel loaded;
-  loaded.compiled = std::move(*result.kernel);
-  if (std::string error = driver_->loadModule(loaded.compiled.ptx, loaded.compiled.name, &loaded.module, &loaded.function);
-      !error.empty()) {
-    diagnostics.push_back({{}, error});
-    return nullptr;
+  std::string error;
+  auto start = std::chrono::steady_clock::now();
+  if (std::optional<gpu::CachedKernel> cached = diskCache_.find(key)) {
+    loaded.compiled.name = cached->name;
+    loaded.compiled.threads = cached->threads;
+    loaded.compiled.sharedBytes = cached->sharedBytes;
+    error = driver_->loadCubin(cached->cubin, cached->name, &loaded.module, &loaded.function);
+    if (error.empty() && timing) {
+      timing->source = "disk cache";
+      timing->loadMs = millisecondsSince(start);
+    }
+  }
+  if (!loaded.module) {  // not cached (or the cached cubin does not load): compile
+    gpu::CompileOptions compileOptions;
+    compileOptions.numWarps = launch.numWarps;
+    compileOptions.profile = options.profile;
+    compileOptions.sm = sm_;
+    start = std::chrono::steady_clock::now();
+    gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
+    const double compileMs = millisecondsSince(start);
+    if (!result.ok()) {
+      diagnostics = std::move(result.diagnostics);
+      return nullptr;
+    }
+    loaded.compiled = std::move(*result.kernel);
+    start = std::chrono::steady_clock::now();
+    std::string cubin;
+    error = driver_->compilePtx(loaded.compiled.ptx, loaded.compiled.name, &cubin);
+    if (error.empty()) error = driver_->loadCubin(cubin, loaded.compiled.name, &loaded.module, &loaded.function);
+    if (!error.empty()) {
+      diagnostics.push_back({{}, error});
+      return nullptr;
+    }
+    if (timing) {
+      timing->source = "compiled";
+      timing->compileMs = compileMs;
+      timing->loadMs = millisecondsSince(start);
+    }
+    diskCache_.store(key, {loaded.compiled.name, loaded.compiled.threads, loaded.compiled.sharedBytes, cubin});
   }
   return &cache_.emplace(key, std::move(loaded)).first->second;
+}
+
+// Warm-up launches, then each timed launch between its own pair of events (as triton.testing.do_bench does).
+std::string GpuEngine::timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
+                                    std::vector<void*>& parameters, GpuTiming* timing) {
+  const std::string& name = loaded.compiled.name;
+  timing->threads = loaded.compiled.threads;
+  timing->sharedBytes = loaded.compiled.sharedBytes;
+  timing->registers = driver_->registersPerThread(loaded.function);
+  auto launchOnce = [&] {
+    return driver_->launchAsync(loaded.function, name, grid, loaded.compiled.threads, loaded.compiled.sharedBytes, parameters);
+  };
+  for (int i = 0; i < request.warmup; ++i)
+    if (std::string error = launchOnce(); !error.empty()) return error;
+  if (std::string error = driver_->synchronize(name); !error.empty()) return error;
+  std::vector<void*> events;
+  std::string error = driver_->createEvents(2 * request.iterations, &events);
+  for (int i = 0; i < request.iterations && error.empty(); ++i) {
+    error = driver_->recordEvent(events[2 * i]);
+    if (error.empty()) error = launchOnce();
+    if (error.empty()) error = driver_->recordEvent(events[2 * i + 1]);
+  }
+  if (error.empty()) error = driver_->synchronize(name);
+  for (int i = 0; i < request.iterations && error.empty(); ++i) {
+    float milliseconds = 0;
+    error = driver_->elapsedMilliseconds(events[2 * i], events[2 * i + 1], &milliseconds);
+    timing->launchMs.push_back(milliseconds);
+  }
+  if (driver_->generation() == generation_) driver_->destroyEvents(events);
+  return error;
 }
 
 // The bytes of a scalar argument as the kernel parameter's type; an error names the argument.
@@ -108,11 +171,17 @@ std::string scalarBits(const LaunchArgument& argument, const Value& parameter, s
   return "";
 }
 
-LaunchOutcome GpuEngine::run(Launch& launch, const LaunchOptions& options) {
+LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request,
+                                   GpuTiming* timing) {
   std::lock_guard<std::mutex> lock(mutex_);
+  forgetModulesAfterReset();
   LaunchOutcome outcome;
   std::vector<BufferPlacement> placements;
   if (outcome.diagnostics = placeBuffers(launch, placements); !outcome.diagnostics.empty()) return outcome;
+  // tt.divisibility is an assumption the code is compiled on (aligned vector accesses): a launch that breaks it
+  // is refused, as the interpreter refuses it (device buffers are at least 256-byte aligned, so the offsets
+  // into them are what can break it).
+  if (outcome.diagnostics = checkSpecialisation(launch, placements); !outcome.diagnostics.empty()) return outcome;
   const Function kernel = *launch.kernel;
   auto fail = [&](std::string message) {
     outcome.diagnostics.push_back({{}, std::move(message)});
@@ -143,13 +212,11 @@ LaunchOutcome GpuEngine::run(Launch& launch, const LaunchOptions& options) {
   for (size_t i = 0; i < launch.arguments.size(); ++i)
     if (!used[i]) outcome.result.unusedArguments.push_back(launch.arguments[i].name);
 
-  const LoadedKernel* loaded = compile(launch, options, outcome.diagnostics);
-  if (!loaded) return outcome;
-  const std::string& name = loaded->compiled.name;
 
   // One device buffer per storage; pointers are storage base + offset.
   std::vector<DevicePointer> storage(launch.arguments.size(), 0);
   auto release = [&] {
+    if (driver_->generation() != generation_) return;  // a fault reset the context: the buffers are gone already
     for (DevicePointer pointer : storage)
       if (pointer) driver_->free(pointer);
   };
@@ -157,7 +224,7 @@ LaunchOutcome GpuEngine::run(Launch& launch, const LaunchOptions& options) {
     const LaunchArgument& argument = launch.arguments[i];
     if (!argument.isBuffer() || argument.isAlias()) continue;
     std::string error = driver_->allocate(argument.bytes.size(), &storage[i]);
-    if (error.empty()) error = driver_->copyToDevice(storage[i], argument.bytes.data(), argument.bytes.size(), name);
+    if (error.empty()) error = driver_->copyToDevice(storage[i], argument.bytes.data(), argument.bytes.size(), kernel.name());
     if (!error.empty()) {
       release();
       return fail(error);
@@ -180,21 +247,43 @@ LaunchOutcome GpuEngine::run(Launch& launch, const LaunchOptions& options) {
   }
   for (auto& bytes : parameterBytes) parameters.push_back(bytes.data());
 
+  const LoadedKernel* loaded = compile(launch, options, outcome.diagnostics, timing);
+  if (!loaded) {
+    release();
+    return outcome;
+  }
+  const std::string& name = loaded->compiled.name;
+
   std::string error = driver_->launch(loaded->function, name, launch.grid.data(), loaded->compiled.threads,
                                       loaded->compiled.sharedBytes, parameters);
   if (!error.empty()) {
+    const bool faulted = driver_->generation() != generation_;
     release();
-    return fail("the GPU run of kernel @" + name + " failed: " + error);
+    forgetModulesAfterReset();
+    return fail("the GPU run of kernel @" + name + (faulted ? " faulted: " : " failed: ") + error);
   }
   for (size_t i = 0; i < launch.arguments.size() && error.empty(); ++i)
     if (storage[i]) error = driver_->copyToHost(launch.arguments[i].bytes.data(), storage[i], launch.arguments[i].bytes.size(), name);
+  if (error.empty() && request && timing) error = timeLaunches(*loaded, *request, launch.grid.data(), parameters, timing);
   release();
+  forgetModulesAfterReset();
   if (!error.empty()) return fail(error);
   refreshAliasViews(launch, placements);
   return outcome;
 }
 
 }  // namespace
+
+LaunchOutcome runTimedOnGpu(Engine& engine, Launch& launch, const LaunchOptions& options,
+                            const GpuTimingRequest& request, GpuTiming* timing) {
+  auto* gpuEngine = dynamic_cast<GpuEngine*>(&engine);
+  if (!gpuEngine) {
+    LaunchOutcome outcome;
+    outcome.diagnostics.push_back({{}, std::string("timing needs the GPU engine, not ") + engine.name()});
+    return outcome;
+  }
+  return gpuEngine->runLaunch(launch, options, &request, timing);
+}
 
 std::unique_ptr<Engine> createGpuEngine(std::string* whyNot) {
   std::unique_ptr<CudaDriver> driver = CudaDriver::open(whyNot);

@@ -1,4 +1,4 @@
-// The pipeline (Pipeline.h), written out as its stages: layouts, LLVM IR, O3, PTX.
+// The pipeline (Pipeline.h), written out as its stages: analyses, layouts, LLVM IR, O3, PTX.
 #include "gpu_backend/Pipeline.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -113,8 +113,9 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
                                        ":" + std::to_string(pos.column) + ")"});
     return result;
   }
-  // 1. Layouts.
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics);
+  // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
+  const analysis::AxisInfoAnalysis axisInfo(module);
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo);
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
 
@@ -131,6 +132,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvmModule.setTargetTriple(kTriple);
   llvmModule.setDataLayout(machine->createDataLayout());
   KernelLowering lowering(llvmModule, kernel, layouts, options);
+  lowering.axisInfo = &axisInfo;
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {

@@ -115,9 +115,20 @@ uint64_t registerElement(const LinearLayout& layout, int reg) {
 
 int vectorWidth(const LinearLayout& layout) {
   std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
-  int width = 1;
-  for (size_t k = 0; k < bases.size() && bases[k] == (uint64_t{1} << k); ++k) width *= 2;
-  return width;
+  size_t k = 0;
+  while (k < bases.size() && bases[k] == (uint64_t{1} << k)) ++k;
+  // Every basis other than the run's own must leave the low k bits alone; shrink the run until that holds.
+  auto clean = [&](size_t bits) {
+    const uint64_t mask = (uint64_t{1} << bits) - 1;
+    const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
+    for (int i = 0; i < layout.inBits(); ++i) {
+      const bool ownBasis = i >= registerOffset && static_cast<size_t>(i - registerOffset) < bits;
+      if (!ownBasis && (layout.bases()[static_cast<size_t>(i)] & mask) != 0) return false;
+    }
+    return true;
+  };
+  while (k > 0 && !clean(k)) --k;
+  return 1 << k;
 }
 
 }  // namespace tilesim::gpu

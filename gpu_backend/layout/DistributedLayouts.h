@@ -45,7 +45,10 @@ int numRegisters(const LinearLayout& layout);
 int numWarps(const LinearLayout& layout);
 // The flat element index register r holds in lane 0 of warp 0 (others XOR their lane/warp part onto it).
 uint64_t registerElement(const LinearLayout& layout, int reg);
-// How many consecutive registers hold consecutive elements of the flat index: the widest vector access.
+// How many consecutive registers hold consecutive elements of the flat index: the widest vector access. The
+// first k register bases are 1, 2, ..., 2^(k-1) and no other basis (later registers, lanes, warps) touches those
+// k low bits, so registers r ... r + 2^k - 1 (r a multiple of 2^k) hold one aligned run of the flat index in
+// every thread.
 int vectorWidth(const LinearLayout& layout);
 
 }  // namespace tilesim::gpu

@@ -2,6 +2,7 @@
 #include "gpu_backend/layout/LayoutAssignment.h"
 
 #include <algorithm>
+#include <bit>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sstream>
@@ -37,7 +38,16 @@ LinearLayout transposeMap(std::span<const int64_t> inShape, std::span<const int6
 
 }  // namespace
 
-LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics) {
+int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
+  if (pointer.rank() == 0 || elementBytes <= 0) return 1;
+  const int last = pointer.rank() - 1;
+  const int64_t alignment = std::max<int64_t>(1, pointer.divisibility[static_cast<size_t>(last)] / elementBytes);
+  const int64_t elements = std::min<int64_t>({16 / elementBytes, pointer.contiguity[static_cast<size_t>(last)], alignment});
+  return static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(elements, 1))));
+}
+
+LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
+                                          const analysis::AxisInfoAnalysis* axisInfo) {
   LayoutAssignment assignment;
   assignment.numWarps_ = numWarps;
   walk(*kernel.op(), [&](const Operation& op) {
@@ -46,6 +56,8 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
     if (op.kind == OpKind::TTStore) memoryValue = op.operand(1);
     if (memoryValue && memoryValue->type.isTensor()) {
       int vector = 128 / elementBits(memoryValue->type);
+      if (axisInfo && op.operand(0)->type.isTensor())
+        vector = std::min(vector, accessVectorElements(axisInfo->info(*op.operand(0)), elementBits(memoryValue->type) / 8));
       int& best = assignment.vectorElements_[shapeOf(memoryValue)];
       best = std::max(best, vector);
     }

@@ -12,8 +12,10 @@
 //    dimensions (Triton's SliceEncoding), found by a backward pass from each broadcast. Then the broadcast is a
 //    register copy instead of a trip through shared memory;
 //  - everything else: the default blocked layout of its shape, one per shape in the kernel, with
-//    sizePerThread chosen for 16-byte accesses of the narrowest element any tt.load/tt.store of that shape
-//    moves (32-bit when none does).
+//    sizePerThread along the fastest dimension chosen as Triton's coalesce pass does: for each tt.load/tt.store
+//    of that shape, min(16 bytes / element size, the pointer's contiguity, its alignment in elements) from
+//    AxisInfo (`accessVectorElements`), the widest over the shape's accesses; 16-byte accesses of the narrowest
+//    element when there is no AxisInfo (32-bit when no access has the shape).
 // Operands in another layout than an op wants are converted by the lowering (lowering/Conversion.cpp).
 #pragma once
 
@@ -25,14 +27,23 @@
 #include "gpu_backend/layout/DistributedLayouts.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
+#include "ir/analysis/AxisInfo.h"
 
 namespace tilesim::gpu {
+
+// The widest vector, in elements (a power of two), that an access of `elementBytes`-byte elements through a
+// tensor of pointers with these AxisInfo claims may use along its fastest (last) dimension: at most 16 bytes,
+// at most the pointer's contiguity there, and each vector's first address a multiple of the vector's size.
+// (A masked access also needs the mask constant over the vector: the lowering checks that.)
+int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes);
 
 class LayoutAssignment {
  public:
   // Assigns layouts to every tensor value of `kernel` (nested regions included). Shapes that are not powers of
   // two are a diagnostic (the GPU engine needs power-of-two tensors, as Triton does).
-  static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics);
+  // With `axisInfo`, sizePerThread follows what each access can vectorise (see above).
+  static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
+                                 const analysis::AxisInfoAnalysis* axisInfo = nullptr);
 
   // The layout of a tensor value; null for scalars (every thread holds the value).
   const LinearLayout* layoutOf(const Value* value) const;

@@ -80,6 +80,8 @@ class KernelLowering {
   llvm::Module& module;
   const CompileOptions& options;
   llvm::Function* function = nullptr;
+  // The module's AxisInfo (set by the pipeline; null: nothing is known, so no access is vectorised).
+  const analysis::AxisInfoAnalysis* axisInfo = nullptr;
 
  private:
   const Function& kernel_;

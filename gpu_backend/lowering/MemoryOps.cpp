@@ -2,10 +2,21 @@
 // masks). Every access is one predicated PTX instruction per register (Ptx.h): a masked-off lane executes no
 // memory instruction at all and a masked load gives `other`, or 0 when there is none (what NVIDIA gives).
 // Threads that hold copies of an element (zero bases in the layout) store the same value to the same address.
-// Accesses are not vectorised yet: that needs the contiguity and divisibility facts of an AxisInfo analysis.
+//
+// Vectorisation (Triton's LoadStoreOpConversion): an access of a tensor of pointers moves `vector` consecutive
+// elements with one ld.global.v2/.v4 (st.global) of 16- or 32-bit words, up to 16 bytes, where
+//   - the layout gives each thread `vector` consecutive elements in consecutive registers (vectorWidth),
+//   - AxisInfo proves the pointers contiguous over them and the first one aligned to the whole vector
+//     (accessVectorElements: contiguity, divisibility), and
+//   - the mask, when there is one, is constant over them (its AxisInfo constancy), so one predicate guards the
+//     vector; `other` is still applied element by element.
+// Anything else stays one scalar access per register; the result is the same either way.
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
+
+#include <algorithm>
+#include <bit>
 
 namespace tilesim::gpu {
 namespace {
@@ -31,6 +42,62 @@ llvm::Value* fromMemoryBits(Builder& b, llvm::Value* bits, llvm::Type* type, int
   return type->isIntegerTy() ? exact : b.CreateBitCast(exact, type);
 }
 
+// A value as the integer of exactly `bits` that memory holds (i1 is one byte, 0 or 1), and back.
+llvm::Value* toExactBits(Builder& b, llvm::Value* value, int bits) {
+  llvm::Type* type = b.getIntNTy(static_cast<unsigned>(bits));
+  if (value->getType()->isIntegerTy(1)) return b.CreateZExt(value, type);
+  return value->getType()->isIntegerTy() ? value : b.CreateBitCast(value, type);
+}
+
+llvm::Value* fromExactBits(Builder& b, llvm::Value* bits, llvm::Type* type) {
+  if (type->isIntegerTy(1)) return b.CreateICmpNE(bits, llvm::ConstantInt::get(bits->getType(), 0));
+  return type->isIntegerTy() ? bits : b.CreateBitCast(bits, type);
+}
+
+// `vector` elements of `bits` each <-> the words of `wordBits` one vector instruction moves (little-endian:
+// element 0 in the low bits of word 0, as memory has them).
+std::vector<llvm::Value*> packWords(Builder& b, const std::vector<llvm::Value*>& elements, int bits, int wordBits) {
+  const unsigned count = static_cast<unsigned>(elements.size());
+  llvm::Value* packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getIntNTy(static_cast<unsigned>(bits)), count));
+  for (unsigned i = 0; i < count; ++i) packed = b.CreateInsertElement(packed, elements[i], b.getInt32(i));
+  const unsigned words = count * static_cast<unsigned>(bits) / static_cast<unsigned>(wordBits);
+  llvm::Value* asWords = b.CreateBitCast(packed, llvm::FixedVectorType::get(b.getIntNTy(static_cast<unsigned>(wordBits)), words));
+  std::vector<llvm::Value*> result;
+  for (unsigned i = 0; i < words; ++i) result.push_back(b.CreateExtractElement(asWords, b.getInt32(i)));
+  return result;
+}
+
+std::vector<llvm::Value*> unpackWords(Builder& b, const std::vector<llvm::Value*>& words, int wordBits, int bits) {
+  const unsigned count = static_cast<unsigned>(words.size());
+  llvm::Value* packed = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getIntNTy(static_cast<unsigned>(wordBits)), count));
+  for (unsigned i = 0; i < count; ++i) packed = b.CreateInsertElement(packed, words[i], b.getInt32(i));
+  const unsigned elements = count * static_cast<unsigned>(wordBits) / static_cast<unsigned>(bits);
+  llvm::Value* asElements =
+      b.CreateBitCast(packed, llvm::FixedVectorType::get(b.getIntNTy(static_cast<unsigned>(bits)), elements));
+  std::vector<llvm::Value*> result;
+  for (unsigned i = 0; i < elements; ++i) result.push_back(b.CreateExtractElement(asElements, b.getInt32(i)));
+  return result;
+}
+
+// How many consecutive registers one access of `op` (tt.load / tt.store through a tensor of pointers laid out
+// as `layout`) may move at once; 1 = scalar accesses. See the file comment for the three conditions.
+int vectorElements(KernelLowering& lowering, const Operation& op, const LinearLayout* layout, int bytes) {
+  const Value* pointer = op.operand(0);
+  if (!layout || !lowering.axisInfo || !pointer->type.isTensor()) return 1;
+  const analysis::AxisInfo pointerInfo = lowering.axisInfo->info(*pointer);
+  int vector = std::min(accessVectorElements(pointerInfo, bytes), vectorWidth(*layout));
+  const size_t maskIndex = op.kind == OpKind::TTLoad ? 1 : 2;
+  if (op.numOperands() > maskIndex && op.operand(maskIndex)->type.isTensor()) {
+    const analysis::AxisInfo mask = lowering.axisInfo->info(*op.operand(maskIndex));
+    const int64_t constancy = mask.constancy[static_cast<size_t>(mask.rank() - 1)];
+    vector = std::min<int64_t>(vector, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(constancy, 1)))));
+  }
+  return vector * bytes >= 2 ? vector : 1;
+}
+
+// The words of one vector access of `vector` elements of `bits`: 32-bit words, or one 16-bit word for 2 bytes.
+int wordBitsFor(int vector, int bits) { return vector * bits >= 32 ? 32 : 16; }
+
 }  // namespace
 
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op) {
@@ -50,6 +117,26 @@ void lowerMemoryOp(KernelLowering& lowering, const Operation& op) {
       llvm::Type* type = lowering.scalarType(op, pointee);
       const int bits = storageBytes(pointee.scalarKind()) * 8;
       const bool masked = op.numOperands() > 1, hasOther = op.numOperands() > 2;
+      const LinearLayout* layout = lowering.layoutOf(op.result());
+      if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+        const int wordBits = wordBitsFor(vector, bits);
+        std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout), masks, others;
+        if (masked) masks = lowering.in(op.operand(1), layout);
+        if (hasOther) others = lowering.in(op.operand(2), layout);
+        Lowered result;
+        result.layout = *layout;
+        for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
+          std::vector<llvm::Value*> otherElements;
+          for (size_t i = r; i < r + static_cast<size_t>(vector); ++i)
+            otherElements.push_back(hasOther ? toExactBits(b, others[i], bits) : b.getIntN(static_cast<unsigned>(bits), 0));
+          std::vector<llvm::Value*> words =
+              ptx::loadGlobalVector(b, pointers[r], wordBits, vector * bits / wordBits, masked ? masks[r] : nullptr,
+                                    packWords(b, otherElements, bits, wordBits));
+          for (llvm::Value* element : unpackWords(b, words, wordBits, bits)) result.regs.push_back(fromExactBits(b, element, type));
+        }
+        lowering.set(op.result(), std::move(result));
+        return;
+      }
       return lowerElementwise(lowering, op, [&](auto& v) {
         llvm::Value* other = hasOther ? toMemoryBits(b, v[2], bits) : b.getIntN(static_cast<unsigned>(ptx::registerBits(bits)), 0);
         llvm::Value* loaded = ptx::loadGlobal(b, v[0], bits, masked ? v[1] : nullptr, other);
@@ -64,6 +151,15 @@ void lowerMemoryOp(KernelLowering& lowering, const Operation& op) {
       std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
       std::vector<llvm::Value*> masks;
       if (op.numOperands() > 2) masks = lowering.in(op.operand(2), layout);
+      if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+        const int wordBits = wordBitsFor(vector, bits);
+        for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
+          std::vector<llvm::Value*> elements;
+          for (size_t i = r; i < r + static_cast<size_t>(vector); ++i) elements.push_back(toExactBits(b, values[i], bits));
+          ptx::storeGlobalVector(b, pointers[r], wordBits, packWords(b, elements, bits, wordBits), masks.empty() ? nullptr : masks[r]);
+        }
+        return;
+      }
       for (size_t r = 0; r < pointers.size(); ++r)
         ptx::storeGlobal(b, pointers[r], bits, toMemoryBits(b, values[r], bits), masks.empty() ? nullptr : masks[r]);
       return;

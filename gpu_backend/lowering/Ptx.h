@@ -1,6 +1,6 @@
 // Every inline-PTX snippet of the lowering, each with the PTX ISA section (PTX ISA 8.5) it follows. Inline PTX
 // is used where LLVM 19 either has no intrinsic or would be free to do something else:
-//  - predicated global loads and stores (§9.7.9.8 ld, §9.7.9.10 st, §9.7.7.1 setp): a masked-off lane must not
+//  - predicated global loads and stores, scalar or vector (§9.7.9.8 ld, §9.7.9.10 st, §9.7.7.1 setp): a masked-off lane must not
 //    touch memory, and a branch around an LLVM load could be turned into a speculated load; marked as having
 //    side effects with a memory clobber, so LLVM neither drops nor reorders them;
 //  - float -> int conversion with PTX's saturating semantics (§9.7.9.21 cvt, .rzi): LLVM's fptosi is poison
@@ -13,6 +13,7 @@
 #include <llvm/IR/InlineAsm.h>
 
 #include <string>
+#include <vector>
 
 namespace tilesim::gpu::ptx {
 
@@ -56,6 +57,82 @@ inline void storeGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer, int bi
   std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $2, 0;\n\t@%p st.global." + width + " [$0], $1;\n\t}";
   builder.CreateCall(llvm::InlineAsm::get(type, text, "l," + r + ",r,~{memory}", true),
                      {pointer, value, builder.CreateZExt(predicate, builder.getInt32Ty())});
+}
+
+// Vector accesses (§9.7.9.8 ld / §9.7.9.10 st with .v2/.v4, as Triton emits them): `words` registers of
+// `wordBits` (16 or 32) moved by one instruction, `words` in {1, 2, 4}; the address must be aligned to the whole
+// access (the caller proves it from AxisInfo). "{$0, $1, $2, $3}" for the vector operand.
+inline std::string vectorOperand(int first, int words) {
+  if (words == 1) return "$" + std::to_string(first);
+  std::string text = "{";
+  for (int i = 0; i < words; ++i) text += (i ? ", $" : "$") + std::to_string(first + i);
+  return text + "}";
+}
+inline std::string vectorSuffix(int wordBits, int words) {
+  return (words == 1 ? "" : ".v" + std::to_string(words)) + ".b" + std::to_string(wordBits);
+}
+
+// Loads `words` words when `predicate` (i1, or null: always) is true; else each word is others[i].
+inline std::vector<llvm::Value*> loadGlobalVector(llvm::IRBuilder<>& builder, llvm::Value* pointer, int wordBits,
+                                                  int words, llvm::Value* predicate,
+                                                  const std::vector<llvm::Value*>& others) {
+  llvm::Type* word = builder.getIntNTy(static_cast<unsigned>(wordBits));
+  const std::string r = constraintFor(wordBits);
+  std::vector<llvm::Type*> resultTypes(static_cast<size_t>(words), word);
+  llvm::Type* resultType = words == 1 ? word : llvm::StructType::get(builder.getContext(), resultTypes);
+  std::string constraints;
+  for (int i = 0; i < words; ++i) constraints += "=" + r + ",";
+  const std::string load = "ld.global" + vectorSuffix(wordBits, words) + " " + vectorOperand(0, words) + ", [$" +
+                           std::to_string(words) + "];";
+  llvm::CallInst* call = nullptr;
+  if (!predicate) {
+    auto* type = llvm::FunctionType::get(resultType, {pointer->getType()}, false);
+    call = builder.CreateCall(llvm::InlineAsm::get(type, load, constraints + "l,~{memory}", true), {pointer});
+  } else {
+    std::vector<llvm::Type*> argumentTypes = {pointer->getType(), builder.getInt32Ty()};
+    std::vector<llvm::Value*> arguments = {pointer, builder.CreateZExt(predicate, builder.getInt32Ty())};
+    std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $" + std::to_string(words + 1) + ", 0;\n\t@%p " + load;
+    constraints += "l,r";
+    for (int i = 0; i < words; ++i) {
+      text += "\n\t@!%p mov.b" + std::to_string(wordBits) + " $" + std::to_string(i) + ", $" +
+              std::to_string(words + 2 + i) + ";";
+      constraints += "," + r;
+      argumentTypes.push_back(word);
+      arguments.push_back(others[static_cast<size_t>(i)]);
+    }
+    text += "\n\t}";
+    auto* type = llvm::FunctionType::get(resultType, argumentTypes, false);
+    call = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints + ",~{memory}", true), arguments);
+  }
+  if (words == 1) return {call};
+  std::vector<llvm::Value*> result;
+  for (int i = 0; i < words; ++i) result.push_back(builder.CreateExtractValue(call, {static_cast<unsigned>(i)}));
+  return result;
+}
+
+// Stores `words` words when `predicate` (i1, or null: always) is true.
+inline void storeGlobalVector(llvm::IRBuilder<>& builder, llvm::Value* pointer, int wordBits,
+                              const std::vector<llvm::Value*>& values, llvm::Value* predicate) {
+  const int words = static_cast<int>(values.size());
+  const std::string r = constraintFor(wordBits);
+  std::vector<llvm::Type*> argumentTypes = {pointer->getType()};
+  std::vector<llvm::Value*> arguments = {pointer};
+  std::string constraints = "l";
+  for (llvm::Value* value : values) {
+    argumentTypes.push_back(value->getType());
+    arguments.push_back(value);
+    constraints += "," + r;
+  }
+  const std::string store = "st.global" + vectorSuffix(wordBits, words) + " [$0], " + vectorOperand(1, words) + ";";
+  std::string text = store;
+  if (predicate) {
+    argumentTypes.push_back(builder.getInt32Ty());
+    arguments.push_back(builder.CreateZExt(predicate, builder.getInt32Ty()));
+    constraints += ",r";
+    text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $" + std::to_string(words + 1) + ", 0;\n\t@%p " + store + "\n\t}";
+  }
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), argumentTypes, false);
+  builder.CreateCall(llvm::InlineAsm::get(type, text, constraints + ",~{memory}", true), arguments);
 }
 
 // One `cvt` instruction: `cvt.<modifiers> $0, $1;` with the given constraints (no side effects: pure).

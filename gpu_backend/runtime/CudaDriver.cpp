@@ -28,6 +28,19 @@ struct CudaDriver::Api {
   int (*cuLaunchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, void**);
   int (*cuGetErrorString)(int, const char**);
   int (*cuGetErrorName)(int, const char**);
+  int (*cuDriverGetVersion)(int*);
+  int (*cuDevicePrimaryCtxReset)(int);
+  int (*cuModuleLoadData)(void**, const void*);
+  int (*cuLinkCreate)(unsigned, int*, void**, void**);
+  int (*cuLinkAddData)(void*, int, void*, size_t, const char*, unsigned, int*, void**);
+  int (*cuLinkComplete)(void*, void**, size_t*);
+  int (*cuLinkDestroy)(void*);
+  int (*cuEventCreate)(void**, unsigned);
+  int (*cuEventRecord)(void*, void*);
+  int (*cuEventSynchronize)(void*);
+  int (*cuEventElapsedTime)(float*, void*, void*);
+  int (*cuEventDestroy)(void*);
+  int (*cuFuncGetAttribute)(int*, int, void*);
 };
 
 namespace {
@@ -36,6 +49,17 @@ constexpr int kAttributeComputeCapabilityMajor = 75;  // CU_DEVICE_ATTRIBUTE_COM
 constexpr int kAttributeComputeCapabilityMinor = 76;
 constexpr int kJitErrorLogBuffer = 5;                 // CU_JIT_ERROR_LOG_BUFFER
 constexpr int kJitErrorLogBufferSizeBytes = 6;        // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
+constexpr int kJitInputPtx = 1;                       // CU_JIT_INPUT_PTX
+
+// The errors after which "the context cannot be used any more" (cuda.h's comments on CUresult): illegal address,
+// launch timeout, device assert, hardware stack error, illegal instruction, misaligned address, invalid address
+// space, invalid PC, launch failed.
+bool isSticky(int status) {
+  switch (status) {
+    case 700: case 702: case 710: case 714: case 715: case 716: case 717: case 718: case 719: return true;
+    default: return false;
+  }
+}
 
 template <typename T>
 bool resolve(void* library, const char* name, T& slot, std::string* missing) {
@@ -85,6 +109,19 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
   resolve(library, "cuLaunchKernel", api.cuLaunchKernel, &missing);
   resolve(library, "cuGetErrorString", api.cuGetErrorString, &missing);
   resolve(library, "cuGetErrorName", api.cuGetErrorName, &missing);
+  resolve(library, "cuDriverGetVersion", api.cuDriverGetVersion, &missing);
+  resolve(library, "cuDevicePrimaryCtxReset_v2", api.cuDevicePrimaryCtxReset, &missing);
+  resolve(library, "cuModuleLoadData", api.cuModuleLoadData, &missing);
+  resolve(library, "cuLinkCreate_v2", api.cuLinkCreate, &missing);
+  resolve(library, "cuLinkAddData_v2", api.cuLinkAddData, &missing);
+  resolve(library, "cuLinkComplete", api.cuLinkComplete, &missing);
+  resolve(library, "cuLinkDestroy", api.cuLinkDestroy, &missing);
+  resolve(library, "cuEventCreate", api.cuEventCreate, &missing);
+  resolve(library, "cuEventRecord", api.cuEventRecord, &missing);
+  resolve(library, "cuEventSynchronize", api.cuEventSynchronize, &missing);
+  resolve(library, "cuEventElapsedTime", api.cuEventElapsedTime, &missing);
+  resolve(library, "cuEventDestroy_v2", api.cuEventDestroy, &missing);
+  resolve(library, "cuFuncGetAttribute", api.cuFuncGetAttribute, &missing);
   if (!missing.empty()) {
     *whyNot = "the CUDA driver library has no entry point " + missing + " (driver too old?)";
     return nullptr;
@@ -113,6 +150,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
   api.cuDeviceGetAttribute(&major, kAttributeComputeCapabilityMajor, driver->device_);
   api.cuDeviceGetAttribute(&minor, kAttributeComputeCapabilityMinor, driver->device_);
   driver->computeCapability_ = major * 10 + minor;
+  api.cuDriverGetVersion(&driver->driverVersion_);
   return driver;
 }
 
@@ -130,6 +168,31 @@ std::string CudaDriver::loadModule(const std::string& ptx, const std::string& ke
   return check(api_->cuModuleGetFunction(function, *module, kernel.c_str()), "cuModuleGetFunction", kernel);
 }
 
+std::string CudaDriver::compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin) {
+  std::vector<char> log(16384, '\0');
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
+  void* values[] = {log.data(), reinterpret_cast<void*>(log.size() - 1)};
+  void* state = nullptr;
+  std::string failed = check(api_->cuLinkCreate(2, options, values, &state), "cuLinkCreate", kernel);
+  if (!failed.empty()) return failed;
+  failed = check(api_->cuLinkAddData(state, kJitInputPtx, const_cast<char*>(ptx.c_str()), ptx.size() + 1, kernel.c_str(),
+                                     0, nullptr, nullptr),
+                 "cuLinkAddData", kernel);
+  void* image = nullptr;
+  size_t size = 0;
+  if (failed.empty()) failed = check(api_->cuLinkComplete(state, &image, &size), "cuLinkComplete", kernel);
+  if (failed.empty()) cubin->assign(static_cast<const char*>(image), size);  // owned by the link state
+  else if (log[0]) failed += ": " + std::string(log.data());
+  api_->cuLinkDestroy(state);
+  return failed;
+}
+
+std::string CudaDriver::loadCubin(const std::string& cubin, const std::string& kernel, void** module, void** function) {
+  std::string failed = check(api_->cuModuleLoadData(module, cubin.data()), "cuModuleLoadData", kernel);
+  if (!failed.empty()) return failed;
+  return check(api_->cuModuleGetFunction(function, *module, kernel.c_str()), "cuModuleGetFunction", kernel);
+}
+
 std::string CudaDriver::allocate(size_t bytes, DevicePointer* pointer) {
   return check(api_->cuMemAlloc(pointer, bytes == 0 ? 1 : bytes), "cuMemAlloc", "");
 }
@@ -144,14 +207,70 @@ std::string CudaDriver::copyToHost(void* destination, DevicePointer source, size
   return check(api_->cuMemcpyDtoH(destination, source, bytes), "cuMemcpyDtoH", kernel);
 }
 
+std::string CudaDriver::launchAsync(void* function, const std::string& kernel, const int64_t grid[3], int threads,
+                                    int sharedBytes, std::vector<void*>& parameters) {
+  const int status = api_->cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
+                                          static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
+                                          static_cast<unsigned>(sharedBytes), nullptr, parameters.data(), nullptr);
+  std::string failed = check(status, "cuLaunchKernel", kernel);
+  return isSticky(status) ? recover(failed) : failed;
+}
+
+std::string CudaDriver::synchronize(const std::string& kernel) {
+  const int status = api_->cuCtxSynchronize();
+  std::string failed = check(status, "cuCtxSynchronize", kernel);
+  return isSticky(status) ? recover(failed) : failed;
+}
+
 std::string CudaDriver::launch(void* function, const std::string& kernel, const int64_t grid[3], int threads,
                                int sharedBytes, std::vector<void*>& parameters) {
-  std::string failed = check(api_->cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
-                                                  static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
-                                                  static_cast<unsigned>(sharedBytes), nullptr, parameters.data(), nullptr),
-                             "cuLaunchKernel", kernel);
-  if (!failed.empty()) return failed;
-  return check(api_->cuCtxSynchronize(), "cuCtxSynchronize", kernel);
+  std::string failed = launchAsync(function, kernel, grid, threads, sharedBytes, parameters);
+  return failed.empty() ? synchronize(kernel) : failed;
+}
+
+std::string CudaDriver::recover(std::string message) {
+  // The primary context is reset in place: the handle stays valid, its state (modules, memory) is destroyed.
+  std::string failed = check(api_->cuDevicePrimaryCtxReset(device_), "cuDevicePrimaryCtxReset", "");
+  if (failed.empty()) failed = check(api_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain", "");
+  // (An extra reference at worst: the context lives until the process ends either way.)
+  if (failed.empty()) failed = check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent", "");
+  // CUDA documents these errors as needing a new process; check that the fresh context really takes work.
+  DevicePointer probe = 0;
+  if (failed.empty()) failed = check(api_->cuMemAlloc(&probe, 256), "cuMemAlloc", "");
+  if (failed.empty()) failed = check(api_->cuCtxSynchronize(), "cuCtxSynchronize", "");
+  if (probe) api_->cuMemFree(probe);
+  ++generation_;
+  if (!failed.empty())
+    return message + "; the GPU context could not be recovered (" + failed + "): restart the process to use the GPU";
+  return message + "; the GPU context was reset (its modules and buffers are gone) and the GPU stays usable";
+}
+
+std::string CudaDriver::createEvents(int count, std::vector<void*>* events) {
+  for (int i = 0; i < count; ++i) {
+    void* event = nullptr;
+    if (std::string failed = check(api_->cuEventCreate(&event, 0), "cuEventCreate", ""); !failed.empty()) return failed;
+    events->push_back(event);
+  }
+  return "";
+}
+
+std::string CudaDriver::recordEvent(void* event) { return check(api_->cuEventRecord(event, nullptr), "cuEventRecord", ""); }
+
+std::string CudaDriver::elapsedMilliseconds(void* start, void* end, float* milliseconds) {
+  if (std::string failed = check(api_->cuEventSynchronize(end), "cuEventSynchronize", ""); !failed.empty()) return failed;
+  return check(api_->cuEventElapsedTime(milliseconds, start, end), "cuEventElapsedTime", "");
+}
+
+int CudaDriver::registersPerThread(void* function) {
+  constexpr int kFunctionAttributeNumRegs = 4;  // CU_FUNC_ATTRIBUTE_NUM_REGS
+  int registers = -1;
+  if (api_->cuFuncGetAttribute(&registers, kFunctionAttributeNumRegs, function) != 0) return -1;
+  return registers;
+}
+
+void CudaDriver::destroyEvents(std::vector<void*>& events) {
+  for (void* event : events) api_->cuEventDestroy(event);
+  events.clear();
 }
 
 void CudaDriver::free(DevicePointer pointer) { api_->cuMemFree(pointer); }

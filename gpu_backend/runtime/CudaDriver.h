@@ -2,6 +2,12 @@
 // uses, so no tilesim binary links anything from CUDA and every one starts on a machine without a GPU. Every
 // call is checked; a failure becomes a message naming the call, the kernel and the driver's error string
 // ("cuLaunchKernel(vadd): an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)").
+//
+// Faults: an illegal address (or any other error the CUDA documentation calls sticky: the context "cannot be
+// used any more") breaks the context for every later call. `launch` recognises them, resets the device's
+// primary context (cuDevicePrimaryCtxReset) and makes the fresh one current, so the process can go on; every
+// module and device allocation of the old context is gone (the caller reloads what it needs: `generation()`
+// counts the resets).
 #pragma once
 
 #include <cstddef>
@@ -28,18 +34,40 @@ class CudaDriver {
 
   // Each returns an empty string on success, else the message. `kernel` names the kernel in messages.
   std::string loadModule(const std::string& ptx, const std::string& kernel, void** module, void** function);
+  // PTX -> cubin with the driver's JIT (cuLink*, the same compiler cuModuleLoadDataEx runs), for the disk cache.
+  std::string compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin);
+  // Loads a cubin (from compilePtx or the disk cache).
+  std::string loadCubin(const std::string& cubin, const std::string& kernel, void** module, void** function);
   std::string allocate(size_t bytes, DevicePointer* pointer);
   std::string copyToDevice(DevicePointer destination, const void* source, size_t bytes, const std::string& kernel);
   std::string copyToHost(void* destination, DevicePointer source, size_t bytes, const std::string& kernel);
   std::string launch(void* function, const std::string& kernel, const int64_t grid[3], int threads, int sharedBytes,
                      std::vector<void*>& parameters);
+  // The same launch without waiting for it (for timing loops); errors of the kernel itself show at synchronize().
+  std::string launchAsync(void* function, const std::string& kernel, const int64_t grid[3], int threads,
+                          int sharedBytes, std::vector<void*>& parameters);
+  std::string synchronize(const std::string& kernel);
+  // CUDA events on the default stream: create `count`, record one, milliseconds between two, destroy all.
+  std::string createEvents(int count, std::vector<void*>* events);
+  std::string recordEvent(void* event);
+  std::string elapsedMilliseconds(void* start, void* end, float* milliseconds);
+  void destroyEvents(std::vector<void*>& events);
+  // Registers per thread of a loaded kernel (cuFuncGetAttribute NUM_REGS); -1 when the driver does not say.
+  int registersPerThread(void* function);
   void free(DevicePointer pointer);
   void unloadModule(void* module);
+
+  // The driver's version (cuDriverGetVersion, e.g. 13000); part of the disk cache key.
+  int driverVersion() const { return driverVersion_; }
+  // How many times the context was reset after a fault (0 at first); modules from an older generation are gone.
+  int generation() const { return generation_; }
 
  private:
   CudaDriver() = default;
   struct Api;
   std::string check(int status, const char* call, const std::string& kernel) const;
+  // After a sticky error: reset the primary context and make the new one current; appends what happened.
+  std::string recover(std::string message);
 
   void* library_ = nullptr;
   std::unique_ptr<Api> api_;
@@ -47,6 +75,8 @@ class CudaDriver {
   int device_ = 0;
   std::string deviceName_;
   int computeCapability_ = 0;
+  int driverVersion_ = 0;
+  int generation_ = 0;
 };
 
 }  // namespace tilesim::gpu

@@ -72,6 +72,32 @@ TEST(LayoutAssignment, FollowsTheRules) {
   EXPECT_NE(layouts.print(kernel).find("#L0 = {"), std::string::npos);
 }
 
+// With AxisInfo, sizePerThread is what the accesses can vectorise (Triton's coalesce): x_ptr + range with an
+// x_ptr of unknown alignment moves 1 element per access; declared 16-divisible, 8 halves (16 bytes).
+TEST(LayoutAssignment, SizePerThreadFollowsAxisInfo) {
+  for (const char* attribute : {"", " {tt.divisibility = 16 : i32}"}) {
+    const bool aligned = *attribute != 0;
+    std::string text = std::string(R"(module {
+  tt.func public @k(%x_ptr: !tt.ptr<f16>)") + attribute + R"() {
+    %r = tt.make_range {end = 2048 : i32, start = 0 : i32} : tensor<2048xi32>
+    %xs = tt.splat %x_ptr : !tt.ptr<f16> -> tensor<2048x!tt.ptr<f16>>
+    %xp = tt.addptr %xs, %r : tensor<2048x!tt.ptr<f16>>, tensor<2048xi32>
+    %x = tt.load %xp : tensor<2048x!tt.ptr<f16>>
+    tt.return
+  }
+})";
+    ParseResult parsed = parseModule(text, "k.ttir");
+    ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+    Function kernel = *parsed.module->kernel();
+    analysis::AxisInfoAnalysis axisInfo(*parsed.module);
+    Diagnostics diagnostics;
+    LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
+    ASSERT_TRUE(diagnostics.empty());
+    EXPECT_EQ(vectorWidth(*layouts.layoutOf(valueNamed(kernel, "x"))), aligned ? 8 : 1) << "aligned=" << aligned;
+    EXPECT_EQ(accessVectorElements(axisInfo.info(*valueNamed(kernel, "xp")), 2), aligned ? 8 : 1);
+  }
+}
+
 TEST(LayoutAssignment, RejectsNonPowerOfTwoShapes) {
   ParseResult parsed = parseModule(R"(module {
   tt.func public @k() {

@@ -59,6 +59,20 @@ TEST(BlockedLayout, VectorisedOneDimensional) {
   EXPECT_EQ(layout.apply(std::vector<int64_t>{1, 3, 5}), std::vector<int64_t>{512 + 128 + 12 + 1});
 }
 
+// A vector run must be the thread's own: registers 1, 2 hold elements +1, +2, but when a lane basis also moves
+// bit 0 (lane 1 starts at element 1 ^ 8), a thread's registers 0..3 are no longer one aligned run of memory.
+TEST(BlockedLayout, VectorWidthNeedsLowBitsOwnedByRegisters) {
+  LinearLayout clean = LinearLayout::fromDimBases({{"warp", 0}, {"lane", 1}, {"register", 2}}, {{"dim0", 3}},
+                                                  {{}, {4}, {1, 2}});
+  EXPECT_EQ(vectorWidth(clean), 4);
+  LinearLayout mixed = LinearLayout::fromDimBases({{"warp", 0}, {"lane", 1}, {"register", 2}}, {{"dim0", 4}},
+                                                  {{}, {9}, {1, 2}});
+  EXPECT_EQ(vectorWidth(mixed), 1);
+  LinearLayout second = LinearLayout::fromDimBases({{"warp", 0}, {"lane", 1}, {"register", 2}}, {{"dim0", 4}},
+                                                   {{}, {10}, {1, 2}});
+  EXPECT_EQ(vectorWidth(second), 2);  // bit 1 is taken by the lane too: a run of 2
+}
+
 TEST(BlockedLayout, SmallTensorsAreDuplicated) {
   LinearLayout layout = blocked({16}, 4, 4);  // fewer elements than threads: 1 per thread, copies
   EXPECT_EQ(numRegisters(layout), 1);

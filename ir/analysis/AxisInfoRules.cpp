@@ -54,6 +54,32 @@ AxisInfo sharedConstancy(const Operation& op, const Operands& operands, AxisInfo
   return result;
 }
 
+// arith.cmpi of a contiguous side against a constant side (the `offs < n` mask): inside an aligned block of k
+// elements, where k divides the contiguous side's run and its first element and the constant, the contiguous
+// values are m*k ... m*k + k-1 and the constant is a multiple of k, so `x < C` is the same for the whole block
+// (m*k < C iff m*k + k-1 < C); so are its negation `x >= C` and, mirrored, `C <= y`, `C > y`. (No block of k
+// crosses a wrap-around point: every multiple of k starts one, and both 0 and the signed minimum are multiples.)
+// `<=`, `>`, `==`, `!=` of a contiguous side change inside a block. Triton's CmpOpAxisInfoVisitor has this rule.
+AxisInfo compareConstancy(const Operation& op, const Operands& operands, AxisInfo result) {
+  result = sharedConstancy(op, operands, result);
+  if (!op.result()->type.isTensor() || !op.operand(0)->type.isTensor() || !op.operand(1)->type.isTensor()) return result;
+  const IntPredicate predicate = CmpIView{op}.predicate();
+  const bool lessThan = predicate == IntPredicate::Slt || predicate == IntPredicate::Ult ||
+                        predicate == IntPredicate::Sge || predicate == IntPredicate::Uge;  // contiguous lhs
+  const bool greaterThan = predicate == IntPredicate::Sgt || predicate == IntPredicate::Ugt ||
+                           predicate == IntPredicate::Sle || predicate == IntPredicate::Ule;  // contiguous rhs
+  if (!lessThan && !greaterThan) return result;
+  const AxisInfo& contiguous = lessThan ? *operands[0] : *operands[1];
+  const AxisInfo& constant = lessThan ? *operands[1] : *operands[0];
+  for (int d = 0; d < result.rank(); ++d) {
+    if (constant.contiguity[d] != 1) continue;
+    int64_t block = std::gcd(contiguous.contiguity[d], contiguous.divisibilityAtStride(d, contiguous.contiguity[d]));
+    block = std::gcd(block, std::gcd(constant.divisibility[d], constant.constancy[d]));
+    result.constancy[d] = std::max(result.constancy[d], block);
+  }
+  return result;
+}
+
 AxisInfo constantOp(const Operation& op) {
   const Attribute* value = op.attr("value");
   Type type = op.result()->type;
@@ -394,7 +420,7 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
       binary([&](const AxisInfo& a, const AxisInfo& b) { return bitwiseOrShift(op.kind, width, a, b, result); });
       return;
     case OpKind::ArithCmpI:
-      binary([&](const AxisInfo&, const AxisInfo&) { return sharedConstancy(op, operands, result); });
+      binary([&](const AxisInfo&, const AxisInfo&) { return compareConstancy(op, operands, result); });
       return;
     case OpKind::ArithSelect: result = select(op, operands, result); return;
     case OpKind::ArithExtSI:

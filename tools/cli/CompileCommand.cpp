@@ -2,8 +2,11 @@
 // (gpu_backend/Pipeline.h) and prints the stage asked for: the layout of every tensor value, the LLVM IR as
 // lowered, the LLVM IR after O3, or the PTX. Needs no GPU. An op the backend does not lower yet is a
 // diagnostic with its position and exit code 1.
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 #include <fstream>
 
 #include "tools/cli/Cli.h"
@@ -22,6 +25,7 @@ struct CompileFlags {
   std::string sm = "sm_90a";
   std::string output;
   int numWarps = 4;
+  int timeRuns = 0;  // --time N: compile N more times and print the median on stderr
 };
 
 int runCompile(const CompileFlags& flags) {
@@ -56,6 +60,18 @@ int runCompile(const CompileFlags& flags) {
     printDiagnostics(result.diagnostics);
     return kExitFailed;
   }
+  if (flags.timeRuns > 0) {  // the whole pipeline, TTIR module -> PTX text, in this process (parsing excluded)
+    options.dumpStage = gpu::Stage::None;
+    std::vector<double> milliseconds;
+    for (int i = 0; i < flags.timeRuns; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      gpu::CompileResult again = gpu::compileKernel(*module, *kernel, options);
+      milliseconds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    std::sort(milliseconds.begin(), milliseconds.end());
+    std::fprintf(stderr, "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f\n", kernel->name().c_str(),
+                 flags.timeRuns, milliseconds[milliseconds.size() / 2], milliseconds.front(), milliseconds.back());
+  }
   if (flags.output.empty()) {
     std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
     return kExitOk;
@@ -84,6 +100,8 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"exact", "triton"}));
   compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");
   compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
+  compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
+      ->check(CLI::Range(1, 10000));
   compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout");
   compile->callback([flags, &exitCode] { exitCode = runCompile(*flags); });
 }

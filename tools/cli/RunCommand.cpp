@@ -19,6 +19,24 @@
 #include "conformance/runner/Conformance.h"
 #include "conformance/runner/Format.h"
 #include "tools/cli/Cli.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/GpuEngine.h"
+#else
+namespace tilesim {  // without the backend `--engine gpu` is refused before anything is timed
+struct GpuTimingRequest { int warmup, iterations; };
+struct GpuTiming {
+  std::string source;
+  double compileMs = 0, loadMs = 0;
+  std::vector<float> launchMs;
+  int threads = 0, sharedBytes = 0, registers = -1;
+};
+inline LaunchOutcome runTimedOnGpu(Engine&, Launch&, const LaunchOptions&, const GpuTimingRequest&, GpuTiming*) {
+  LaunchOutcome outcome;
+  outcome.diagnostics.push_back({{}, "this tilesim was built without the GPU backend"});
+  return outcome;
+}
+}  // namespace tilesim
+#endif
 
 namespace tilesim::cli {
 namespace {
@@ -29,7 +47,29 @@ struct RunFlags {
   LaunchFlags launch;
   std::string outDirectory;
   bool quiet = false;
+  int timeIterations = 0;  // --time N (GPU engine): time N more launches in this process
+  int warmup = 10;
+  int64_t bytes = 0;       // --bytes: bytes one launch moves, for GB/s (default: every buffer argument once)
+  int numWarps = 0;        // 0: the case's, or 4 for a kernel file
 };
+
+// `--time N`: after the run, the timing of the kernel's compile, load and N launches (GpuEngine.h), as one
+// line a script can parse: "timing @K: source=compiled compile_ms=.. load_ms=.. launches=N median_ms=.. ...".
+void printTiming(const PreparedLaunch& prepared, const GpuTiming& timing, int64_t bytes) {
+  std::vector<float> sorted = timing.launchMs;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.empty()) return;
+  const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                          : 0.5 * (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]);
+  if (bytes == 0)
+    for (const LaunchArgument& argument : prepared.launch.arguments)
+      if (argument.isBuffer() && !argument.isAlias()) bytes += static_cast<int64_t>(argument.bytes.size());
+  std::printf("timing @%s: source=%s compile_ms=%.3f load_ms=%.3f launches=%zu median_ms=%.5f min_ms=%.5f "
+              "max_ms=%.5f bytes=%lld gbps=%.1f threads=%d shared_bytes=%d registers=%d\n",
+              prepared.launch.kernel->name().c_str(), timing.source.c_str(), timing.compileMs, timing.loadMs,
+              sorted.size(), median, sorted.front(), sorted.back(), static_cast<long long>(bytes),
+              static_cast<double>(bytes) / (median * 1e6), timing.threads, timing.sharedBytes, timing.registers);
+}
 
 fs::path normalised(const std::string& path) {
   std::error_code error;
@@ -190,13 +230,22 @@ int runRun(const RunFlags& flags) {
 
   PreparedLaunch prepared;
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
+  if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
   std::optional<std::vector<std::string>> paths = prepareOutputs(prepared, flags.outDirectory);
   if (!paths) return kExitBadInput;
   std::vector<std::vector<uint8_t>> before;
   for (const LaunchArgument& argument : prepared.launch.arguments) before.push_back(argument.bytes);
 
+  if (flags.timeIterations > 0 && flags.launch.engine != "gpu") {
+    printError("--time measures GPU launches; add --engine gpu");
+    return kExitBadInput;
+  }
+  GpuTiming timing;
   auto start = std::chrono::steady_clock::now();
-  LaunchOutcome outcome = engine->run(prepared.launch, prepared.options);
+  LaunchOutcome outcome = flags.timeIterations > 0
+                              ? runTimedOnGpu(*engine, prepared.launch, prepared.options,
+                                              {.warmup = flags.warmup, .iterations = flags.timeIterations}, &timing)
+                              : engine->run(prepared.launch, prepared.options);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.started()) {
     printDiagnostics(outcome.diagnostics);
@@ -220,6 +269,7 @@ int runRun(const RunFlags& flags) {
                   bufferSummary(argument, prepared.shapes[i], isNpyUnsigned(prepared.fileTypes[i])).c_str());
     }
   }
+  if (flags.timeIterations > 0) printTiming(prepared, timing, flags.bytes);
   if (!writeOutputs(prepared, *paths)) return kExitBadInput;
   return reports == 0 ? kExitOk : kExitFailed;
 }
@@ -232,6 +282,14 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   flags->launch.addTo(*run);
   run->add_option("--out", flags->outDirectory, "write every buffer argument to DIR/NAME.npy (never over an input)");
   run->add_flag("--quiet", flags->quiet, "do not print the buffers a kernel run changed");
+  run->add_option("--num-warps", flags->numWarps, "warps per program on the GPU engine (default: the case's, or 4)")
+      ->check(CLI::Range(1, 32));
+  run->add_option("--time", flags->timeIterations,
+                  "GPU engine, kernel files: after the run, time N more launches with CUDA events and print the median")
+      ->check(CLI::Range(1, 100000));
+  run->add_option("--warmup", flags->warmup, "untimed launches before --time's (default 10)")->check(CLI::Range(0, 100000));
+  run->add_option("--bytes", flags->bytes, "bytes one launch moves, for --time's GB/s (default: every buffer once)")
+      ->check(CLI::Range(int64_t{1}, INT64_MAX));
   run->callback([flags, &exitCode] { exitCode = runRun(*flags); });
 }
 

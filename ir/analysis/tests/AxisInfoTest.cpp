@@ -55,6 +55,33 @@ TEST(AxisInfo, ProgramBlockOffsetsAndPointers) {
   expectInfo(analysis, *module, "mask", {1}, {1}, {1});
 }
 
+// `offs < n` with n a multiple of 16: the mask is constant in aligned blocks of 16 (what lets a masked access be
+// one predicated vector); `<=` changes inside a block, and a mirrored `n > offs` keeps the blocks.
+TEST(AxisInfo, MaskOfContiguousOffsetsAgainstAlignedBound) {
+  auto module = parseVerified(R"(module {
+  tt.func public @k(%n: i32 {tt.divisibility = 16 : i32}, %odd: i32) {
+    %range = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %nn = tt.splat %n : i32 -> tensor<1024xi32>
+    %oo = tt.splat %odd : i32 -> tensor<1024xi32>
+    %lt = arith.cmpi slt, %range, %nn : tensor<1024xi32>
+    %ge = arith.cmpi uge, %range, %nn : tensor<1024xi32>
+    %le = arith.cmpi sle, %range, %nn : tensor<1024xi32>
+    %gt = arith.cmpi sgt, %nn, %range : tensor<1024xi32>
+    %eq = arith.cmpi eq, %range, %nn : tensor<1024xi32>
+    %unaligned = arith.cmpi slt, %range, %oo : tensor<1024xi32>
+    tt.return
+  }
+}
+)");
+  AxisInfoAnalysis analysis(*module);
+  expectInfo(analysis, *module, "lt", {1}, {1}, {16});
+  expectInfo(analysis, *module, "ge", {1}, {1}, {16});
+  expectInfo(analysis, *module, "le", {1}, {1}, {1});
+  expectInfo(analysis, *module, "gt", {1}, {1}, {16});
+  expectInfo(analysis, *module, "eq", {1}, {1}, {1});
+  expectInfo(analysis, *module, "unaligned", {1}, {1}, {1});
+}
+
 TEST(AxisInfo, RowAndColumnOffsets) {
   auto module = parseVerified(R"(module {
   tt.func public @k(%s: i32 {tt.divisibility = 16 : i32}) {

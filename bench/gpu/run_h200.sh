@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The GPU benchmark in one command (docs/performance.md): vadd, softmax and layernorm on tilesim's GPU engine
+# (compiling the TTIR Triton produced), on Triton 3.6 and on torch, in one run, with the device-to-device copy
+# bandwidth as the ceiling; then compile latency. Needs a GPU, python3 with torch + triton + numpy, and a
+# tilesim built with the GPU backend (the static one: docs/gpu-backend.md). Writes $OUT/bench.md and bench.json,
+# and first checks GPU fault recovery (gpu_backend/tests/fault_recovery.sh -> $OUT/fault_recovery.txt).
+#   OUT=DIR bash bench/gpu/run_h200.sh PATH/TO/tilesim [--cases a,b]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+tilesim=${1:?usage: run_h200.sh TILESIM [--cases NAME,...]}
+shift
+out=${OUT:-$PWD/bench-gpu-out}
+mkdir -p "$out"
+if [ "${tilesim%.xz}" != "$tilesim" ]; then  # a carried, xz-compressed binary
+  python3 -c "import lzma,sys;open('/tmp/tilesim-bench','wb').write(lzma.open(sys.argv[1]).read())" "$tilesim"
+  chmod +x /tmp/tilesim-bench && tilesim=/tmp/tilesim-bench
+fi
+tilesim=$(cd "$(dirname "$tilesim")" && pwd)/$(basename "$tilesim")
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv >"$out/machine.txt" 2>&1 || true
+"$tilesim" --version >>"$out/machine.txt" 2>&1 || true
+# Fault recovery first (a second, cheap check of the runtime): an illegal address, then a launch that must pass.
+set +e
+bash "$here/../../gpu_backend/tests/fault_recovery.sh" "$tilesim" >"$out/fault_recovery.txt" 2>&1
+echo "fault recovery: exit $? (0 = reported and recovered; $out/fault_recovery.txt)" | tee -a "$out/machine.txt"
+set -e
+timeout 450 python3 "$here/bench.py" --tilesim "$tilesim" --out "$out" "$@"
