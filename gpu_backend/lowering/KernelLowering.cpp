@@ -207,6 +207,9 @@ void KernelLowering::lowerOp(const Operation& op) {
 
     case OpKind::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
 
+    case OpKind::TTAtomicRMW:
+    case OpKind::TTAtomicCAS: return lowerAtomicOp(*this, op);
+
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
 
@@ -231,8 +234,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTHistogram:
     case OpKind::TTMakeTensorPtr:
     case OpKind::TTAdvance:
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS:
     case OpKind::TTIntToPtr:
     case OpKind::TTPtrToInt:
     case OpKind::TTDot:

@@ -98,6 +98,7 @@ void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // Mem
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
 void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
 void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
+void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
 template <typename Fn>
