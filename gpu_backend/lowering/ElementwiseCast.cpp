@@ -42,6 +42,7 @@ llvm::Value* floatToInt(Builder& b, llvm::Value* x, llvm::Type* target, bool isU
 void lowerCastOp(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   const Type sourceType = op.operand(0)->type, resultType = op.result()->type;
+  if (isFp8(sourceType) || isFp8(resultType)) return lowerFp8Cast(lowering, op);
   llvm::Type* source = lowering.scalarType(op, sourceType);
   llvm::Type* target = lowering.scalarType(op, resultType);
   const OpKind kind = op.kind;

@@ -51,7 +51,7 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
   const OpKind kind = op.kind;
   const bool triton = lowering.options.profile == FloatProfile::Triton;
   for (const Value* operand : op.operands)
-    if (!operand->type.isFloat()) lowering.unsupported(op, "on " + operand->type.str());
+    if (!operand->type.isFloat() || isFp8(operand->type)) lowering.unsupported(op, "on " + operand->type.str());
   llvm::Type* type = lowering.scalarType(op, op.operand(0)->type);
   if (kind == OpKind::ArithCmpF) {
     const llvm::CmpInst::Predicate predicate = floatPredicate(lowering, op);

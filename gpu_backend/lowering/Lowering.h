@@ -99,6 +99,9 @@ void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // Con
 void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
 void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
+// fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).
+bool isFp8(Type type);
+void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
 template <typename Fn>
