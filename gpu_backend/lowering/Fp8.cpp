@@ -68,6 +68,11 @@ llvm::Value* encode(Builder& b, llvm::Value* f32, bool e5m2) {
 
 }  // namespace
 
+llvm::Value* fp8ToFloat(llvm::IRBuilder<>& b, llvm::Value* bits, bool e5m2) {
+  auto [value, nan] = decode(b, bits, e5m2, false);
+  return b.CreateSelect(nan, canonicalNaN(b.getFloatTy()), value);
+}
+
 bool isFp8(Type type) {
   if (!type.element().isScalar()) return false;
   ScalarKind kind = type.element().scalarKind();

@@ -210,6 +210,13 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTAtomicRMW:
     case OpKind::TTAtomicCAS: return lowerAtomicOp(*this, op);
 
+    case OpKind::TTJoin:
+    case OpKind::TTSplit:
+    case OpKind::TTCat:
+    case OpKind::TTGather:
+    case OpKind::TTHistogram: return lowerShapeOp(*this, op);
+    case OpKind::TTDot: return lowerDot(*this, op);
+
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
 
@@ -227,16 +234,10 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::MathErf:
-    case OpKind::TTJoin:
-    case OpKind::TTSplit:
-    case OpKind::TTCat:
-    case OpKind::TTGather:
-    case OpKind::TTHistogram:
     case OpKind::TTMakeTensorPtr:
     case OpKind::TTAdvance:
     case OpKind::TTIntToPtr:
     case OpKind::TTPtrToInt:
-    case OpKind::TTDot:
     case OpKind::TTExternElementwise:
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:

@@ -102,6 +102,36 @@ void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Ato
 // fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).
 bool isFp8(Type type);
 void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
+llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2);  // exact f32 of an fp8 pattern
+
+void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
+void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
+
+// Tensors staged in shared memory at their flat (row-major) index, for ops whose result elements come from
+// other threads (Shape.cpp, Dot.cpp): add() reserves the slots (16-byte aligned, 48 KiB in all, else the op is
+// refused), storeAll() is barrier, every thread stores its registers, barrier; load() reads one slot.
+class SharedStage {
+ public:
+  SharedStage(KernelLowering& lowering, const Operation& op);
+  // Reserves `slots` elements of `value`'s type and stages `value` in the first numElements of them.
+  llvm::Value* add(const Value* value, int64_t slots);
+  // Stages `value` at `base` (inside slots reserved before).
+  void addAt(const Value* value, llvm::Value* base, llvm::Type* type) { entries_.push_back({value, base, type}); }
+  void storeAll();
+  llvm::Value* slot(llvm::Value* base, llvm::Type* type, llvm::Value* index);
+  llvm::Value* load(llvm::Value* base, llvm::Type* type, llvm::Value* index, llvm::Type* valueType);
+
+ private:
+  struct Entry {
+    const Value* value;
+    llvm::Value* base;
+    llvm::Type* type;
+  };
+  KernelLowering& lowering_;
+  const Operation& op_;
+  std::vector<Entry> entries_;
+  int64_t bytes_ = 0;
+};
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
 template <typename Fn>
