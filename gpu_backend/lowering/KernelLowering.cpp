@@ -168,9 +168,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTPreciseDivF:
     case OpKind::TTPreciseSqrt:
     case OpKind::TTClampF:
-    case OpKind::MathExp:    // triton profile only
-    case OpKind::MathExp2:   // triton profile only
-    case OpKind::MathRsqrt:  // triton profile only
+    case OpKind::MathExp:    // triton profile: ex2.approx; exact: ExactMath.cpp
+    case OpKind::MathExp2:
+    case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
+    case OpKind::MathLog:    // ExactMath.cpp in both profiles
+    case OpKind::MathLog2:
       return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
@@ -229,8 +231,6 @@ void KernelLowering::lowerOp(const Operation& op) {
 
     // Not lowered yet (issue 7): math functions need the deterministic shared implementation of the exact
     // profile; the rest are later slices of the backend.
-    case OpKind::MathLog:
-    case OpKind::MathLog2:
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::MathErf:
