@@ -124,6 +124,10 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     result.diagnostics.push_back(failure.diagnostic);
     return result;
   }
+  if (std::string linkError = linkLibdevice(llvmModule, options); !linkError.empty()) {
+    result.diagnostics.push_back({{}, linkError});
+    return result;
+  }
   std::string broken;
   llvm::raw_string_ostream brokenOut(broken);
   TILESIM_ASSERT(!llvm::verifyModule(llvmModule, &brokenOut), "gpu lowering produced invalid LLVM IR: " + broken);

@@ -218,6 +218,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTGather:
     case OpKind::TTHistogram: return lowerShapeOp(*this, op);
     case OpKind::TTDot: return lowerDot(*this, op);
+    case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
@@ -238,7 +239,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTAdvance:
     case OpKind::TTIntToPtr:
     case OpKind::TTPtrToInt:
-    case OpKind::TTExternElementwise:
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
     case OpKind::TTCall:

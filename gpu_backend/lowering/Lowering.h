@@ -108,6 +108,11 @@ llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2
 enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt };
 llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
 
+// tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the
+// pipeline runs before O3: returns an error message, or "" (also when the module calls no __nv_* function).
+void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
+std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
+
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
 
