@@ -245,7 +245,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTPrint:
     case OpKind::TTAssert:
     case OpKind::UBPoison:
-    case OpKind::CFBr:       // unstructured control flow (a terminator: lower() reports it)
+    case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }
   TILESIM_UNREACHABLE("gpu lowering: op kind");
@@ -275,11 +275,14 @@ void KernelLowering::lower() {
       argument = builder.CreateICmpNE(argument, builder.getInt8(0));
     set(kernel_.argument(i), Lowered{{argument}, std::nullopt});
   }
-  const Operation* terminator = lowerBlockBody(kernel_.body());
-  if (terminator && (terminator->kind == OpKind::CFBr || terminator->kind == OpKind::CFCondBr)) unsupported(*terminator);
-  if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
-    unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
-  builder.CreateRetVoid();
+  if (kernel_.op()->region(0).blocks.size() > 1) {
+    lowerKernelCfg(*this, kernel_.op()->region(0));  // cf.br / cf.cond_br between blocks (Branches.cpp)
+  } else {
+    const Operation* terminator = lowerBlockBody(kernel_.body());
+    if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
+      unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
+    builder.CreateRetVoid();
+  }
 
   // Launch bounds: exactly 32 * num_warps threads (PTX .maxntid; GPU-BACKEND.md: misspelt keys are ignored).
   llvm::Metadata* annotation[] = {llvm::ValueAsMetadata::get(function), llvm::MDString::get(context, "maxntidx"),

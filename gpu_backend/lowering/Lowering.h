@@ -113,6 +113,7 @@ llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, l
 void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
 std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 
+void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
 
