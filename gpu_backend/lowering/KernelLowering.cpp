@@ -199,9 +199,13 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTReshape:
     case OpKind::TTTrans: return lowerMovementOp(*this, op);
 
-    case OpKind::TTAddPtr:
     case OpKind::TTLoad:
-    case OpKind::TTStore: return lowerMemoryOp(*this, op);
+    case OpKind::TTStore:
+      if (op.operand(0)->type.isBlockPointer()) return lowerBlockPointerOp(*this, op);
+      return lowerMemoryOp(*this, op);
+    case OpKind::TTAddPtr: return lowerMemoryOp(*this, op);
+    case OpKind::TTMakeTensorPtr:
+    case OpKind::TTAdvance: return lowerBlockPointerOp(*this, op);
 
     case OpKind::SCFFor:
     case OpKind::SCFIf:
@@ -235,8 +239,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::MathErf:
-    case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance:
     case OpKind::TTIntToPtr:
     case OpKind::TTPtrToInt:
     case OpKind::TTElementwiseInlineAsm:
