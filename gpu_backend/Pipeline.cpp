@@ -118,6 +118,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvmModule.setTargetTriple(kTriple);
   llvmModule.setDataLayout(machine->createDataLayout());
   KernelLowering lowering(llvmModule, kernel, layouts, options);
+  lowering.sourceModule = &module;  // tt.call callees
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {

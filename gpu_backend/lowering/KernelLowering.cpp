@@ -222,6 +222,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTGather:
     case OpKind::TTHistogram: return lowerShapeOp(*this, op);
     case OpKind::TTDot: return lowerDot(*this, op);
+    case OpKind::TTCall: return lowerCall(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
@@ -243,7 +244,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTPtrToInt:
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
-    case OpKind::TTCall:
     case OpKind::TTPrint:
     case OpKind::TTAssert:
     case OpKind::UBPoison:

@@ -11,6 +11,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -48,7 +49,12 @@ class KernelLowering {
   // The value's registers in `layout` (converted when it lives in another one; scalars are splatted).
   std::vector<llvm::Value*> in(const Value* value, const LinearLayout* layout);
   // The layout an op result gets (null for scalars), and the number of registers that means.
-  const LinearLayout* layoutOf(const Value* value) const { return layouts_.layoutOf(value); }
+  const LinearLayout* layoutOf(const Value* value) const {
+    if (const LinearLayout* layout = layouts_.layoutOf(value)) return layout;
+    for (const auto& callee : calleeLayouts)
+      if (const LinearLayout* layout = callee->layoutOf(value)) return layout;
+    return nullptr;
+  }
   static int registerCount(const LinearLayout* layout);
 
   // ---- types
@@ -80,6 +86,10 @@ class KernelLowering {
   llvm::Module& module;
   const CompileOptions& options;
   llvm::Function* function = nullptr;
+  // tt.call (Calls.cpp): the module the callees are found in, and the callees' own layout assignments.
+  const Module* sourceModule = nullptr;
+  std::vector<std::unique_ptr<LayoutAssignment>> calleeLayouts;
+  int callDepth = 0;
 
  private:
   const Function& kernel_;
@@ -115,6 +125,7 @@ std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 
 void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
+void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
 
