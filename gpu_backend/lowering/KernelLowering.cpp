@@ -223,6 +223,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTHistogram: return lowerShapeOp(*this, op);
     case OpKind::TTDot: return lowerDot(*this, op);
     case OpKind::TTCall: return lowerCall(*this, op);
+    case OpKind::TTAssert: return lowerAssert(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
@@ -245,7 +246,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
     case OpKind::TTPrint:
-    case OpKind::TTAssert:
     case OpKind::UBPoison:
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);

@@ -126,6 +126,7 @@ std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
 void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
+void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
 
