@@ -223,6 +223,21 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTHistogram: return lowerShapeOp(*this, op);
     case OpKind::TTDot: return lowerDot(*this, op);
     case OpKind::TTCall: return lowerCall(*this, op);
+    case OpKind::UBPoison: {  // any value is a poison's; the interpreter marks the lanes undefined and holds 0
+      const LinearLayout* layout = layoutOf(op.result());
+      Lowered lowered{std::vector<llvm::Value*>(static_cast<size_t>(registerCount(layout)),
+                                                llvm::Constant::getNullValue(scalarType(op, op.result()->type))),
+                      std::nullopt};
+      if (layout) lowered.layout = *layout;
+      return set(op.result(), std::move(lowered));
+    }
+    case OpKind::TTIntToPtr:  // device addresses: the integers are the GPU's, not the interpreter's
+    case OpKind::TTPtrToInt:
+      return lowerElementwise(*this, op, [&](auto& v) -> llvm::Value* {
+        llvm::Type* target = scalarType(op, op.result()->type);
+        return op.kind == OpKind::TTIntToPtr ? builder.CreateIntToPtr(builder.CreateSExtOrTrunc(v[0], builder.getInt64Ty()), target)
+                                             : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
+      });
     case OpKind::TTAssert: return lowerAssert(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
 
@@ -236,17 +251,14 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): math functions need the deterministic shared implementation of the exact
-    // profile; the rest are later slices of the backend.
+    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) and erf are not ported from ir/eval/ExactMath; inline
+    // asm needs the PTX-subset semantics of the interpreter; tt.print needs vprintf formatting of Triton's.
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::MathErf:
-    case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt:
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
     case OpKind::TTPrint:
-    case OpKind::UBPoison:
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }

@@ -127,6 +127,7 @@ void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Bra
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
 void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
 void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
+void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
 

@@ -217,6 +217,37 @@ void lowerHistogram(KernelLowering& lowering, const Operation& op) {
 
 }  // namespace
 
+// A non-splat dense arith.constant: the values as a constant table in global memory (row-major), each register
+// loading the element at its flat index (the element a register holds depends on the thread).
+void lowerDenseConstant(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const Attribute* value = op.attr("value");
+  const Type type = op.result()->type;
+  llvm::Type* element = slotType(lowering, op, type);
+  llvm::Type* valueType = lowering.scalarType(op, type);
+  const int64_t count = type.numElements();
+  const unsigned width = static_cast<unsigned>(lowering.module.getDataLayout().getTypeSizeInBits(element));
+  std::vector<llvm::Constant*> elements;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = value->denseBitsAt(i);
+    if (width < 64) bits &= (uint64_t{1} << width) - 1;
+    llvm::Constant* integer = llvm::ConstantInt::get(b.getIntNTy(width), bits);
+    elements.push_back(element->isIntegerTy() ? integer : llvm::ConstantExpr::getBitCast(integer, element));
+  }
+  auto* arrayType = llvm::ArrayType::get(element, static_cast<uint64_t>(count));
+  auto* table = new llvm::GlobalVariable(lowering.module, arrayType, true, llvm::GlobalValue::InternalLinkage,
+                                         llvm::ConstantArray::get(arrayType, elements), "dense_constant", nullptr,
+                                         llvm::GlobalValue::NotThreadLocal, 1);
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  Lowered lowered;
+  lowered.layout = *layout;
+  for (int r = 0; r < numRegisters(*layout); ++r) {
+    llvm::Value* v = b.CreateLoad(element, b.CreateGEP(element, table, b.CreateZExt(lowering.elementIndex(*layout, r), b.getInt64Ty())));
+    lowered.regs.push_back(valueType->isIntegerTy(1) ? b.CreateICmpNE(v, b.getInt8(0)) : v);
+  }
+  lowering.set(op.result(), std::move(lowered));
+}
+
 void lowerShapeOp(KernelLowering& lowering, const Operation& op) {
   switch (op.kind) {
     case OpKind::TTJoin:
