@@ -4,9 +4,9 @@
 // are mul.rn/add.rn/sub.rn/div.rn (no fast-math flags, no contraction in the exact profile), fma is fma.rn,
 // nearbyint is cvt.rni, sqrt is sqrt.rn, exponent-bit tricks are integer ops on the bit pattern; an `if` that
 // returns early or changes a value becomes a select of both computed paths, which gives the same result. So
-// the GPU result is the interpreter's bit for bit: exp, exp2, exp10, log, log2, log10, rsqrt on f32 and f64
+// the GPU result is the interpreter's bit for bit: exp, exp2, exp10, log, log2, log10, rsqrt, tanh on f32 and f64
 // (f16/bf16: in f32, rounded once); a NaN result is the canonical NaN, as the interpreter stores it.
-// Not ported yet: sin, cos (Payne-Hanek), tanh, erf.
+// Not ported yet: sin, cos (Payne-Hanek), erf.
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/eval/ExactMathSupport.h"
@@ -174,6 +174,21 @@ struct Emitter {
     return select(isNaN(input), input, value);
   }
 
+  // ---- tanh (ir/eval/ExactMathSpecial.cpp): |x| < 1 a Chebyshev fit, else 1 - 2 / (exp(2|x|) + 1); odd.
+  llvm::Value* tanh(llvm::Value* x, T expLow, T expHigh) const {
+    llvm::Value* sign = llvm::ConstantInt::get(word(), Word(1) << (sizeof(T) * 8 - 1));
+    llvm::Value* a = fromBits(b.CreateAnd(bits(x), b.CreateNot(sign)));
+    auto z = twoProduct(a, a);
+    auto cube = twoProduct(a, z.first);
+    llvm::Value* p = horner(C::kTanhSmall, z.first);
+    llvm::Value* small = add(a, fma(cube.first, p, fma(cube.second, p, mul(mul(a, z.second), p))));
+    llvm::Value* e = exp(mul(c(T(2)), a), expLow, expHigh);
+    llvm::Value* large = sub(c(T(1)), div(c(T(2)), add(e, c(T(1)))));
+    llvm::Value* value = select(b.CreateFCmpOLT(a, c(T(1))), small, large);
+    llvm::Value* signed_ = fromBits(b.CreateOr(b.CreateAnd(bits(value), b.CreateNot(sign)), b.CreateAnd(bits(x), sign)));
+    return select(isNaN(x), x, signed_);
+  }
+
   llvm::Value* evaluate(ExactFunction function, llvm::Value* x) const {
     const bool isFloat = sizeof(T) == 4;
     switch (function) {
@@ -184,6 +199,7 @@ struct Emitter {
       case ExactFunction::Log2: return log(x, 1);
       case ExactFunction::Log10: return log(x, 2);
       case ExactFunction::Rsqrt: return rsqrt(x);
+      case ExactFunction::Tanh: return isFloat ? tanh(x, -104, 89) : tanh(x, -746, 710);
     }
     TILESIM_UNREACHABLE("exact math function");
   }

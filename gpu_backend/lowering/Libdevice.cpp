@@ -1,5 +1,5 @@
 // tt.extern_elementwise (libdevice `__nv_*` calls; docs/semantics.md §Libdevice) and linking libdevice.10.bc.
-//  - exact profile: the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 rsqrt, and
+//  - exact profile: the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 rsqrt tanh, and
 //    __nv_fast_expf/logf, which the interpreter evaluates the same way) are emitted op for op (ExactMath.cpp);
 //    the functions whose result is exactly defined (floor ceil trunc round rint nearbyint fabs copysign fmin fmax
 //    fmod fdim fma sqrt, isinf isnan finite signbit) call libdevice, whose implementations of them are exact, with
@@ -42,6 +42,7 @@ std::optional<ExactFunction> exactAlgorithm(const std::string& name) {
   if (name == "log2") return ExactFunction::Log2;
   if (name == "log10") return ExactFunction::Log10;
   if (name == "rsqrt") return ExactFunction::Rsqrt;
+  if (name == "tanh") return ExactFunction::Tanh;
   return std::nullopt;
 }
 

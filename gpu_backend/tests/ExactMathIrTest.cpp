@@ -27,7 +27,7 @@ constexpr Case kCases[] = {
     {ExactFunction::Exp, MathFunction::Exp, "exp"},       {ExactFunction::Exp2, MathFunction::Exp2, "exp2"},
     {ExactFunction::Exp10, MathFunction::Exp10, "exp10"}, {ExactFunction::Log, MathFunction::Log, "log"},
     {ExactFunction::Log2, MathFunction::Log2, "log2"},    {ExactFunction::Log10, MathFunction::Log10, "log10"},
-    {ExactFunction::Rsqrt, MathFunction::Rsqrt, "rsqrt"},
+    {ExactFunction::Rsqrt, MathFunction::Rsqrt, "rsqrt"}, {ExactFunction::Tanh, MathFunction::Tanh, "tanh"},
 };
 
 // JIT-compiles `T name(T x) { return emitExactMath(function, x); }` for each case and type.
