@@ -80,7 +80,8 @@ std::string emitPtx(llvm::Module& module, llvm::TargetMachine& machine) {
 // intrinsics may remain as declarations.
 std::string unresolvedFunction(const llvm::Module& module) {
   for (const llvm::Function& function : module)
-    if (function.isDeclaration() && !function.isIntrinsic()) return function.getName().str();
+    if (function.isDeclaration() && !function.isIntrinsic() && function.getName() != "vprintf")  // the driver's
+      return function.getName().str();
   return "";
 }
 
@@ -133,10 +134,15 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvmModule.setDataLayout(machine->createDataLayout());
   KernelLowering lowering(llvmModule, kernel, layouts, options);
   lowering.axisInfo = &axisInfo;
+  lowering.sourceModule = &module;  // tt.call callees
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {
     result.diagnostics.push_back(failure.diagnostic);
+    return result;
+  }
+  if (std::string linkError = linkLibdevice(llvmModule, options); !linkError.empty()) {
+    result.diagnostics.push_back({{}, linkError});
     return result;
   }
   std::string broken;

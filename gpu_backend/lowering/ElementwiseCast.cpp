@@ -42,6 +42,7 @@ llvm::Value* floatToInt(Builder& b, llvm::Value* x, llvm::Type* target, bool isU
 void lowerCastOp(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   const Type sourceType = op.operand(0)->type, resultType = op.result()->type;
+  if (isFp8(sourceType) || isFp8(resultType)) return lowerFp8Cast(lowering, op);
   llvm::Type* source = lowering.scalarType(op, sourceType);
   llvm::Type* target = lowering.scalarType(op, resultType);
   const OpKind kind = op.kind;
@@ -52,10 +53,12 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
     std::string rounding = op.keywordAttr("rounding", "rtne");
     if (const Attribute* attr = op.attr("rounding"); attr && attr->kind() == Attribute::Kind::Integer)
       rounding = attr->intValue() == 0 ? "rtz" : "rtne";  // Triton's RoundingMode enum: RTZ = 0, RTNE = 1
-    if (rounding == "rtz" && !(source->isFloatTy() && (target->isHalfTy() || target->isBFloatTy())))
-      lowering.unsupported(op, "with rtz rounding other than f32 to f16/bf16");
+    const bool rtzFromDouble = source->isDoubleTy() && target->isFloatTy();  // cvt.rz.f32.f64
+    if (rounding == "rtz" && !rtzFromDouble && !(source->isFloatTy() && (target->isHalfTy() || target->isBFloatTy())))
+      lowering.unsupported(op, "with rtz rounding other than f32 to f16/bf16 and f64 to f32");
     return lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
       llvm::Value* x = v[0];
+      if (rounding == "rtz" && rtzFromDouble) return ptx::convert(b, "rz.f32.f64", target, "f", x, "d");
       if (rounding == "rtz") {
         llvm::Value* bits = ptx::convert(b, std::string("rz.") + floatName(target) + ".f32", b.getInt16Ty(), "h", x, "f");
         return b.CreateBitCast(bits, target);

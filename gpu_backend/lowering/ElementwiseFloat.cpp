@@ -51,18 +51,24 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
   const OpKind kind = op.kind;
   const bool triton = lowering.options.profile == FloatProfile::Triton;
   for (const Value* operand : op.operands)
-    if (!operand->type.isFloat()) lowering.unsupported(op, "on " + operand->type.str());
+    if (!operand->type.isFloat() || isFp8(operand->type)) lowering.unsupported(op, "on " + operand->type.str());
   llvm::Type* type = lowering.scalarType(op, op.operand(0)->type);
   if (kind == OpKind::ArithCmpF) {
     const llvm::CmpInst::Predicate predicate = floatPredicate(lowering, op);
     return lowerElementwise(lowering, op, [&](auto& v) { return b.CreateFCmp(predicate, widen(b, v[0]), widen(b, v[1])); });
   }
   if (kind == OpKind::MathFma && isNarrow(type)) lowering.unsupported(op, "on f16/bf16");
-  // Math functions: the triton profile's approximate instructions (Triton's own lowering). The exact profile needs
-  // ir/eval/ExactMath's algorithms in the lowering, which is not done yet.
+  // Math functions: the triton profile's approximate instructions (Triton's own lowering) for f32 exp, exp2 and
+  // rsqrt; everything else is ir/eval/ExactMath's algorithm emitted op for op (ExactMath.cpp).
   const bool approximate = kind == OpKind::MathExp || kind == OpKind::MathExp2 || kind == OpKind::MathRsqrt;
-  if (approximate && (!triton || type->isDoubleTy()))
-    lowering.unsupported(op, triton ? "on f64" : "in the exact profile");
+  if (kind == OpKind::MathLog || kind == OpKind::MathLog2 || (approximate && (!triton || type->isDoubleTy()))) {
+    const ExactFunction function = kind == OpKind::MathExp    ? ExactFunction::Exp
+                                   : kind == OpKind::MathExp2 ? ExactFunction::Exp2
+                                   : kind == OpKind::MathLog  ? ExactFunction::Log
+                                   : kind == OpKind::MathLog2 ? ExactFunction::Log2
+                                                              : ExactFunction::Rsqrt;
+    return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, function, v[0]); });
+  }
   llvm::FastMathFlags flags;
   if (triton) flags.setAllowContract(true);
   Builder::FastMathFlagGuard guard(b);
@@ -118,6 +124,8 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
         break;
       case OpKind::MathExp2: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {x}); break;
       case OpKind::MathRsqrt: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f, {}, {x}); break;
+      case OpKind::MathLog:
+      case OpKind::MathLog2: TILESIM_UNREACHABLE("exact math functions are lowered above");
       default: TILESIM_UNREACHABLE("not a float op");
     }
     return narrowTo(b, r, type);

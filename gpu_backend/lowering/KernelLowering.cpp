@@ -40,7 +40,7 @@ llvm::Type* KernelLowering::scalarType(const Operation& op, Type type) {
     case ScalarKind::F32: return builder.getFloatTy();
     case ScalarKind::F64: return builder.getDoubleTy();
     case ScalarKind::F8E4M3FN:
-    case ScalarKind::F8E5M2: unsupported(op, std::string("on ") + scalarKindName(element.scalarKind()) + " values");
+    case ScalarKind::F8E5M2: return builder.getInt8Ty();  // bit patterns (Fp8.cpp)
   }
   TILESIM_UNREACHABLE("scalar kind");
 }
@@ -168,9 +168,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTPreciseDivF:
     case OpKind::TTPreciseSqrt:
     case OpKind::TTClampF:
-    case OpKind::MathExp:    // triton profile only
-    case OpKind::MathExp2:   // triton profile only
-    case OpKind::MathRsqrt:  // triton profile only
+    case OpKind::MathExp:    // triton profile: ex2.approx; exact: ExactMath.cpp
+    case OpKind::MathExp2:
+    case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
+    case OpKind::MathLog:    // ExactMath.cpp in both profiles
+    case OpKind::MathLog2:
       return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
@@ -197,15 +199,47 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTReshape:
     case OpKind::TTTrans: return lowerMovementOp(*this, op);
 
-    case OpKind::TTAddPtr:
     case OpKind::TTLoad:
-    case OpKind::TTStore: return lowerMemoryOp(*this, op);
+    case OpKind::TTStore:
+      if (op.operand(0)->type.isBlockPointer()) return lowerBlockPointerOp(*this, op);
+      return lowerMemoryOp(*this, op);
+    case OpKind::TTAddPtr: return lowerMemoryOp(*this, op);
+    case OpKind::TTMakeTensorPtr:
+    case OpKind::TTAdvance: return lowerBlockPointerOp(*this, op);
 
     case OpKind::SCFFor:
     case OpKind::SCFIf:
     case OpKind::SCFWhile: return lowerControlFlowOp(*this, op);
 
     case OpKind::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
+
+    case OpKind::TTAtomicRMW:
+    case OpKind::TTAtomicCAS: return lowerAtomicOp(*this, op);
+
+    case OpKind::TTJoin:
+    case OpKind::TTSplit:
+    case OpKind::TTCat:
+    case OpKind::TTGather:
+    case OpKind::TTHistogram: return lowerShapeOp(*this, op);
+    case OpKind::TTDot: return lowerDot(*this, op);
+    case OpKind::TTCall: return lowerCall(*this, op);
+    case OpKind::UBPoison: {  // any value is a poison's; the interpreter marks the lanes undefined and holds 0
+      const LinearLayout* layout = layoutOf(op.result());
+      Lowered lowered{std::vector<llvm::Value*>(static_cast<size_t>(registerCount(layout)),
+                                                llvm::Constant::getNullValue(scalarType(op, op.result()->type))),
+                      std::nullopt};
+      if (layout) lowered.layout = *layout;
+      return set(op.result(), std::move(lowered));
+    }
+    case OpKind::TTIntToPtr:  // device addresses: the integers are the GPU's, not the interpreter's
+    case OpKind::TTPtrToInt:
+      return lowerElementwise(*this, op, [&](auto& v) -> llvm::Value* {
+        llvm::Type* target = scalarType(op, op.result()->type);
+        return op.kind == OpKind::TTIntToPtr ? builder.CreateIntToPtr(builder.CreateSExtOrTrunc(v[0], builder.getInt64Ty()), target)
+                                             : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
+      });
+    case OpKind::TTAssert: return lowerAssert(*this, op);
+    case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
@@ -217,38 +251,20 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): math functions need the deterministic shared implementation of the exact
-    // profile; the rest are later slices of the backend.
-    case OpKind::MathLog:
-    case OpKind::MathLog2:
+    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) and erf are not ported from ir/eval/ExactMath; inline
+    // asm needs the PTX-subset semantics of the interpreter; tt.print needs vprintf formatting of Triton's.
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::MathErf:
-    case OpKind::TTJoin:
-    case OpKind::TTSplit:
-    case OpKind::TTCat:
-    case OpKind::TTGather:
-    case OpKind::TTHistogram:
-    case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance:
     case OpKind::TTMakeTensorDescriptor:  // tensor descriptors (TMA): not lowered
     case OpKind::TTDescriptorLoad:
     case OpKind::TTDescriptorStore:
     case OpKind::TTDescriptorGather:
     case OpKind::TTDescriptorScatter:
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS:
-    case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt:
-    case OpKind::TTDot:
-    case OpKind::TTExternElementwise:
     case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
-    case OpKind::TTCall:
     case OpKind::TTPrint:
-    case OpKind::TTAssert:
-    case OpKind::UBPoison:
-    case OpKind::CFBr:       // unstructured control flow (a terminator: lower() reports it)
+    case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }
   TILESIM_UNREACHABLE("gpu lowering: op kind");
@@ -278,11 +294,14 @@ void KernelLowering::lower() {
       argument = builder.CreateICmpNE(argument, builder.getInt8(0));
     set(kernel_.argument(i), Lowered{{argument}, std::nullopt});
   }
-  const Operation* terminator = lowerBlockBody(kernel_.body());
-  if (terminator && (terminator->kind == OpKind::CFBr || terminator->kind == OpKind::CFCondBr)) unsupported(*terminator);
-  if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
-    unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
-  builder.CreateRetVoid();
+  if (kernel_.op()->region(0).blocks.size() > 1) {
+    lowerKernelCfg(*this, kernel_.op()->region(0));  // cf.br / cf.cond_br between blocks (Branches.cpp)
+  } else {
+    const Operation* terminator = lowerBlockBody(kernel_.body());
+    if (!terminator || terminator->kind != OpKind::TTReturn || terminator->numOperands() != 0)
+      unsupported(terminator ? *terminator : *kernel_.op(), "returning values from a kernel");
+    builder.CreateRetVoid();
+  }
 
   // Launch bounds: exactly 32 * num_warps threads (PTX .maxntid; GPU-BACKEND.md: misspelt keys are ignored).
   llvm::Metadata* annotation[] = {llvm::ValueAsMetadata::get(function), llvm::MDString::get(context, "maxntidx"),

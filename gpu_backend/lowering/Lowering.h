@@ -11,6 +11,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -48,7 +49,12 @@ class KernelLowering {
   // The value's registers in `layout` (converted when it lives in another one; scalars are splatted).
   std::vector<llvm::Value*> in(const Value* value, const LinearLayout* layout);
   // The layout an op result gets (null for scalars), and the number of registers that means.
-  const LinearLayout* layoutOf(const Value* value) const { return layouts_.layoutOf(value); }
+  const LinearLayout* layoutOf(const Value* value) const {
+    if (const LinearLayout* layout = layouts_.layoutOf(value)) return layout;
+    for (const auto& callee : calleeLayouts)
+      if (const LinearLayout* layout = callee->layoutOf(value)) return layout;
+    return nullptr;
+  }
   static int registerCount(const LinearLayout* layout);
 
   // ---- types
@@ -82,6 +88,10 @@ class KernelLowering {
   llvm::Function* function = nullptr;
   // The module's AxisInfo (set by the pipeline; null: nothing is known, so no access is vectorised).
   const analysis::AxisInfoAnalysis* axisInfo = nullptr;
+  // tt.call (Calls.cpp): the module the callees are found in, and the callees' own layout assignments.
+  const Module* sourceModule = nullptr;
+  std::vector<std::unique_ptr<LayoutAssignment>> calleeLayouts;
+  int callDepth = 0;
 
  private:
   const Function& kernel_;
@@ -100,6 +110,54 @@ void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // Mem
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
 void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
 void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
+void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
+// fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).
+bool isFp8(Type type);
+void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
+llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2);  // exact f32 of an fp8 pattern
+
+// The exact profile's math functions, op for op from ir/eval/ExactMath (ExactMath.cpp): f32/f64, f16/bf16 in f32.
+enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh };
+llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
+
+// tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the
+// pipeline runs before O3: returns an error message, or "" (also when the module calls no __nv_* function).
+void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
+std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
+
+void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
+void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
+void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
+void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
+void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
+void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
+void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
+
+// Tensors staged in shared memory at their flat (row-major) index, for ops whose result elements come from
+// other threads (Shape.cpp, Dot.cpp): add() reserves the slots (16-byte aligned, 48 KiB in all, else the op is
+// refused), storeAll() is barrier, every thread stores its registers, barrier; load() reads one slot.
+class SharedStage {
+ public:
+  SharedStage(KernelLowering& lowering, const Operation& op);
+  // Reserves `slots` elements of `value`'s type and stages `value` in the first numElements of them.
+  llvm::Value* add(const Value* value, int64_t slots);
+  // Stages `value` at `base` (inside slots reserved before).
+  void addAt(const Value* value, llvm::Value* base, llvm::Type* type) { entries_.push_back({value, base, type}); }
+  void storeAll();
+  llvm::Value* slot(llvm::Value* base, llvm::Type* type, llvm::Value* index);
+  llvm::Value* load(llvm::Value* base, llvm::Type* type, llvm::Value* index, llvm::Type* valueType);
+
+ private:
+  struct Entry {
+    const Value* value;
+    llvm::Value* base;
+    llvm::Type* type;
+  };
+  KernelLowering& lowering_;
+  const Operation& op_;
+  std::vector<Entry> entries_;
+  int64_t bytes_ = 0;
+};
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.
 template <typename Fn>

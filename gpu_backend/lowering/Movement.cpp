@@ -27,7 +27,7 @@ void lowerConstant(KernelLowering& lowering, const Operation& op) {
   if (!value) lowering.unsupported(op, "without a value");
   switch (value->kind()) {
     case Attribute::Kind::Dense:
-      if (!value->isSplat()) lowering.unsupported(op, "with a non-splat dense value");
+      if (!value->isSplat()) return lowerDenseConstant(lowering, op);  // a table in global memory (Shape.cpp)
       bits = value->denseBitsAt(0);
       break;
     case Attribute::Kind::Integer:

@@ -1,0 +1,223 @@
+// The exact profile's math functions emitted operation for operation from ir/eval/ExactMath*.cpp (the algorithms
+// are documented in ir/eval/ExactMath.h; the constants and coefficient tables are the same objects, from
+// ir/eval/ExactMathSupport.h). Every C++ operation there is one LLVM instruction here on the same type: * + - /
+// are mul.rn/add.rn/sub.rn/div.rn (no fast-math flags, no contraction in the exact profile), fma is fma.rn,
+// nearbyint is cvt.rni, sqrt is sqrt.rn, exponent-bit tricks are integer ops on the bit pattern; an `if` that
+// returns early or changes a value becomes a select of both computed paths, which gives the same result. So
+// the GPU result is the interpreter's bit for bit: exp, exp2, exp10, log, log2, log10, rsqrt, tanh on f32 and f64
+// (f16/bf16: in f32, rounded once); a NaN result is the canonical NaN, as the interpreter stores it.
+// Not ported yet: sin, cos (Payne-Hanek), erf.
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+#include "ir/eval/ExactMathSupport.h"
+
+namespace tilesim::gpu {
+namespace {
+
+using Builder = llvm::IRBuilder<>;
+namespace em = tilesim::exactmath;
+
+template <typename T>
+struct Emitter {
+  Builder& b;
+  using C = em::Constants<T>;
+  using Word = em::Word<T>;
+  static constexpr int kMantissa = em::Bits<T>::kMantissaBits, kBias = em::Bits<T>::kBias;
+
+  llvm::Type* type() const { return sizeof(T) == 4 ? b.getFloatTy() : b.getDoubleTy(); }
+  llvm::IntegerType* word() const { return b.getIntNTy(sizeof(T) * 8); }
+  llvm::Value* c(T value) const { return llvm::ConstantFP::get(type(), static_cast<double>(value)); }
+  llvm::Value* mul(llvm::Value* x, llvm::Value* y) const { return b.CreateFMul(x, y); }
+  llvm::Value* add(llvm::Value* x, llvm::Value* y) const { return b.CreateFAdd(x, y); }
+  llvm::Value* sub(llvm::Value* x, llvm::Value* y) const { return b.CreateFSub(x, y); }
+  llvm::Value* div(llvm::Value* x, llvm::Value* y) const { return b.CreateFDiv(x, y); }
+  llvm::Value* neg(llvm::Value* x) const { return b.CreateFNeg(x); }
+  llvm::Value* fma(llvm::Value* x, llvm::Value* y, llvm::Value* z) const {
+    return b.CreateIntrinsic(llvm::Intrinsic::fma, {type()}, {x, y, z});
+  }
+  llvm::Value* rint(llvm::Value* x) const { return b.CreateUnaryIntrinsic(llvm::Intrinsic::nearbyint, x); }
+  llvm::Value* isNaN(llvm::Value* x) const { return b.CreateFCmpUNO(x, x); }
+  llvm::Value* select(llvm::Value* condition, llvm::Value* x, llvm::Value* y) const { return b.CreateSelect(condition, x, y); }
+  llvm::Value* bits(llvm::Value* x) const { return b.CreateBitCast(x, word()); }
+  llvm::Value* fromBits(llvm::Value* w) const { return b.CreateBitCast(w, type()); }
+
+  // 2^e for an i32 e in the normal range (exponent bits).
+  llvm::Value* powerOfTwo(llvm::Value* e) const {
+    llvm::Value* biased = b.CreateZExtOrTrunc(b.CreateAdd(e, b.getInt32(kBias)), word());
+    return fromBits(b.CreateShl(biased, kMantissa));
+  }
+  llvm::Value* powerOfTwo(int e) const { return c(em::powerOfTwo<T>(e)); }
+  llvm::Value* scaleByPowerOfTwo(llvm::Value* x, llvm::Value* e) const {  // e: i32; e / 2 truncates as in C++
+    llvm::Value* first = b.CreateSDiv(e, b.getInt32(2));
+    return mul(mul(x, powerOfTwo(first)), powerOfTwo(b.CreateSub(e, first)));
+  }
+  std::pair<llvm::Value*, llvm::Value*> twoProduct(llvm::Value* x, llvm::Value* y) const {
+    llvm::Value* hi = mul(x, y);
+    return {hi, fma(x, y, neg(hi))};
+  }
+  std::pair<llvm::Value*, llvm::Value*> twoSum(llvm::Value* x, llvm::Value* y) const {
+    llvm::Value* hi = add(x, y);
+    llvm::Value* yVirtual = sub(hi, x);
+    llvm::Value* xVirtual = sub(hi, yVirtual);
+    return {hi, add(sub(x, xVirtual), sub(y, yVirtual))};
+  }
+  std::pair<llvm::Value*, llvm::Value*> fastTwoSum(llvm::Value* x, llvm::Value* y) const {
+    llvm::Value* hi = add(x, y);
+    return {hi, sub(y, sub(hi, x))};
+  }
+  template <size_t N>
+  llvm::Value* horner(const T (&coefficients)[N], llvm::Value* x) const {
+    llvm::Value* sum = c(coefficients[N - 1]);
+    for (size_t i = N - 1; i-- > 0;) sum = fma(sum, x, c(coefficients[i]));
+    return sum;
+  }
+  llvm::Value* clamp(llvm::Value* x, T low, T high) const {  // x < low ? low : (x > high ? high : x)
+    return select(b.CreateFCmpOLT(x, c(low)), c(low), select(b.CreateFCmpOGT(x, c(high)), c(high), x));
+  }
+  llvm::Value* toInt(llvm::Value* k) const { return b.CreateFPToSI(k, b.getInt32Ty()); }  // k is integral, in range
+
+  // ---- exp family (ir/eval/ExactMathExp.cpp)
+  llvm::Value* expKernel(std::pair<llvm::Value*, llvm::Value*> y, llvm::Value* k) const {
+    llvm::Value* p = horner(C::kExpTaylor, y.first);
+    llvm::Value* tail = fma(mul(y.first, y.first), p, y.second);
+    auto head = fastTwoSum(c(T(1)), y.first);
+    return scaleByPowerOfTwo(add(head.first, add(head.second, tail)), toInt(k));
+  }
+  std::pair<llvm::Value*, llvm::Value*> reduceByConstant(llvm::Value* x, llvm::Value* k, T hi, T lo) const {
+    return twoSum(fma(neg(k), c(hi), x), mul(neg(k), c(lo)));
+  }
+  llvm::Value* exp(llvm::Value* input, T low, T high) const {
+    llvm::Value* x = clamp(input, low, high);
+    llvm::Value* k = rint(mul(x, c(C::kLog2E)));
+    return select(isNaN(input), input, expKernel(reduceByConstant(x, k, C::kLn2Hi, C::kLn2Lo), k));
+  }
+  llvm::Value* exp2(llvm::Value* input, T low, T high) const {
+    llvm::Value* x = clamp(input, low, high);
+    llvm::Value* k = rint(x);
+    llvm::Value* r = sub(x, k);
+    auto y = twoProduct(r, c(C::kLn2Hi));
+    y.second = fma(r, c(C::kLn2Lo), y.second);
+    return select(isNaN(input), input, expKernel(y, k));
+  }
+  llvm::Value* exp10(llvm::Value* input, T low, T high) const {
+    llvm::Value* x = clamp(input, low, high);
+    llvm::Value* k = rint(mul(x, c(C::kLog2Of10)));
+    auto r = reduceByConstant(x, k, C::kLog10Of2Hi, C::kLog10Of2Lo);
+    auto y = twoProduct(r.first, c(C::kLn10Hi));
+    y.second = fma(r.first, c(C::kLn10Lo), fma(r.second, c(C::kLn10Hi), y.second));
+    return select(isNaN(input), input, expKernel(y, k));
+  }
+
+  // ---- log family (ir/eval/ExactMathLog.cpp); base 0 = e, 1 = 2, 2 = 10
+  llvm::Value* log(llvm::Value* input, int base) const {
+    llvm::Value* subnormal = b.CreateFCmpOLT(input, powerOfTwo(1 - kBias));
+    llvm::Value* x = select(subnormal, mul(input, powerOfTwo(kMantissa + 2)), input);
+    llvm::Value* extra = b.CreateSelect(subnormal, b.getInt32(kMantissa + 2), b.getInt32(0));
+    llvm::Value* w = bits(x);
+    llvm::Value* exponent = b.CreateSub(b.CreateTrunc(b.CreateLShr(w, kMantissa), b.getInt32Ty()), b.getInt32(kBias));
+    llvm::Value* m = fromBits(b.CreateOr(b.CreateAnd(w, llvm::ConstantInt::get(word(), (Word(1) << kMantissa) - 1)),
+                                         llvm::ConstantInt::get(word(), Word(kBias) << kMantissa)));
+    llvm::Value* large = b.CreateFCmpOGT(m, c(C::kSqrt2));
+    m = select(large, mul(m, c(T(0.5))), m);
+    exponent = b.CreateSelect(large, b.CreateAdd(exponent, b.getInt32(1)), exponent);
+    llvm::Value* f = sub(m, c(T(1)));
+    llvm::Value* s = div(f, add(c(T(2)), f));
+    llvm::Value* z = mul(s, s);
+    llvm::Value* r = mul(z, horner(C::kLogAtanh, z));
+    llvm::Value* halfSquare = mul(mul(c(T(0.5)), f), f);
+    llvm::Value* correction = mul(s, add(halfSquare, r));
+    auto hi = twoSum(f, neg(halfSquare));
+    llvm::Value* halfSquareError = fma(mul(c(T(0.5)), f), f, neg(halfSquare));
+    llvm::Value* lo = add(hi.second, sub(correction, halfSquareError));
+    auto y = fastTwoSum(hi.first, lo);
+    llvm::Value* k = b.CreateSIToFP(b.CreateSub(exponent, extra), type());
+    std::pair<llvm::Value*, llvm::Value*> kc, yd = y;
+    if (base == 0) {
+      kc = twoProduct(k, c(C::kLn2Hi));
+      kc.second = fma(k, c(C::kLn2Lo), kc.second);
+    } else if (base == 1) {
+      kc = {k, c(T(0))};
+    } else {
+      kc = twoProduct(k, c(C::kLog10Of2Hi));
+      kc.second = fma(k, c(C::kLog10Of2Lo), kc.second);
+    }
+    if (base != 0) {
+      const T dHi = base == 1 ? C::kInvLn2Hi : C::kInvLn10Hi, dLo = base == 1 ? C::kInvLn2Lo : C::kInvLn10Lo;
+      yd = twoProduct(y.first, c(dHi));
+      yd.second = fma(y.first, c(dLo), fma(y.second, c(dHi), yd.second));
+    }
+    auto sum = twoSum(kc.first, yd.first);
+    llvm::Value* value = add(sum.first, add(sum.second, add(kc.second, yd.second)));
+    // Special cases, in the interpreter's order: NaN, x < 0, x == 0, +inf.
+    llvm::Value* inf = c(std::numeric_limits<T>::infinity());
+    value = select(b.CreateFCmpOEQ(input, inf), input, value);
+    value = select(b.CreateFCmpOEQ(input, c(T(0))), neg(inf), value);
+    value = select(b.CreateFCmpOLT(input, c(T(0))), c(std::numeric_limits<T>::quiet_NaN()), value);
+    return select(isNaN(input), input, value);
+  }
+
+  // ---- rsqrt (ir/eval/ExactMathSpecial.cpp)
+  llvm::Value* rsqrt(llvm::Value* input) const {
+    constexpr int kScale = kBias + 1;
+    llvm::Value* small = b.CreateFCmpOLT(input, powerOfTwo(-kScale / 2));
+    llvm::Value* x = select(small, mul(mul(input, powerOfTwo(kScale / 2)), powerOfTwo(kScale / 2)), input);
+    llvm::Value* resultScale = select(small, powerOfTwo(kScale / 2), c(T(1)));
+    llvm::Value* root = b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+    llvm::Value* y = div(c(T(1)), root);
+    llvm::Value* rootError = fma(neg(root), root, x);
+    llvm::Value* quotientError = fma(neg(y), root, c(T(1)));
+    llvm::Value* correction = fma(mul(mul(c(T(-0.5)), rootError), y), y, quotientError);
+    llvm::Value* value = mul(fma(y, correction, y), resultScale);
+    value = select(b.CreateFCmpOEQ(input, c(std::numeric_limits<T>::infinity())), c(T(0)), value);
+    value = select(b.CreateFCmpOLT(input, c(T(0))), c(std::numeric_limits<T>::quiet_NaN()), value);
+    value = select(b.CreateFCmpOEQ(input, c(T(0))), div(c(T(1)), input), value);
+    return select(isNaN(input), input, value);
+  }
+
+  // ---- tanh (ir/eval/ExactMathSpecial.cpp): |x| < 1 a Chebyshev fit, else 1 - 2 / (exp(2|x|) + 1); odd.
+  llvm::Value* tanh(llvm::Value* x, T expLow, T expHigh) const {
+    llvm::Value* sign = llvm::ConstantInt::get(word(), Word(1) << (sizeof(T) * 8 - 1));
+    llvm::Value* a = fromBits(b.CreateAnd(bits(x), b.CreateNot(sign)));
+    auto z = twoProduct(a, a);
+    auto cube = twoProduct(a, z.first);
+    llvm::Value* p = horner(C::kTanhSmall, z.first);
+    llvm::Value* small = add(a, fma(cube.first, p, fma(cube.second, p, mul(mul(a, z.second), p))));
+    llvm::Value* e = exp(mul(c(T(2)), a), expLow, expHigh);
+    llvm::Value* large = sub(c(T(1)), div(c(T(2)), add(e, c(T(1)))));
+    llvm::Value* value = select(b.CreateFCmpOLT(a, c(T(1))), small, large);
+    llvm::Value* signed_ = fromBits(b.CreateOr(b.CreateAnd(bits(value), b.CreateNot(sign)), b.CreateAnd(bits(x), sign)));
+    return select(isNaN(x), x, signed_);
+  }
+
+  llvm::Value* evaluate(ExactFunction function, llvm::Value* x) const {
+    const bool isFloat = sizeof(T) == 4;
+    switch (function) {
+      case ExactFunction::Exp: return isFloat ? exp(x, -104, 89) : exp(x, -746, 710);
+      case ExactFunction::Exp2: return isFloat ? exp2(x, -152, 129) : exp2(x, -1076, 1025);
+      case ExactFunction::Exp10: return isFloat ? exp10(x, -46, 39) : exp10(x, -330, 310);
+      case ExactFunction::Log: return log(x, 0);
+      case ExactFunction::Log2: return log(x, 1);
+      case ExactFunction::Log10: return log(x, 2);
+      case ExactFunction::Rsqrt: return rsqrt(x);
+      case ExactFunction::Tanh: return isFloat ? tanh(x, -104, 89) : tanh(x, -746, 710);
+    }
+    TILESIM_UNREACHABLE("exact math function");
+  }
+};
+
+}  // namespace
+
+llvm::Value* emitExactMath(llvm::IRBuilder<>& b, ExactFunction function, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  const bool narrow = type->isHalfTy() || type->isBFloatTy();
+  llvm::Value* wide = narrow ? b.CreateFPExt(x, b.getFloatTy()) : x;
+  llvm::Value* result = wide->getType()->isDoubleTy() ? Emitter<double>{b}.evaluate(function, wide)
+                                                      : Emitter<float>{b}.evaluate(function, wide);
+  if (narrow) result = b.CreateFPTrunc(result, type);
+  // NaN results are stored as the canonical NaN (the interpreter's FloatCodec).
+  llvm::Type* word = b.getIntNTy(type->getPrimitiveSizeInBits());
+  const uint64_t canonical = type->isDoubleTy() ? 0x7FFFFFFFFFFFFFFFull : type->isFloatTy() ? 0x7FFFFFFFull : 0x7FFFull;
+  return b.CreateSelect(b.CreateFCmpUNO(result, result), b.CreateBitCast(llvm::ConstantInt::get(word, canonical), type), result);
+}
+
+}  // namespace tilesim::gpu

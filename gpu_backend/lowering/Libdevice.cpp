@@ -1,0 +1,139 @@
+// tt.extern_elementwise (libdevice `__nv_*` calls; docs/semantics.md §Libdevice) and linking libdevice.10.bc.
+//  - exact profile: the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 rsqrt tanh, and
+//    __nv_fast_expf/logf, which the interpreter evaluates the same way) are emitted op for op (ExactMath.cpp);
+//    the functions whose result is exactly defined (floor ceil trunc round rint nearbyint fabs copysign fmin fmax
+//    fmod fdim fma sqrt, isinf isnan finite signbit) call libdevice, whose implementations of them are exact, with
+//    subnormals kept (nvvm-reflect-ftz = 0). Every other function is refused: the interpreter evaluates it in
+//    double, which no GPU code reproduces bit for bit.
+//  - triton profile: every `__nv_*` symbol calls libdevice, with `nvvm-reflect-ftz` = 1 as Triton sets it.
+// linkLibdevice links the bitcode (only the functions used, made internal so O3 inlines them and drops the rest)
+// when the module declares any `__nv_*` function. It is looked up in $TILESIM_LIBDEVICE, the CUDA toolkit
+// (/usr/local/cuda/nvvm/libdevice, $CUDA_HOME) and the libdevice that the Triton Python package ships.
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+using Builder = llvm::IRBuilder<>;
+
+// The base name without `__nv_` and the f32 suffix / f64 form: "__nv_expf" -> "exp", "__nv_exp" -> "exp".
+std::string baseName(const std::string& symbol, bool isFloat) {
+  std::string name = symbol.substr(5);
+  if (name.rfind("fast_", 0) == 0) name = name.substr(5);
+  if (isFloat && !name.empty() && name.back() == 'f') name.pop_back();
+  return name;
+}
+
+std::optional<ExactFunction> exactAlgorithm(const std::string& name) {
+  if (name == "exp") return ExactFunction::Exp;
+  if (name == "exp2") return ExactFunction::Exp2;
+  if (name == "exp10") return ExactFunction::Exp10;
+  if (name == "log") return ExactFunction::Log;
+  if (name == "log2") return ExactFunction::Log2;
+  if (name == "log10") return ExactFunction::Log10;
+  if (name == "rsqrt") return ExactFunction::Rsqrt;
+  if (name == "tanh") return ExactFunction::Tanh;
+  return std::nullopt;
+}
+
+bool exactlyDefined(const std::string& name) {
+  static const std::set<std::string> kNames = {"floor", "ceil",  "trunc", "round", "rint",  "nearbyint", "fabs",
+                                               "copysign", "fmin", "fmax", "fmod", "fdim", "fma", "sqrt",
+                                               "isinf", "isnan", "finite", "isfinited", "signbit", "signbitd",
+                                               "isinfd", "isnand"};
+  return kNames.count(name) > 0;
+}
+
+std::vector<std::filesystem::path> libdeviceCandidates() {
+  std::vector<std::filesystem::path> paths;
+  if (const char* explicitPath = std::getenv("TILESIM_LIBDEVICE")) paths.emplace_back(explicitPath);
+  if (const char* cuda = std::getenv("CUDA_HOME")) paths.push_back(std::filesystem::path(cuda) / "nvvm/libdevice/libdevice.10.bc");
+  paths.emplace_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  // Triton's wheel ships one: <site-packages>/triton/backends/nvidia/lib/libdevice.10.bc.
+  const std::string tail = "triton/backends/nvidia/lib/libdevice.10.bc";
+  std::vector<std::filesystem::path> roots = {".venv/lib", "/usr/local/lib", "/usr/lib"};
+  if (const char* home = std::getenv("HOME")) roots.push_back(std::filesystem::path(home) / ".local/lib");
+  if (const char* venv = std::getenv("VIRTUAL_ENV")) roots.push_back(std::filesystem::path(venv) / "lib");
+  std::error_code error;
+  for (const auto& root : roots) {
+    if (!std::filesystem::is_directory(root, error)) continue;
+    for (const auto& entry : std::filesystem::directory_iterator(root, error)) {
+      if (entry.path().filename().string().rfind("python3", 0) != 0) continue;
+      paths.push_back(entry.path() / "site-packages" / tail);
+      paths.push_back(entry.path() / "dist-packages" / tail);
+    }
+  }
+  return paths;
+}
+
+}  // namespace
+
+void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const std::string symbol = op.keywordAttr("symbol", "");
+  if (symbol.rfind("__nv_", 0) != 0) lowering.unsupported(op, "of '" + symbol + "' (only libdevice __nv_* functions)");
+  const Type element = op.operand(0)->type.element();
+  const bool isFloat = element.isScalar() && element.scalarKind() == ScalarKind::F32;
+  const std::string name = baseName(symbol, isFloat);
+  const bool triton = lowering.options.profile == FloatProfile::Triton;
+  if (!triton) {
+    if (std::optional<ExactFunction> function = exactAlgorithm(name); function && op.numOperands() == 1)
+      return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, *function, v[0]); });
+    if (!exactlyDefined(name))
+      lowering.unsupported(op, "of " + symbol + " in the exact profile (the interpreter evaluates it in double)");
+  }
+  std::vector<llvm::Type*> parameters;
+  for (const Value* operand : op.operands) parameters.push_back(lowering.scalarType(op, operand->type));
+  llvm::Type* result = lowering.scalarType(op, op.result()->type);
+  auto* type = llvm::FunctionType::get(result, parameters, false);
+  llvm::FunctionCallee callee = lowering.module.getOrInsertFunction(symbol, type);
+  if (auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee()); !function || function->getFunctionType() != type)
+    lowering.unsupported(op, "of " + symbol + " with two different signatures");
+  lowerElementwise(lowering, op, [&](auto& v) { return b.CreateCall(callee, v); });
+}
+
+std::string linkLibdevice(llvm::Module& module, const CompileOptions& options) {
+  bool needed = false;
+  for (const llvm::Function& function : module)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_")) needed = true;
+  if (!needed) return "";
+  std::filesystem::path found;
+  std::error_code error;
+  for (const auto& candidate : libdeviceCandidates())
+    if (std::filesystem::is_regular_file(candidate, error)) {
+      found = candidate;
+      break;
+    }
+  if (found.empty())
+    return "the kernel calls libdevice, and libdevice.10.bc was not found (set TILESIM_LIBDEVICE, or install the "
+           "CUDA toolkit or the triton Python package)";
+  auto buffer = llvm::MemoryBuffer::getFile(found.string());
+  if (!buffer) return "cannot read " + found.string() + ": " + buffer.getError().message();
+  auto parsed = llvm::parseBitcodeFile(buffer.get()->getMemBufferRef(), module.getContext());
+  if (!parsed) return "cannot parse " + found.string() + ": " + llvm::toString(parsed.takeError());
+  std::unique_ptr<llvm::Module> libdevice = std::move(parsed.get());
+  libdevice->setTargetTriple(module.getTargetTriple());
+  libdevice->setDataLayout(module.getDataLayout());
+  const bool ftz = options.profile == FloatProfile::Triton;
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", ftz ? 1 : 0);
+  if (llvm::Linker::linkModules(module, std::move(libdevice), llvm::Linker::Flags::LinkOnlyNeeded,
+                                [](llvm::Module& linked, const llvm::StringSet<>&) {
+                                  for (llvm::Function& function : linked)
+                                    if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+                                      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+                                }))
+    return "linking " + found.string() + " failed";
+  return "";
+}
+
+}  // namespace tilesim::gpu
