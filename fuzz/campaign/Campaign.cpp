@@ -105,7 +105,8 @@ namespace {
 
 class Worker {
  public:
-  Worker(const CampaignOptions& options, int id) : options_(options), id_(id) {
+  Worker(const CampaignOptions& options, int id, std::chrono::steady_clock::time_point start)
+      : options_(options), id_(id), start_(start) {
     if (options.makeTarget) target_ = options.makeTarget();
   }
 
@@ -299,6 +300,9 @@ class Worker {
     if (options_.shrink) {
       const std::string wanted = verdict.check;
       std::function<bool(const KernelPlan&)> stillFails = [&](const KernelPlan& candidate) {
+        // A time-bounded campaign ends on time: past the grace period the shrinker keeps what it has.
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        if (options_.seconds > 0 && elapsed > options_.seconds + options_.shrinkGraceSeconds) return false;
         CheckedProgram program;
         Verdict v = check(candidate, program, nullptr);
         return v.status == ProgramStatus::Failed && v.check == wanted;
@@ -357,6 +361,7 @@ class Worker {
 
   const CampaignOptions& options_;
   int id_;
+  std::chrono::steady_clock::time_point start_;
   InterpreterEngine interpreter_;
   std::unique_ptr<Engine> target_;
 };
@@ -379,7 +384,7 @@ CampaignResult runCampaign(const CampaignOptions& options) {
                                          options.shardCount) % options.shardCount;
   auto indexOf = [&](int64_t k) { return firstIndex + k * options.shardCount; };
   auto work = [&](int id) {
-    Worker worker(options, id);
+    Worker worker(options, id, start);
     for (;;) {
       if (stop.load()) return;
       if (options.seconds > 0 && elapsed() >= options.seconds) return;

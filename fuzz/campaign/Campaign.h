@@ -103,6 +103,7 @@ struct CampaignOptions {
   std::string ptxas;            // resolved path; empty with checkPtxas: skipped visibly
   bool shrink = true;
   int shrinkBudget = 400;       // candidate plans tried per failure
+  double shrinkGraceSeconds = 30;  // with `seconds`: no shrinking step starts later than seconds + this
   bool progress = false;        // live line on stderr
   bool keepRecords = false;     // fill CampaignResult::records (tests)
 };
