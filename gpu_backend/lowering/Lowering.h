@@ -109,6 +109,16 @@ void lowerMovementOp(KernelLowering& lowering, const Operation& op);      // Mov
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // MemoryOps.cpp
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
 void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
+// A reduce operand's axis laid out as Triton's blocked layouts lay it out: index bits [0, lowRegisterBits) in
+// registers, the next ones on lanes (laneBits, ascending hardware bits), then on warps (warpBits, ascending), the
+// rest in registers (the repeated tile); each held by exactly one hardware bit. Null for any other layout. The
+// triton profile reduces such an axis in Triton's order (ReduceAxisLayout{2^lowRegisterBits, 2^|laneBits|,
+// 2^|warpBits|} in the interpreter), every other one in the contract order.
+struct TritonReduceAxis {
+  int lowRegisterBits = 0;
+  std::vector<int> laneBits, warpBits;
+};
+std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int axis);  // ReduceScan.cpp
 void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
 // fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).

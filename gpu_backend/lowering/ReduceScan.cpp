@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "gpu_backend/lowering/Lowering.h"
@@ -78,6 +79,35 @@ bool axisInRegistersOnly(const LinearLayout& layout, uint64_t axisMask) {
     for (uint64_t basis : layout.dimBases(dim))
       if (basis & axisMask) return false;
   return true;
+}
+
+// Combine regions whose two operands may be swapped without changing a bit of the result (one commutative op
+// on the two block arguments): Triton's butterfly computes combine(own, partner) on every lane, which for these
+// is lane 0's combine(lower, upper) everywhere, so no select is needed.
+bool commutativeCombine(const Operation& reduce) {
+  if (reduce.numOperands() != 1) return false;
+  const Block& combine = reduce.region(0).front();
+  if (combine.operations.size() != 2) return false;
+  const Operation& binary = *combine.operations.front();
+  switch (binary.kind) {
+    case OpKind::ArithAddF: case OpKind::ArithMulF: case OpKind::ArithMaxNumF: case OpKind::ArithMinNumF:
+    case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithAddI: case OpKind::ArithMulI:
+    case OpKind::ArithAndI: case OpKind::ArithOrI: case OpKind::ArithXOrI: case OpKind::ArithMaxSI:
+    case OpKind::ArithMinSI: case OpKind::ArithMaxUI: case OpKind::ArithMinUI: break;
+    default: return false;
+  }
+  if (binary.numOperands() != 2 || binary.numResults() != 1) return false;
+  const Value* a = combine.argument(0);
+  const Value* b = combine.argument(1);
+  const bool arguments = (binary.operand(0) == a && binary.operand(1) == b) || (binary.operand(0) == b && binary.operand(1) == a);
+  const Operation& terminator = *combine.operations.back();
+  return arguments && terminator.numOperands() == 1 && terminator.operand(0) == binary.result(0);
+}
+
+bool insideLoop(const Operation& op) {
+  for (const Operation* parent = op.parentOp(); parent; parent = parent->parentOp())
+    if (parent->kind == OpKind::SCFFor || parent->kind == OpKind::SCFWhile) return true;
+  return false;
 }
 
 }  // namespace
@@ -174,6 +204,172 @@ void lowerScan(KernelLowering& lowering, const Operation& op) {
   for (size_t k = 0; k < count; ++k) lowering.set(op.result(k), Lowered{values[k], layout});
 }
 
+std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int axis) {
+  const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
+  const int axisOffset = layout.outDimOffset(axis);
+  TritonReduceAxis result;
+  int phase = 0;  // 0: low register bits, 1: lanes, 2: warps, 3: high register bits (the repeated tile)
+  for (int q = 0; q < axisBits; ++q) {
+    std::optional<HardwareBit> holder = holderOf(layout, uint64_t{1} << (axisOffset + q));
+    if (!holder) return std::nullopt;
+    if (holder->dim == kRegisterDim) {
+      if (phase == 0) ++result.lowRegisterBits;
+      else phase = 3;
+    } else if (holder->dim == kLaneDim) {
+      if (phase > 1 || (!result.laneBits.empty() && result.laneBits.back() >= holder->bit)) return std::nullopt;
+      phase = 1;
+      result.laneBits.push_back(holder->bit);
+    } else {
+      if (phase > 2 || (!result.warpBits.empty() && result.warpBits.back() >= holder->bit)) return std::nullopt;
+      phase = 2;
+      result.warpBits.push_back(holder->bit);
+    }
+  }
+  return result;
+}
+
+namespace {
+
+void finishReduce(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
+                  const std::vector<std::vector<llvm::Value*>>& values);
+
+// tt.reduce in Triton's order (the triton profile; docs/gpu-backend.md "Reductions"): each thread folds its
+// registers along the axis in index order, acc = combine(acc, x); then a shfl.sync.bfly butterfly over the lane
+// bits of the axis, highest first; then each warp's partial goes to shared memory (one barrier) and every thread
+// combines the W partials as warp 0 of a butterfly would (xor W/2, ..., 1, the lower warp the left operand).
+// That is the order the interpreter follows for ReduceAxisLayout{2^lowRegisterBits, 2^lanes, 2^warps}
+// (interpreter/ReduceScan.cpp tritonReduceSteps). Returns false (nothing emitted) when the partials do not fit
+// the shared-memory budget; the caller then uses the contract order.
+bool lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
+                            const TritonReduceAxis& shape, std::vector<std::vector<llvm::Value*>>& values) {
+  Builder& b = lowering.builder;
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  const size_t count = op.numOperands();
+  const int registers = numRegisters(layout);
+  const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
+  const int axisOffset = layout.outDimOffset(axis);
+  const uint64_t axisMask = ((uint64_t{1} << axisBits) - 1) << axisOffset;
+  const int warps = 1 << shape.warpBits.size();
+  const int64_t slices = (int64_t{1} << layout.outBits()) >> axisBits;
+  std::vector<int64_t> regionOffset;  // bytes, one region of slices * warps partials per operand
+  int64_t sharedBytes = 0;
+  if (warps > 1) {
+    for (size_t k = 0; k < count; ++k) {
+      llvm::Type* type = values[k][0]->getType();
+      const int64_t elementBytes = type->isPointerTy() ? 8 : std::max<int64_t>(1, type->getPrimitiveSizeInBits() / 8);
+      sharedBytes = (sharedBytes + 7) / 8 * 8;
+      regionOffset.push_back(sharedBytes);
+      sharedBytes += slices * warps * elementBytes;
+    }
+    if (sharedBytes > kExchangeBytes) return false;
+  }
+  const Block& combine = op.region(0).front();
+  auto combinePair = [&](const std::vector<llvm::Value*>& left, const std::vector<llvm::Value*>& right) {
+    std::vector<llvm::Value*> arguments = left;
+    arguments.insert(arguments.end(), right.begin(), right.end());
+    return lowering.inlineRegion(combine, arguments);
+  };
+  uint32_t axisRegisters = 0;  // register bits holding axis bits
+  for (int k = 0; k < layout.inDimBits(kRegisterDim); ++k)
+    if (layout.dimBases(kRegisterDim)[static_cast<size_t>(k)] & axisMask) axisRegisters |= 1u << k;
+  std::vector<int> representatives;
+  for (int r = 0; r < registers; ++r)
+    if ((static_cast<uint32_t>(r) & axisRegisters) == 0) representatives.push_back(r);
+
+  // 1. Each thread folds its registers along the axis in index order (Triton's register order: the sizePerThread
+  //    elements, then the repeats).
+  std::vector<std::vector<llvm::Value*>> acc;  // per representative, per operand
+  for (int r : representatives) {
+    std::vector<int> along;
+    for (int other = 0; other < registers; ++other)
+      if ((static_cast<uint32_t>(other) & ~axisRegisters) == static_cast<uint32_t>(r)) along.push_back(other);
+    std::sort(along.begin(), along.end(), [&](int x, int y) {
+      return (registerElement(layout, x) & axisMask) < (registerElement(layout, y) & axisMask);
+    });
+    auto column = [&](int reg) {
+      std::vector<llvm::Value*> result;
+      for (size_t k = 0; k < count; ++k) result.push_back(values[k][static_cast<size_t>(reg)]);
+      return result;
+    };
+    std::vector<llvm::Value*> partial = column(along.front());
+    for (size_t i = 1; i < along.size(); ++i) partial = combinePair(partial, column(along[i]));
+    acc.push_back(std::move(partial));
+  }
+
+  // 2. Lanes: butterfly, highest axis lane bit first. Lane 0's order, combine(lower, upper), on every lane: for a
+  //    commutative combine that is combine(own, partner); otherwise the operands are ordered by the lane's bit.
+  const bool commutative = commutativeCombine(op);
+  for (auto bit = shape.laneBits.rbegin(); bit != shape.laneBits.rend(); ++bit) {
+    llvm::Value* upperHalf = commutative ? nullptr : b.CreateICmpNE(b.CreateAnd(lowering.laneId(), 1u << *bit), b.getInt32(0));
+    for (std::vector<llvm::Value*>& partial : acc) {
+      std::vector<llvm::Value*> left, right;
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Value* theirs = shuffleXor(b, partial[k], 1 << *bit);
+        left.push_back(commutative ? partial[k] : b.CreateSelect(upperHalf, theirs, partial[k]));
+        right.push_back(commutative ? theirs : b.CreateSelect(upperHalf, partial[k], theirs));
+      }
+      partial = combinePair(left, right);
+    }
+  }
+
+  // 3. Warps: every warp stores its partial of each slice at [slice][warp along the axis]; after one barrier every
+  //    thread reads the W partials of its slices and combines them as warp 0 of a butterfly (xor W/2, ..., 1).
+  //    A barrier before the stores only where shared memory may still be read (used before, or inside a loop).
+  if (warps > 1) {
+    if (lowering.sharedBytes() > 0 || insideLoop(op)) lowering.barrier();
+    llvm::Value* shared = lowering.sharedMemory(static_cast<int>(sharedBytes));
+    llvm::Value* warpCoordinate = b.getInt32(0);
+    for (size_t i = 0; i < shape.warpBits.size(); ++i) {
+      llvm::Value* bit = b.CreateAnd(b.CreateLShr(lowering.warpId(), static_cast<uint64_t>(shape.warpBits[i])), 1u);
+      warpCoordinate = b.CreateOr(warpCoordinate, b.CreateShl(bit, static_cast<uint64_t>(i)));
+    }
+    std::vector<llvm::Value*> sliceBase;  // slice index * warps, per representative
+    for (int r : representatives) {
+      llvm::Value* index = lowering.elementIndex(layout, r);
+      llvm::Value* low = b.CreateAnd(index, b.getInt32(static_cast<uint32_t>((uint64_t{1} << axisOffset) - 1)));
+      llvm::Value* high = b.CreateShl(b.CreateLShr(index, static_cast<uint64_t>(axisOffset + axisBits)), static_cast<uint64_t>(axisOffset));
+      sliceBase.push_back(b.CreateMul(b.CreateOr(high, low), b.getInt32(static_cast<uint32_t>(warps))));
+    }
+    auto slot = [&](size_t k, llvm::Type* stored, llvm::Value* index) {
+      llvm::Value* region = b.CreateGEP(b.getInt8Ty(), shared, b.getInt64(static_cast<uint64_t>(regionOffset[k])));
+      return b.CreateGEP(stored, region, b.CreateZExt(index, b.getInt64Ty()));
+    };
+    for (size_t i = 0; i < representatives.size(); ++i)
+      for (size_t k = 0; k < count; ++k) {
+        llvm::Value* value = acc[i][k];
+        const bool flag = value->getType()->isIntegerTy(1);
+        llvm::Type* stored = flag ? b.getInt8Ty() : value->getType();
+        b.CreateStore(flag ? b.CreateZExt(value, stored) : value, slot(k, stored, b.CreateAdd(sliceBase[i], warpCoordinate)));
+      }
+    lowering.barrier();
+    for (size_t i = 0; i < representatives.size(); ++i) {
+      std::vector<std::vector<llvm::Value*>> partials;  // per warp, per operand
+      for (int w = 0; w < warps; ++w) {
+        std::vector<llvm::Value*> partial;
+        for (size_t k = 0; k < count; ++k) {
+          llvm::Type* type = acc[i][k]->getType();
+          const bool flag = type->isIntegerTy(1);
+          llvm::Type* stored = flag ? b.getInt8Ty() : type;
+          llvm::Value* loaded = b.CreateLoad(stored, slot(k, stored, b.CreateAdd(sliceBase[i], b.getInt32(static_cast<uint32_t>(w)))));
+          partial.push_back(flag ? b.CreateICmpNE(loaded, b.getInt8(0)) : loaded);
+        }
+        partials.push_back(std::move(partial));
+      }
+      for (int half = warps / 2; half >= 1; half /= 2)
+        for (int w = 0; w < half; ++w) partials[static_cast<size_t>(w)] = combinePair(partials[static_cast<size_t>(w)], partials[static_cast<size_t>(w + half)]);
+      acc[i] = partials.front();
+    }
+  }
+
+  for (size_t i = 0; i < representatives.size(); ++i)
+    for (int other = 0; other < registers; ++other)
+      if ((static_cast<uint32_t>(other) & ~axisRegisters) == static_cast<uint32_t>(representatives[i]))
+        for (size_t k = 0; k < count; ++k) values[k][static_cast<size_t>(other)] = acc[i][k];
+  return true;
+}
+
+}  // namespace
+
 void lowerReduce(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   const int axis = static_cast<int>(op.intAttr("axis"));
@@ -185,6 +381,13 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> values;
   for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
   const int registers = numRegisters(layout);
+  // The triton profile does not fix the order (results are judged within bounds): reduce as Triton does.
+  std::optional<TritonReduceAxis> tritonShape;
+  if (lowering.options.profile == FloatProfile::Triton) tritonShape = tritonReduceAxis(layout, axis);
+  if (tritonShape && lowerReduceTritonOrder(lowering, op, layout, *tritonShape, values)) {
+    finishReduce(lowering, op, layout, values);
+    return;
+  }
 
   // Combines lower (bit 0) with upper (bit 1) for every operand; returns the combined values.
   auto combinePair = [&](const std::vector<llvm::Value*>& lower, const std::vector<llvm::Value*>& upper) {
@@ -283,6 +486,16 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
     }
   }
 
+  finishReduce(lowering, op, layout, values);
+}
+
+namespace {
+
+void finishReduce(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
+                  const std::vector<std::vector<llvm::Value*>>& values) {
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  const size_t count = op.numOperands();
+  const int registers = numRegisters(layout);
   std::vector<int> removed;
   LinearLayout slice = sliceLayout(layout, axis, &removed);
   uint64_t removedMask = 0;
@@ -302,5 +515,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
     lowering.set(op.result(k), std::move(result));
   }
 }
+
+}  // namespace
 
 }  // namespace tilesim::gpu
