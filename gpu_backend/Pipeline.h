@@ -12,12 +12,14 @@
 // lowered yet in either profile (they need the deterministic shared implementation docs/semantics.md names).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
+#include "ir/launch/Launch.h"
 #include "ir/launch/Profiles.h"
 
 namespace tilesim::gpu {
@@ -48,5 +50,13 @@ struct CompileResult {
 };
 
 CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options);
+
+// The order the `triton` profile's lowering reduces each tt.reduce of `kernel` in, as the interpreter's
+// LaunchOptions::reduceLayouts (docs/gpu-backend.md "Reductions"): for every reduce whose operand layout (this
+// backend's layout assignment for `numWarps`) is Triton-shaped along the axis, {elements per thread, lanes, warps}
+// along it, and fusedMultiply where LLVM contracts the operand's f32 mulf into the per-thread fold. Reduces
+// left out are lowered in the contract order. With these, the interpreter combines in the GPU's order, so
+// `tilesim diff --profile triton` can be bit-exact for kernels whose other ops are exact.
+std::map<const Operation*, ReduceAxisLayout> tritonReduceLayouts(const Module& module, const Function& kernel, int numWarps);
 
 }  // namespace tilesim::gpu

@@ -22,5 +22,12 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max
 set +e
 bash "$here/../../gpu_backend/tests/fault_recovery.sh" "$tilesim" >"$out/fault_recovery.txt" 2>&1
 echo "fault recovery: exit $? (0 = reported and recovered; $out/fault_recovery.txt)" | tee -a "$out/machine.txt"
+# The reduction order (docs/gpu-backend.md "Reductions"): the interpreter vs the GPU bit for bit, in the contract
+# order (exact profile) and in the GPU's Triton order (triton profile, the interpreter told the GPU's layouts).
+for profile in exact triton; do
+  timeout 60 "$tilesim" diff "$here/../../gpu_backend/tests/cases/reduce_order_f32" --engine gpu --profile $profile
+  echo "reduce_order_f32 diff --profile $profile: exit $? (0 = bit-exact)"
+done >"$out/reduce_order.txt" 2>&1
+tail -n 20 "$out/reduce_order.txt" | grep -E "exit|differ" | tee -a "$out/machine.txt"
 set -e
 timeout 450 python3 "$here/bench.py" --tilesim "$tilesim" --out "$out" "$@"

@@ -119,6 +119,9 @@ struct TritonReduceAxis {
   std::vector<int> laneBits, warpBits;
 };
 std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int axis);  // ReduceScan.cpp
+// The same, for tt.reduce `op` whose operand has `layout`, and only when every warp's partials fit the 16 KiB
+// cross-warp exchange: the reduces the triton profile lowers in Triton's order (tritonReduceLayouts).
+std::optional<TritonReduceAxis> tritonReduceOrder(const Operation& op, const LinearLayout& layout);  // ReduceScan.cpp
 void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
 // fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).

@@ -228,6 +228,22 @@ std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int
   return result;
 }
 
+std::optional<TritonReduceAxis> tritonReduceOrder(const Operation& op, const LinearLayout& layout) {
+  const int axis = static_cast<int>(op.intAttr("axis"));
+  std::optional<TritonReduceAxis> shape = tritonReduceAxis(layout, axis);
+  if (!shape || shape->warpBits.empty()) return shape;
+  // The cross-warp round keeps every warp's partial of every slice in shared memory at once.
+  const int64_t partials = ((int64_t{1} << layout.outBits()) >> layout.outDims()[static_cast<size_t>(axis)].bits)
+                           << shape->warpBits.size();
+  int64_t bytes = 0;
+  for (const Value* operand : op.operands) {
+    const Type element = operand->type.element();
+    bytes = (bytes + 7) / 8 * 8 + partials * (element.isPointer() ? 8 : storageBytes(element.scalarKind()));
+  }
+  if (bytes > kExchangeBytes) return std::nullopt;
+  return shape;
+}
+
 namespace {
 
 void finishReduce(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
@@ -238,9 +254,8 @@ void finishReduce(KernelLowering& lowering, const Operation& op, const LinearLay
 // bits of the axis, highest first; then each warp's partial goes to shared memory (one barrier) and every thread
 // combines the W partials as warp 0 of a butterfly would (xor W/2, ..., 1, the lower warp the left operand).
 // That is the order the interpreter follows for ReduceAxisLayout{2^lowRegisterBits, 2^lanes, 2^warps}
-// (interpreter/ReduceScan.cpp tritonReduceSteps). Returns false (nothing emitted) when the partials do not fit
-// the shared-memory budget; the caller then uses the contract order.
-bool lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
+// (interpreter/ReduceScan.cpp tritonReduceSteps). `shape` is tritonReduceOrder's (the partials fit the budget).
+void lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const LinearLayout& layout,
                             const TritonReduceAxis& shape, std::vector<std::vector<llvm::Value*>>& values) {
   Builder& b = lowering.builder;
   const int axis = static_cast<int>(op.intAttr("axis"));
@@ -261,7 +276,6 @@ bool lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
       regionOffset.push_back(sharedBytes);
       sharedBytes += slices * warps * elementBytes;
     }
-    if (sharedBytes > kExchangeBytes) return false;
   }
   const Block& combine = op.region(0).front();
   auto combinePair = [&](const std::vector<llvm::Value*>& left, const std::vector<llvm::Value*>& right) {
@@ -365,7 +379,6 @@ bool lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
     for (int other = 0; other < registers; ++other)
       if ((static_cast<uint32_t>(other) & ~axisRegisters) == static_cast<uint32_t>(representatives[i]))
         for (size_t k = 0; k < count; ++k) values[k][static_cast<size_t>(other)] = acc[i][k];
-  return true;
 }
 
 }  // namespace
@@ -383,8 +396,9 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
   const int registers = numRegisters(layout);
   // The triton profile does not fix the order (results are judged within bounds): reduce as Triton does.
   std::optional<TritonReduceAxis> tritonShape;
-  if (lowering.options.profile == FloatProfile::Triton) tritonShape = tritonReduceAxis(layout, axis);
-  if (tritonShape && lowerReduceTritonOrder(lowering, op, layout, *tritonShape, values)) {
+  if (lowering.options.profile == FloatProfile::Triton) tritonShape = tritonReduceOrder(op, layout);
+  if (tritonShape) {
+    lowerReduceTritonOrder(lowering, op, layout, *tritonShape, values);
     finishReduce(lowering, op, layout, values);
     return;
   }

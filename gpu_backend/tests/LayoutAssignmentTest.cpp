@@ -1,8 +1,17 @@
 // LayoutAssignment on small TTIR kernels: default blocked layouts per shape (vector width from the memory ops),
 // expand_dims inserting a dimension, reductions giving slice layouts, tt.trans composing with the permutation.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "gpu_backend/Pipeline.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
+#include "interpreter/Interpreter.h"
 #include "ir/text/Parser.h"
 
 namespace tilesim::gpu {
@@ -110,6 +119,82 @@ TEST(LayoutAssignment, RejectsNonPowerOfTwoShapes) {
   LayoutAssignment::assign(*parsed.module->kernel(), 4, diagnostics);
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_NE(diagnostics[0].message.find("power-of-two"), std::string::npos);
+}
+
+// The order the triton profile lowers each reduce in, as the interpreter is told it (tritonReduceLayouts): the
+// differential case reduce_order_f32 (gpu_diff_reduce_order_triton runs it on a GPU) has, with 4 warps, 1-D
+// reduces over 4096 elements as Triton's blocked layout {4 per thread, 32 lanes, 4 warps} (8 repeats), a 32x128
+// tile whose rows live in one warp's lanes {4, 32, 1} and whose columns are spread over the warps {1, 1, 4}.
+TEST(TritonReduceLayouts, FollowTheBackendsLayouts) {
+  std::ifstream file(std::string(TILESIM_SOURCE_DIR) + "/gpu_backend/tests/cases/reduce_order_f32/kernel.ttir");
+  std::stringstream text;
+  text << file.rdbuf();
+  ParseResult parsed = parseModule(text.str(), "kernel.ttir");
+  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+  Function kernel = *parsed.module->kernel();
+  std::map<const Operation*, ReduceAxisLayout> layouts = tritonReduceLayouts(*parsed.module, kernel, 4);
+  std::vector<std::string> seen;
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (op.kind != OpKind::TTReduce) return;
+    auto found = layouts.find(&op);
+    ASSERT_NE(found, layouts.end()) << op.result(0)->name;
+    const ReduceAxisLayout& l = found->second;
+    seen.push_back(fmt::format("{}:{},{},{}{}", op.result(0)->name, l.sizePerThread, l.threadsPerWarp, l.warpsPerCTA,
+                               l.fusedMultiply ? " fused" : ""));
+  });
+  EXPECT_EQ(seen, (std::vector<std::string>{"sum:4,32,4", "dot:4,32,4 fused", "max:4,32,4", "affine:4,32,4",
+                                            "rows:4,32,1", "cols:1,1,4"}));
+  // With 1 warp the 1-D reduces keep 4 per thread and 32 lanes, now 32 repeats and no cross-warp round.
+  std::map<const Operation*, ReduceAxisLayout> oneWarp = tritonReduceLayouts(*parsed.module, kernel, 1);
+  ASSERT_EQ(oneWarp.size(), 6u);
+  EXPECT_EQ(oneWarp.begin()->second.warpsPerCTA, 1);
+  EXPECT_TRUE(tritonReduceLayouts(*parsed.module, kernel, 3).empty());  // not a power of two: nothing
+
+  // The case tells the orders apart: the interpreter in the GPU's order and in the contract order disagree on
+  // the f32 sums and the i32 combine (so a GPU reducing in any other order fails gpu_diff_reduce_order_triton).
+  auto run = [&](const std::map<const Operation*, ReduceAxisLayout>& order) {
+    std::mt19937 random(23);
+    std::uniform_real_distribution<float> unit(-1, 1);
+    std::uniform_int_distribution<int> exponent(-20, 20);
+    std::vector<float> x(4096), y(4096);
+    for (float& v : x) v = std::ldexp(unit(random), exponent(random));
+    for (float& v : y) v = 1.25f + 0.75f * unit(random);  // products as spread as x
+    auto bytes = [](const auto& values) {
+      std::vector<uint8_t> out(values.size() * sizeof(values[0]));
+      std::memcpy(out.data(), values.data(), out.size());
+      return out;
+    };
+    Launch launch;
+    launch.module = parsed.module.get();
+    launch.kernel = kernel;
+    launch.arguments = {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytes(x)),
+                        LaunchArgument::buffer("y_ptr", ScalarKind::F32, bytes(y)),
+                        LaunchArgument::buffer("out_ptr", ScalarKind::F32, bytes(std::vector<float>(192, 0.0f))),
+                        LaunchArgument::buffer("iout_ptr", ScalarKind::I32, bytes(std::vector<int32_t>(1, 0)))};
+    LaunchOptions options;
+    options.profile = FloatProfile::Triton;
+    options.threads = 1;
+    options.echoPrints = false;
+    options.reduceLayouts = order;
+    LaunchOutcome outcome = runLaunch(launch, options);
+    EXPECT_TRUE(outcome.started());
+    std::vector<float> out(192);
+    std::memcpy(out.data(), launch.arguments[2].bytes.data(), 192 * sizeof(float));
+    int32_t affine = 0;
+    std::memcpy(&affine, launch.arguments[3].bytes.data(), sizeof affine);
+    return std::make_pair(out, affine);
+  };
+  auto [gpuOrder, gpuAffine] = run(layouts);
+  auto [contract, contractAffine] = run({});
+  EXPECT_NE(gpuOrder[0], contract[0]);  // the 4096-element sum
+  EXPECT_NE(gpuOrder[1], contract[1]);  // the sum of products (fused fold)
+  EXPECT_EQ(gpuOrder[2], contract[2]);  // max: any order
+  EXPECT_NE(gpuAffine, contractAffine);
+  int rowsDiffer = 0, colsDiffer = 0;
+  for (int i = 0; i < 32; ++i) rowsDiffer += gpuOrder[8 + i] != contract[8 + i];
+  for (int i = 0; i < 128; ++i) colsDiffer += gpuOrder[64 + i] != contract[64 + i];
+  EXPECT_GT(rowsDiffer, 0);
+  EXPECT_GT(colsDiffer, 0);
 }
 
 }  // namespace

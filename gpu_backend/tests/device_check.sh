@@ -39,6 +39,10 @@ done
 # what the GPU backend gives next to what Triton gave. Cases with unsupported ops fail here; the summary counts.
 { echo "=== tilesim conformance --engine gpu"; "$tilesim" conformance conformance/golden conformance/golden-extra \
     conformance/real-kernels --engine gpu; } >>"$log" 2>&1
+# Triton's reduction order: the GPU's triton-profile lowering against the interpreter told the GPU's layouts.
+{ echo "=== diff --profile triton $own/reduce_order_f32"; timeout 120 "$tilesim" diff "$own/reduce_order_f32" --engine gpu \
+    --profile triton; } >>"$log" 2>&1
+echo "reduce_order_f32 under the triton profile (the interpreter in the GPU's order): exit $? (0 = bit-exact)"
 echo
 grep -E "^[0-9]+ cases:" "$log" | tail -1 | sed 's/^/conformance --engine gpu, triton profile, vs the recorded Triton outputs: /'
 printf '%-78s %-4s %-5s %6s  %s\n' case supp agree secs note

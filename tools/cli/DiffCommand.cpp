@@ -1,5 +1,8 @@
 // `tilesim diff TARGET --engine gpu`: runs one launch (a case directory, or a kernel with --grid/--arg) on the
 // interpreter and on the named engine under the `exact` float profile, and compares every buffer bit for bit.
+// `--profile triton` compares under the triton profile, the interpreter reducing every tt.reduce in the order the
+// GPU backend lowers it to (gpu::tritonReduceLayouts): bit-exact where the kernel's other ops are exact under
+// both engines (no approximate math, no contractible mul + add outside a reduce's fold).
 // One line per buffer (bit-exact, or how many elements differ and the first one), then a summary.
 // Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
 // 4 when the engine is not available here ("skipped: ...").
@@ -9,6 +12,9 @@
 
 #include "conformance/runner/Format.h"
 #include "tools/cli/Cli.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/Pipeline.h"
+#endif
 
 namespace tilesim::cli {
 namespace {
@@ -50,10 +56,7 @@ bool compareBuffer(const LaunchArgument& reference, const LaunchArgument& other,
 }
 
 int runDiff(const DiffFlags& flags) {
-  if (flags.launch.profile == "triton") {
-    printError("diff compares bit for bit under the exact float profile; --profile triton does not apply");
-    return kExitBadInput;
-  }
+  const bool triton = flags.launch.profile == "triton";
   if (flags.launch.engine == "interp") {
     printError("--engine interp would compare the interpreter with itself; use --engine gpu");
     return kExitBadInput;
@@ -65,8 +68,13 @@ int runDiff(const DiffFlags& flags) {
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
   if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
   LaunchOptions options = prepared.options;
-  options.profile = FloatProfile::Exact;
+  options.profile = triton ? FloatProfile::Triton : FloatProfile::Exact;
   options.echoPrints = false;
+  options.reduceLayouts.clear();
+#ifdef TILESIM_HAVE_GPU_BACKEND
+  if (triton && flags.launch.engine == "gpu")
+    options.reduceLayouts = gpu::tritonReduceLayouts(*prepared.launch.module, *prepared.launch.kernel, prepared.launch.numWarps);
+#endif
 
   Launch reference = prepared.launch, candidate = prepared.launch;
   InterpreterEngine interpreter;
@@ -82,9 +90,11 @@ int runDiff(const DiffFlags& flags) {
   }
   LaunchOutcome actual = engine->run(candidate, options);
   const auto& grid = prepared.launch.grid;
-  std::printf("diff @%s on grid %lldx%lldx%lld, num_warps %d: interp vs %s (%s), exact profile\n",
+  std::printf("diff @%s on grid %lldx%lldx%lld, num_warps %d: interp vs %s (%s), %s\n",
               prepared.launch.kernel->name().c_str(), static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
-              static_cast<long long>(grid[2]), prepared.launch.numWarps, engine->name(), engine->description().c_str());
+              static_cast<long long>(grid[2]), prepared.launch.numWarps, engine->name(), engine->description().c_str(),
+              triton ? fmt::format("triton profile, {} reduce(s) in the GPU's order", options.reduceLayouts.size()).c_str()
+                     : "exact profile");
   if (!actual.started()) {
     printDiagnostics(actual.diagnostics);
     std::printf("diff: the %s engine could not run this launch\n", engine->name());
