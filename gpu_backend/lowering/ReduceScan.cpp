@@ -339,6 +339,10 @@ void lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
     }
     std::vector<llvm::Value*> sliceBase;  // slice index * warps, per representative
     for (int r : representatives) {
+      if (slices == 1) {
+        sliceBase.push_back(b.getInt32(0));
+        continue;
+      }
       llvm::Value* index = lowering.elementIndex(layout, r);
       llvm::Value* low = b.CreateAnd(index, b.getInt32(static_cast<uint32_t>((uint64_t{1} << axisOffset) - 1)));
       llvm::Value* high = b.CreateShl(b.CreateLShr(index, static_cast<uint64_t>(axisOffset + axisBits)), static_cast<uint64_t>(axisOffset));
