@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
+#include <mutex>
 #include <optional>
 #include <utility>
 #include <type_traits>
@@ -90,7 +92,62 @@ bool lowBitsEqual(uint64_t a, uint64_t b, int bytes) {
   return (a & keep) == (b & keep);
 }
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+double laneBound(const Tile& tile, int64_t lane) {
+  const double* bounds = tile.errorBounds();
+  return bounds ? bounds[tile.size() == 1 ? 0 : lane] : 0.0;
+}
+
+// The unit roundoff u of a float format (2^-24 for f32).
+double unitRoundoff(ScalarKind kind) { return std::ldexp(1.0, -(floatFormat(kind).mantissaBits + 1)); }
+
+// f32 `atom.add` flushes subnormal inputs and results to zero (PTX ISA, atom); the f16/bf16 forms are .noftz
+// and f64 has no FTZ. The most one flushed operand or result can move the sum.
+double flushSlack(ScalarKind kind) { return kind == ScalarKind::F32 ? std::ldexp(1.0, -126) : 0.0; }
+
+// One float atomic add (ours: `old` + `value`, value within `valueBound` of the GPU's addend) joins the
+// element's group; the element's bound becomes the group's order-independent bound.
+void noteAtomicAdd(AtomicAddGroups& groups, std::vector<double>& errorBound, size_t element, ScalarKind kind,
+                   double old, double value, double valueBound) {
+  if (groups.additions[element] == 0) {  // v0 = old, with the bound of the value stored there (E0)
+    const double start = errorBound[element];
+    groups.magnitude[element] = std::isfinite(old) ? std::fabs(old) + start : 0.0;
+    groups.orderFree[element] = start + flushSlack(kind);
+    groups.nonFinite[element] = !std::isfinite(old);
+  }
+  groups.additions[element] += 1;
+  if (std::isfinite(value)) groups.magnitude[element] += std::fabs(value) + valueBound;
+  else groups.nonFinite[element] = 1;
+  // Our own rounding of this step: at most u|old + value| rounding to the format, plus 2^-53 of it for
+  // the sum formed in double first (exact for f64, and for f16/bf16, where it is one rounding).
+  const double ours = std::isfinite(old) && std::isfinite(value)
+                          ? (unitRoundoff(kind) + std::ldexp(1.0, -53)) * (std::fabs(old) + std::fabs(value))
+                          : 0.0;
+  groups.orderFree[element] += valueBound + ours + 2 * flushSlack(kind);
+  errorBound[element] = groups.bound(element, kind);
+}
+
 }  // namespace
+
+// The GPU adds v0 and x_1..x_n one at a time in some order: a recursive sum of n + 1 terms, within
+// gamma_n (|v0'| + sum|x_i'|) of the exact sum of its terms (Higham, Accuracy and Stability, eq. 4.4, for
+// every order), and those terms are within E0, e_i of ours; ours is the exact sum of our terms plus our
+// roundings (recursive summation: the step errors add up). So |GPU - ours| <= gamma_n * magnitude + orderFree.
+// Any order may overflow when magnitude (1 + gamma_n) reaches the largest finite value: then +inf. Exact inf
+// or NaN terms decide the sum whatever the order (inf, or NaN for both signs or a NaN), unless a finite
+// partial sum could overflow: bound 0.
+double AtomicAddGroups::bound(size_t element, ScalarKind kind) const {
+  const double n = static_cast<double>(additions[element]);
+  const double u = unitRoundoff(kind);
+  if (n * u >= 1) return kInfinity;
+  const double gammaN = n * u / (1 - n * u);
+  const double total = magnitude[element];
+  const double free = orderFree[element];
+  if (!std::isfinite(total) || !std::isfinite(free) || total * (1 + gammaN) >= largestFinite(kind)) return kInfinity;
+  if (nonFinite[element]) return 0.0;
+  return free + gammaN * total;
+}
 
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame) {
   MemoryAccessor memory(executor, op);
@@ -113,6 +170,7 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
                       pointers.size() == 1 && (isCas || *kind == RmwKind::Exch) && !isFloat;
   const bool acquires = sem == "acquire" || sem == "acq_rel";
   const bool releases = sem == "release" || sem == "acq_rel";
+  double* resultBounds = nullptr;
   for (int64_t lane = 0; lane < result->size(); ++lane) {
     if (mask) {
       if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides an atomic");
@@ -136,6 +194,23 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
       memory.resolve(&pointers, lane, address, static_cast<uint64_t>(bytes), true, &offset, /*atomic=*/true);
     uint8_t* location = access.buffer->data + access.offset;
     uint64_t value = values.bitsAt(values.size() == 1 ? 0 : lane);
+    if (isFloat && *kind == RmwKind::FAdd && executor.context().memory->errorBoundsEnabled()) {
+      // Under the lock, so that the group sees the additions in the order the host performed them.
+      Buffer& buffer = *access.buffer;
+      const size_t element = access.offset / static_cast<uint64_t>(buffer.elementBytes);
+      AtomicAddGroups& groups = buffer.atomicAddGroupsFor();
+      std::lock_guard<std::mutex> guard(groups.lockFor(element));
+      const uint64_t old = atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
+      result->setBits(lane, old);
+      // The old value is the sum of the additions that came before: within the element's bound so far when
+      // the GPU's earlier additions are the same ones (in any order); which ones came first is the launch's
+      // own order dependence, as for every atomic's old value.
+      const double oldBound = buffer.errorBound[element];
+      if (oldBound != 0) (resultBounds ? resultBounds : resultBounds = result->mutableErrorBounds())[lane] = oldBound;
+      noteAtomicAdd(groups, buffer.errorBound, element, scalar, doubleFromFloatBits(old, scalar),
+                    doubleFromFloatBits(value, scalar), laneBound(values, lane));
+      continue;
+    }
     const uint64_t expected = isCas ? compare->bitsAt(compare->size() == 1 ? 0 : lane) : 0;
     uint64_t old = isCas ? atomicCasLane(location, bytes, expected, value)
                          : atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
@@ -146,11 +221,16 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
     if (lockOp && isCas && acquires && lowBitsEqual(old, expected, bytes) && !lowBitsEqual(value, expected, bytes))
       executor.acquireLock(address, value, expected);
     result->setBits(lane, old);
-    if (isFloat && executor.context().memory->errorBoundsEnabled() && *kind == RmwKind::FAdd) {
-      // Float atomics combine in whatever order programs arrive: allow one rounding per addition.
-      double sum = std::fabs(doubleFromFloatBits(old, scalar)) + std::fabs(doubleFromFloatBits(value, scalar));
-      double& bound = access.buffer->errorBound[access.offset / access.buffer->elementBytes];
-      bound += sum * std::ldexp(1.0, -(floatFormat(scalar).mantissaBits)) * 2;
+    if (executor.context().memory->errorBoundsEnabled()) {
+      // The element now holds one of the values it saw: within the largest of their bounds for float
+      // max/min and exchange (|max(a', b') - max(a, b)| <= max(ea, eb)); any integer or compare-and-swap
+      // whose operand is uncertain is uncertain. The old value keeps the element's bound.
+      Buffer& buffer = *access.buffer;
+      double& elementBound = buffer.errorBound[access.offset / static_cast<uint64_t>(buffer.elementBytes)];
+      if (elementBound != 0) (resultBounds ? resultBounds : resultBounds = result->mutableErrorBounds())[lane] = elementBound;
+      const double operandBound = std::max(laneBound(values, lane), compare ? laneBound(*compare, lane) : 0.0);
+      const bool keepsAValue = isFloat && !isCas && (*kind == RmwKind::Max || *kind == RmwKind::Min || *kind == RmwKind::Exch);
+      if (operandBound != 0) elementBound = keepsAValue ? std::max(elementBound, operandBound) : kInfinity;
     }
   }
   executor.set(frame, op.result(), result);

@@ -50,6 +50,7 @@ void Memory::resetShadows() {
   for (auto& buffer : buffers_) {
     if (buffer->shadow.words) std::memset(buffer->shadow.words, 0, buffer->shadow.bytes);
     std::fill(buffer->errorBound.begin(), buffer->errorBound.end(), 0.0);
+    buffer->atomicAdds.reset();
   }
   locks_.clear();
 }

@@ -8,7 +8,9 @@
 //                program that read it (low half; all ones = several), updated by compare-and-swap, so two
 //                programs running at once on different threads are totally ordered on every element; a writer
 //                with the top bit set (kAtomicWriter) wrote with atomics (all ones = atomics of several programs);
-//   error bounds: the triton-profile error bound of the value last stored (see Tile.h).
+//   error bounds: the triton-profile error bound of the value last stored (see Tile.h);
+//   float atomic-add groups: for elements that float `atomic_rmw fadd` touched under the triton profile, what
+//                the order-independent bound of their sum needs (AtomicAddGroups, allocated on the first one).
 // Lock identities: an access made inside a spin lock's critical section (docs/semantics.md, "Locks") is
 // recorded, once a gpu.barrier covers it, under the lock's identity kLockIdentity | index instead of its
 // program's, so the critical sections of different programs holding one lock do not race with each other.
@@ -52,6 +54,25 @@ constexpr uint32_t kAtomicWriter = 0x80000000u;
 constexpr uint32_t kLockIdentity = 0x40000000u;
 constexpr uint32_t kMaxLocks = 1u << 20;
 
+// Float atomic adds to one element arrive in whatever order the GPU's programs (and lanes) run, so the GPU's
+// partial sums are not ours. Per element, since the last plain store: the additions so far, the magnitude
+// (|v0| + E0 + sum(|x_i| + e_i): the start value v0 with its bound E0 and every addend x_i with its bound
+// e_i), the order-free part of the bound (E0 + sum e_i + our own roundings + FTZ slack) and whether a term was
+// inf or NaN. `bound` turns them into the element's bound (docs/semantics.md "Atomics"). One of `locks` (by
+// element index) serialises an element's host atomic and its group update.
+struct AtomicAddGroups {
+  explicit AtomicAddGroups(size_t elements)
+      : additions(elements, 0), magnitude(elements, 0.0), orderFree(elements, 0.0), nonFinite(elements, 0) {}
+  std::vector<uint32_t> additions;  // 0: no group (the next fadd starts one)
+  std::vector<double> magnitude;
+  std::vector<double> orderFree;
+  std::vector<uint8_t> nonFinite;
+  std::mutex locks[64];
+  std::mutex& lockFor(size_t element) { return locks[element % 64]; }
+  // The bound on |GPU - ours| of the element's sum in any order of its additions (Atomics.cpp).
+  double bound(size_t element, ScalarKind kind) const;
+};
+
 struct Buffer {
   std::string name;
   ScalarKind elementKind = ScalarKind::F32;
@@ -73,6 +94,14 @@ struct Buffer {
     uint64_t& operator[](size_t index) { return words[index]; }
   } shadow;
   std::vector<double> errorBound;  // empty unless the triton profile is on
+  // Made by the first float atomic add under the triton profile (atomicAddGroupsFor); null until then.
+  std::unique_ptr<AtomicAddGroups> atomicAdds;
+  std::mutex atomicAddsMutex;
+  AtomicAddGroups& atomicAddGroupsFor() {
+    std::lock_guard<std::mutex> guard(atomicAddsMutex);
+    if (!atomicAdds) atomicAdds = std::make_unique<AtomicAddGroups>(errorBound.size());
+    return *atomicAdds;
+  }
   uint64_t numElements() const { return sizeBytes / static_cast<uint64_t>(elementBytes); }
 };
 

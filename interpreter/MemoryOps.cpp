@@ -278,7 +278,11 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
       case 4: std::memcpy(buffer->data + offset, in + 4 * lane, 4); break;
       default: std::memcpy(buffer->data + offset, in + 8 * lane, 8); break;
     }
-    if (tracksBounds) buffer->errorBound[offset / buffer->elementBytes] = valueBounds ? valueBounds[lane] : 0.0;
+    if (tracksBounds) {
+      const uint64_t element = offset / buffer->elementBytes;
+      buffer->errorBound[element] = valueBounds ? valueBounds[lane] : 0.0;
+      if (buffer->atomicAdds) buffer->atomicAdds->additions[element] = 0;  // a later fadd starts a new group
+    }
   }
 }
 template <typename Offset>

@@ -2,6 +2,8 @@
 // times an unbounded value is unbounded (0 * inf was NaN, and NaN > 0 is false, so the bound became 0 and
 // liger's rms_norm and geglu failed outside it); libdevice functions propagate an operand's bound through the
 // function (monotone: its values at the interval's ends) instead of giving up; exact infinities stay exact.
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "interpreter/MeasuredBounds.h"
@@ -70,6 +72,65 @@ TEST(ErrorBounds, LibdeviceTanhPropagatesItsOperandsBound) {
     EXPECT_GE(bounds[i], 2 * 2 * ulpOfTanh) << i;  // y = f + f: twice f's bound
     EXPECT_LE(bounds[i], 2 * (2 * std::ldexp(1.0, std::ilogb(square) - 23) + 8 * ulpOfTanh)) << i;
   }
+}
+
+// Program p adds x[p] * x[p] - c[p] to out[0] with tt.atomic_rmw fadd (grid = the number of values).
+constexpr const char* kAtomicAddKernel = R"(module {
+  tt.func public @k(%x_ptr: !tt.ptr<f32>, %c_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>) {
+    %pid = tt.get_program_id x : i32
+    %xp = tt.addptr %x_ptr, %pid : !tt.ptr<f32>, i32
+    %x = tt.load %xp : !tt.ptr<f32>
+    %cp = tt.addptr %c_ptr, %pid : !tt.ptr<f32>, i32
+    %c = tt.load %cp : !tt.ptr<f32>
+    %sq = arith.mulf %x, %x : f32
+    %v = arith.subf %sq, %c : f32
+    %true = arith.constant true
+    %old = tt.atomic_rmw fadd, relaxed, gpu, %out_ptr, %v, %true : (!tt.ptr<f32>, f32, i1) -> f32
+    tt.return
+  }
+}
+)";
+
+TEST(ErrorBounds, AtomicAddCarriesTheAddendsBound) {
+  // 1.0001^2 - 1.0002 cancels: the addend's own bound (mulf may be contracted into the subf: half an ulp of
+  // the square) is far above a rounding of the small sum, which was all the bound held before.
+  KernelRun run(kAtomicAddKernel);
+  run.buffer("x_ptr", ScalarKind::F32, std::vector<float>{1.0001f})
+      .buffer("c_ptr", ScalarKind::F32, std::vector<float>{1.0002f})
+      .buffer("out_ptr", ScalarKind::F32, std::vector<float>{0.0f});
+  ASSERT_TRUE(run.run(triton()).ok());
+  std::vector<double> bounds = run.errorBounds("out_ptr");
+  ASSERT_EQ(bounds.size(), 1u);
+  const float square = 1.0001f * 1.0001f;
+  EXPECT_GE(bounds[0], 0.5 * std::ldexp(1.0, std::ilogb(square) - 23));
+  EXPECT_TRUE(std::isfinite(bounds[0]));
+}
+
+TEST(ErrorBounds, AtomicAddBoundCoversEveryArrivalOrder) {
+  // x*x - c gives 1e8, -1e8, 3 and 0.5 exactly (c chosen so that the square is exact: x = 0 there);
+  // the f32 sum of those four depends on the order (1e8 + 3 rounds): every order's result must be within
+  // the bound of ours, whichever order the host threads took.
+  const std::vector<float> c = {-1e8f, 1e8f, -3.0f, -0.5f};
+  KernelRun run(kAtomicAddKernel);
+  run.buffer("x_ptr", ScalarKind::F32, std::vector<float>(4, 0.0f))
+      .buffer("c_ptr", ScalarKind::F32, c)
+      .buffer("out_ptr", ScalarKind::F32, std::vector<float>{0.0f})
+      .grid(4);
+  ASSERT_TRUE(run.run(triton()).ok());
+  const float ours = run.values<float>("out_ptr")[0];
+  const std::vector<double> bounds = run.errorBounds("out_ptr");
+  ASSERT_EQ(bounds.size(), 1u);
+  std::array<int, 4> order = {0, 1, 2, 3};
+  float smallest = INFINITY, largest = -INFINITY;
+  do {
+    float sum = 0.0f;
+    for (int index : order) sum += -c[index];
+    smallest = std::min(smallest, sum);
+    largest = std::max(largest, sum);
+    EXPECT_LE(std::fabs(static_cast<double>(sum) - ours), bounds[0]) << sum << " vs ours " << ours;
+  } while (std::next_permutation(order.begin(), order.end()));
+  EXPECT_LT(smallest, largest);  // the orders do disagree: the test can fail
+  EXPECT_LE(bounds[0], 1e3);     // and the bound is the gamma_4 * 2e8 order, not infinite
 }
 
 TEST(MeasuredBounds, RowsAreFoundBySignAndExponent) {
