@@ -54,10 +54,10 @@ def triton_per_fused_sum_1(in_ptr0, out_ptr0, xnumel, r0_numel, XBLOCK: tl.const
 class StubCompiledKernel(CompiledKernel):
     """Triton's CompiledKernel with no GPU behind it: launch_metadata (the method the recorder wraps) is Triton's."""
 
-    def __init__(self, src, ttir, num_warps, name, digest):
+    def __init__(self, src, ttir, num_warps, name, digest, ttgir=None):
         Metadata = namedtuple("KernelMetadata", ["name", "num_warps", "shared"])
         self.src = src
-        self.asm = {"ttir": ttir}
+        self.asm = {"ttir": ttir} if ttgir is None else {"ttir": ttir, "ttgir": ttgir}
         self.metadata = Metadata(name=name, num_warps=num_warps, shared=0)
         self.name = name
         self.hash = digest
@@ -69,7 +69,7 @@ class StubCompiledKernel(CompiledKernel):
         pass
 
 
-def compile_stub(fn, args, constexprs, num_warps=4):
+def compile_stub(fn, args, constexprs, num_warps=4, ttgir=None):
     """What Inductor's compile step leaves behind for this call, minus the binary: a CompiledKernel whose src is
     the ASTSource Triton compiled and whose asm["ttir"] is the TTIR of that compile."""
     wrapped, wrapped_kwargs = _frontend.wrap_arguments(args, {**constexprs, "num_warps": num_warps})
@@ -78,7 +78,7 @@ def compile_stub(fn, args, constexprs, num_warps=4):
     options, signature, consts, attrs = fn._pack_args(_frontend.backend(), wrapped_kwargs, bound, specialization,
                                                        None)
     src = ASTSource(fn, signature, consts, attrs)
-    return StubCompiledKernel(src, compiled.ttir, num_warps, fn.__name__, src.hash()), compiled
+    return StubCompiledKernel(src, compiled.ttir, num_warps, fn.__name__, src.hash(), ttgir), compiled
 
 
 def make_runner(compiled):
@@ -128,7 +128,11 @@ def test_inductor_style_launches_are_recorded_and_replay(tmp_path):
     bias = rng.standard_normal(64, dtype=np.float32)
     rows = rng.standard_normal((37, 50), dtype=np.float32)
     sums = np.zeros(37, np.float32)
-    gelu, gelu_ttir = compile_stub(triton_poi_fused_add_gelu_0, [x, bias, 1000], {"XBLOCK": 128})
+    # a GPU compile has asm["ttgir"] (Triton's layouts, for Triton's reduce order on replay); the stub's text is
+    # a marker the recorder must copy byte for byte; the reduce's compile has none, as tilesim.interpret's
+    gelu_ttgir = '#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], ' \
+                 'order = [0]}>\nmodule attributes {"ttg.num-warps" = 4 : i32} {\n}\n'
+    gelu, gelu_ttir = compile_stub(triton_poi_fused_add_gelu_0, [x, bias, 1000], {"XBLOCK": 128}, ttgir=gelu_ttgir)
     reduce, reduce_ttir = compile_stub(triton_per_fused_sum_1, [rows, sums, 37, 50], {"XBLOCK": 8, "R0_BLOCK": 64},
                                        num_warps=2)
     gelu_launch = inductor_launcher(gelu, gelu_ttir, ["in_out_ptr0", "in_ptr0", "xnumel"],
@@ -165,6 +169,9 @@ def test_inductor_style_launches_are_recorded_and_replay(tmp_path):
     assert {a["name"]: a.get("value") for a in reduce_case["args"]}["r0_numel"] == 50
     with open(cases["triton_poi_fused_add_gelu_0"] / "kernel.ttir") as file:
         assert file.read() == gelu_ttir.ttir
+    with open(cases["triton_poi_fused_add_gelu_0"] / "kernel.ttgir") as file:
+        assert file.read() == gelu_ttgir
+    assert not (cases["triton_per_fused_sum_1"] / "kernel.ttgir").exists()
 
     cli = os.environ.get("TILESIM_CLI")
     if not cli or not os.path.exists(cli):

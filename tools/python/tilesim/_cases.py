@@ -69,6 +69,7 @@ class CaseRecord:
     notes: list = field(default_factory=list)
     source: str = ""
     capture: dict = field(default_factory=dict)
+    ttgir: str = ""            # compiled.asm["ttgir"] when the launch was compiled for a GPU: Triton's reduce order
 
 
 def _plan_storage(tensors):
@@ -112,6 +113,9 @@ def write_case(directory: str, record: CaseRecord) -> str:
     os.makedirs(case_dir, exist_ok=True)
     with open(os.path.join(case_dir, "kernel.ttir"), "w") as file:
         file.write(record.ttir)
+    if record.ttgir:  # the runner reads each tt.reduce's layout from it (docs/conformance.md)
+        with open(os.path.join(case_dir, "kernel.ttgir"), "w") as file:
+            file.write(record.ttgir)
     tensors = [before for kind, before, *_ in record.arguments if kind == "tensor"]
     afters = {entry[1].name: entry[2] for entry in record.arguments if entry[0] == "tensor"}
     plan = _plan_storage(tensors)

@@ -193,6 +193,8 @@ class LaunchInfo:
         self.fn = fn
         self.name = getattr(fn, "__name__", None) or kernel.name
         self.ttir = kernel.asm["ttir"]
+        from .capture import ttgir_of
+        self.ttgir = ttgir_of(kernel)
         self.num_warps = int(kernel.metadata.num_warps)
         self.hash = getattr(kernel, "hash", None) or self.ttir
         grid = tuple(int(g) for g in grid)

@@ -145,7 +145,7 @@ class Recorder:
             num_warps = getattr(result, "num_warps", None) or result.metadata.num_warps
             self._write(fn.__name__, ttir, num_warps, constexprs, arguments, before, after,
                         tuple(int(g) for g in grid_value), f"{fn.fn.__code__.co_filename}:{fn.__name__}",
-                        key, self.launch_path)
+                        key, self.launch_path, ttgir_of(result))
         except Exception as error:  # a case we cannot write must not stop the user's program
             self.summary.failed.append((fn.__name__, f"{type(error).__name__}: {error}"))
         return result
@@ -178,7 +178,8 @@ class Recorder:
             _synchronize(info.arguments.values())
             after, _ = self._take(info.arguments)
             self._write(info.name, info.ttir, info.num_warps, info.constexprs, list(info.arguments.items()),
-                        before, after, info.grid, info.source, info.dedup_key, "CompiledKernel.launch_metadata")
+                        before, after, info.grid, info.source, info.dedup_key, "CompiledKernel.launch_metadata",
+                        info.ttgir)
         except Exception as error:
             self.summary.failed.append((info.name, f"{type(error).__name__}: {error}"))
 
@@ -198,7 +199,7 @@ class Recorder:
         return snaps, ""
 
     def _write(self, kernel_name, ttir, num_warps, constexprs, arguments, before, after, grid, source, key,
-               launch_path):
+               launch_path, ttgir=""):
         """Writes one case: `arguments` are (name, value) in call order, constexprs excluded."""
         entry = next(line.split("@", 1)[1].split("(", 1)[0] for line in ttir.splitlines() if "tt.func public @" in line)
         case_arguments = []
@@ -214,13 +215,24 @@ class Recorder:
         record = _cases.CaseRecord(
             name=f"{kernel_name}_{digest}_{count}", entry=entry, ttir=ttir, grid=grid, num_warps=int(num_warps),
             constexprs=constexprs, arguments=case_arguments, source=source,
-            capture={"launch_path": launch_path, "launch_index": self.index, "made_by": _made_by()})
+            capture={"launch_path": launch_path, "launch_index": self.index, "made_by": _made_by()}, ttgir=ttgir)
         _cases.write_case(self.directory, record)
         self.seen[key] = count + 1
         self.index += 1
         self.written_bytes += sum(len(before[n].data) + len(after[n].data) for n in before)
         self.summary.recorded[kernel_name] = self.summary.recorded.get(kernel_name, 0) + 1
         self.summary.paths[launch_path] = self.summary.paths.get(launch_path, 0) + 1
+
+
+def ttgir_of(compiled) -> str:
+    """compiled.asm["ttgir"] of a CompiledKernel (Triton's layouts, so replay combines reductions in Triton's order);
+    "" when there is none (tilesim.interpret's compiles stop at TTIR)."""
+    asm = getattr(compiled, "asm", None)
+    try:
+        text = asm.get("ttgir", "") if asm is not None else ""
+    except Exception:  # an asm mapping that cannot be read must not lose the case
+        return ""
+    return text if isinstance(text, str) else ""
 
 
 def _made_by() -> str:
