@@ -112,6 +112,10 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
       if (!json["unordered"].is_boolean()) throw CaseError{where + ": \"unordered\" is not true or false"};
       argument.unordered = json["unordered"].get<bool>();
     }
+    if (json.contains("order_dependent")) {
+      if (!json["order_dependent"].is_boolean()) throw CaseError{where + ": \"order_dependent\" is not true or false"};
+      argument.orderDependent = json["order_dependent"].get<bool>();
+    }
   } else if (kind == "scalar") {
     argument.pytype = stringField(json, "pytype", where);
     const Json& value = field(json, "value", where);

@@ -45,6 +45,10 @@ struct CaseArgument {
   // ("desc_shape", "desc_strides" in elements, "block_shape", "padding": "zero" or "nan"). Empty: a pointer.
   std::vector<int64_t> descShape, descStrides, descBlockShape;
   int descPadding = 1;
+  // case.json "order_dependent": the GPU's value depends on the order its programs run (float atomic adds,
+  // a lock-protected accumulation), so it changes from run to run there too. The determinism sweep then
+  // requires every variant to pass the comparison with the expected file instead of identical bytes.
+  bool orderDependent = false;
   // Scalars.
   std::string pytype;  // "int", "float" or "bool"
   bool scalarIsFloat = false;

@@ -6,8 +6,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "conformance/runner/Conformance.h"
+#include "interpreter/Interpreter.h"
 
 namespace tilesim {
 namespace {
@@ -118,6 +121,34 @@ TEST(GoldenCase, ExpectedReportCounts) {
   EXPECT_NE(unknown.error.find("expect_report_counts: unknown report kind \"races\""), std::string::npos) << unknown.error;
   CaseLoad alone = loadGoldenCase(scratchCase("count_alone", R"({"expect_report_counts": {"race": 1}, )" + args + "}"));
   EXPECT_NE(alone.error.find("needs \"expect_reports\" beside it"), std::string::npos) << alone.error;
+}
+
+// The captured embedding backward sums repeated tokens' rows with float atomic adds: its out_ptr2 changes with
+// the program order (as on the GPU), so without "order_dependent" the determinism sweep rejects it; with it,
+// every order must still be within its bound of the H200's result.
+TEST(GoldenCase, OrderDependentOutputsPassInEveryOrder) {
+  const fs::path source = fs::path(TILESIM_SOURCE_DIR) / "conformance/captured" /
+      "triton_per_fused_add_embedding_dense_backward_native_layer_norm_native_layer_norm_backward_nll_loss_forward_view_12_c859f5ba_0";
+  const fs::path copy = fs::temp_directory_path() / "tilesim_case_test_order_dependent";
+  fs::remove_all(copy);
+  fs::copy(source, copy, fs::copy_options::recursive);
+  CaseOptions options;
+  options.determinism = true;
+  options.threads = 2;
+  InterpreterEngine engine;
+  CaseOutcome marked = runCase(copy.string(), options, engine);
+  EXPECT_TRUE(marked.passed()) << marked.details();
+  std::ifstream in(copy / "case.json");
+  std::string json((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  const std::string flag = "\"order_dependent\": true";
+  ASSERT_NE(json.find(flag), std::string::npos);
+  json.replace(json.find(flag), flag.size(), "\"order_dependent\": false");
+  std::ofstream(copy / "case.json") << json;
+  CaseOutcome unmarked = runCase(copy.string(), options, engine);
+  EXPECT_FALSE(unmarked.passed());
+  ASSERT_FALSE(unmarked.determinismProblems.empty());
+  EXPECT_NE(unmarked.determinismProblems[0].find("out_ptr2 differs"), std::string::npos);
 }
 
 }  // namespace
