@@ -27,7 +27,7 @@ using RmwKind = AtomicRmwKind;
 std::optional<RmwKind> rmwKind(const std::string& word) { return parseKeyword<AtomicRmwKind>(word); }
 
 template <typename T>
-T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar) {
+T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar, bool ftz) {
   using U = std::make_unsigned_t<T>;
   switch (kind) {
     case RmwKind::Add: return static_cast<T>(static_cast<U>(old) + static_cast<U>(value));
@@ -40,8 +40,13 @@ T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar) {
     case RmwKind::UMax: return static_cast<T>(std::max(static_cast<U>(old), static_cast<U>(value)));
     case RmwKind::UMin: return static_cast<T>(std::min(static_cast<U>(old), static_cast<U>(value)));
     case RmwKind::FAdd: {
-      double sum = doubleFromFloatBits(static_cast<U>(old), scalar) + doubleFromFloatBits(static_cast<U>(value), scalar);
-      return static_cast<T>(floatBitsFromDouble(sum, scalar));
+      // `ftz` (f32 under the triton profile): Triton's atom.add.f32 "flushes subnormal inputs and results to
+      // sign-preserving zero" (PTX ISA, atom); seen on the H200: -0 + 1e-40 and 1e-40 + 0 leave +0
+      // (docs/findings.md G1). The exact profile, f16/bf16 (.noftz) and f64 keep subnormals.
+      auto flush = [&](double v) { return ftz && v != 0 && std::fabs(v) < 0x1p-126 ? std::copysign(0.0, v) : v; };
+      double sum = flush(doubleFromFloatBits(static_cast<U>(old), scalar)) +
+                   flush(doubleFromFloatBits(static_cast<U>(value), scalar));
+      return static_cast<T>(floatBitsFromDouble(flush(sum), scalar));
     }
   }
   return old;
@@ -58,22 +63,22 @@ T floatMinMax(bool isMax, T old, T value) {
 }
 
 template <typename T>
-T atomicUpdate(uint8_t* location, RmwKind kind, T value, ScalarKind scalar, bool isFloat) {
+T atomicUpdate(uint8_t* location, RmwKind kind, T value, ScalarKind scalar, bool isFloat, bool ftz) {
   std::atomic_ref<T> ref(*reinterpret_cast<T*>(location));
   T old = ref.load();
   const bool floatMinOrMax = isFloat && (kind == RmwKind::Max || kind == RmwKind::Min);
   for (;;) {
-    T updated = floatMinOrMax ? floatMinMax(kind == RmwKind::Max, old, value) : applyRmw(kind, old, value, scalar);
+    T updated = floatMinOrMax ? floatMinMax(kind == RmwKind::Max, old, value) : applyRmw(kind, old, value, scalar, ftz);
     if (ref.compare_exchange_weak(old, updated)) return old;
   }
 }
 
 uint64_t atomicRmwLane(uint8_t* location, int bytes, RmwKind kind, uint64_t value, ScalarKind scalar,
-                       bool isFloat) {
+                       bool isFloat, bool ftz) {
   switch (bytes) {
-    case 2: return static_cast<uint16_t>(atomicUpdate<int16_t>(location, kind, static_cast<int16_t>(value), scalar, isFloat));
-    case 4: return static_cast<uint32_t>(atomicUpdate<int32_t>(location, kind, static_cast<int32_t>(value), scalar, isFloat));
-    case 8: return static_cast<uint64_t>(atomicUpdate<int64_t>(location, kind, static_cast<int64_t>(value), scalar, isFloat));
+    case 2: return static_cast<uint16_t>(atomicUpdate<int16_t>(location, kind, static_cast<int16_t>(value), scalar, isFloat, ftz));
+    case 4: return static_cast<uint32_t>(atomicUpdate<int32_t>(location, kind, static_cast<int32_t>(value), scalar, isFloat, ftz));
+    case 8: return static_cast<uint64_t>(atomicUpdate<int64_t>(location, kind, static_cast<int64_t>(value), scalar, isFloat, ftz));
     default: return 0;
   }
 }
@@ -213,7 +218,9 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
     }
     const uint64_t expected = isCas ? compare->bitsAt(compare->size() == 1 ? 0 : lane) : 0;
     uint64_t old = isCas ? atomicCasLane(location, bytes, expected, value)
-                         : atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
+                         : atomicRmwLane(location, bytes, *kind, value, scalar, isFloat,
+                                         scalar == ScalarKind::F32 &&
+                                             executor.context().options.profile == FloatProfile::Triton);
     // A scalar exchange (or successful CAS) with release semantics writing a held lock's unlocked value
     // releases it. (Another program may take the lock before this bookkeeping: it only concerns this program.)
     if (lockOp && releases && (!isCas || lowBitsEqual(old, expected, bytes))) executor.releaseLock(address, value);

@@ -15,6 +15,25 @@
 namespace tilesim {
 namespace {
 
+// A float value's error bound (absolute, in value units) restated in the units of the buffer it is stored into.
+// Stored through a reinterpreting pointer (an f32 written into an i32 buffer: `o_ptr.to(tl.pointer_type(tl.float32))`),
+// the buffer's integer view of a float within `bound` of the stored value differs from the stored bits by at most
+// the number of representable floats between them: float bits are monotone in the magnitude within one sign.
+// A bound that reaches across zero leaves the integer view unconstrained.
+double boundInBufferUnits(double bound, uint64_t bits, ScalarKind valueKind, ScalarKind bufferKind) {
+  if (bound == 0 || valueKind == bufferKind || isFloatKind(bufferKind) || !isFloatKind(valueKind)) return bound;
+  const double value = doubleFromFloatBits(bits, valueKind);
+  if (!std::isfinite(bound) || !std::isfinite(value)) return INFINITY;
+  const double magnitude = std::fabs(value);
+  if (magnitude - bound <= 0) return INFINITY;
+  const auto bitsOf = [&](double m) { return static_cast<int64_t>(floatBitsFromDouble(m, valueKind, Rounding::TowardZero)); };
+  const int64_t here = bitsOf(magnitude);
+  const int64_t high = bitsOf(magnitude + bound);  // at most magnitude + bound
+  int64_t low = bitsOf(magnitude - bound);         // at most magnitude - bound: step up to the first float inside
+  if (doubleFromFloatBits(static_cast<uint64_t>(low), valueKind) < magnitude - bound) ++low;
+  return static_cast<double>(std::max(high - here, here - low));
+}
+
 using memory::hexAddress;
 using memory::laneUndefined;
 using memory::MemoryAccessor;
@@ -280,7 +299,10 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
     }
     if (tracksBounds) {
       const uint64_t element = offset / buffer->elementBytes;
-      buffer->errorBound[element] = valueBounds ? valueBounds[lane] : 0.0;
+      buffer->errorBound[element] =
+          valueBounds ? boundInBufferUnits(valueBounds[lane], values.bitsAt(lane), values.elementType().scalarKind(),
+                                           buffer->elementKind)
+                      : 0.0;
       if (buffer->atomicAdds) buffer->atomicAdds->additions[element] = 0;  // a later fadd starts a new group
     }
   }

@@ -3,6 +3,7 @@
 // builds. Everything that only moves lanes goes through gatherLanes, so the undefined mask and
 // the error bounds move exactly like the data.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "interpreter/Executor.h"
@@ -270,6 +271,14 @@ void executeHistogram(Executor& executor, const Operation& op, Executor::Frame& 
       executor.report(Report::Kind::UndefinedUse, op, &values, i, "an undefined value is counted by tt.histogram");
     int64_t v = values.signedAt(i);
     if (v >= 0 && v < bins) ++counts[v];
+    // A value known only within a bound (an approximate quotient truncated by fptosi: findings T7) may land in
+    // any bin in [v - b, v + b]: each of those counts is uncertain by one more.
+    const double b = values.errorBounds() ? values.errorBounds()[i] : 0.0;
+    if (b > 0) {
+      double* bounds = result->mutableErrorBounds();
+      const double lo = std::max(0.0, static_cast<double>(v) - b), hi = std::min(static_cast<double>(bins - 1), static_cast<double>(v) + b);
+      for (int64_t bin = static_cast<int64_t>(std::ceil(lo)); bin <= static_cast<int64_t>(std::floor(hi)); ++bin) bounds[bin] += 1;
+    }
   }
   executor.set(frame, op.result(), result);
 }

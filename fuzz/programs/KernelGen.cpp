@@ -512,8 +512,10 @@ class KernelWriter {
       case NodeOp::Dot: return dotNode(n, a);
       case NodeOp::Histogram: {
         if (a.rank() != 1) return Tensor{};
-        Tensor x = a.dtype == DType::Int32 ? a : kb_.cast(toInt(a), DType::Int32);
+        // Values outside [0, bins) are unspecified: Triton 3.6's lowering (HistogramOpToLLVM.cpp) counts a value by
+        // its low log2(bins) bits (so it wraps), tilesim drops it; docs/findings.md T6. Keep every value in range.
         const int64_t bins = int64_t{1} << (1 + n.variant % 6);
+        Tensor x = kb_.and_(a.dtype == DType::Int32 ? a : kb_.cast(toInt(a), DType::Int32), static_cast<int>(bins - 1));
         return kb_.rawOp(OpKind::TTHistogram, {x}, DType::Int32, {bins});
       }
       case NodeOp::TileGather: {

@@ -658,7 +658,12 @@ class Reference {
       const int64_t so = signExtendLane(old, kind), sv = signExtendLane(v, kind);
       if (rmw == "cas") next = old == compare->bits[i] ? v : old;
       else if (rmw == "add") next = maskToWidth(old + v, kind);
-      else if (rmw == "fadd") next = floatBitsFromDouble(doubleFromFloatBits(old, kind) + doubleFromFloatBits(v, kind), kind);
+      else if (rmw == "fadd") {
+        // Triton's atom.add.f32 flushes subnormal inputs and results (PTX ISA; docs/findings.md G1); exact keeps them.
+        const bool ftz = !exactMath_ && kind == ScalarKind::F32;
+        auto flush = [&](double x) { return ftz && x != 0 && std::fabs(x) < 0x1p-126 ? std::copysign(0.0, x) : x; };
+        next = floatBitsFromDouble(flush(flush(doubleFromFloatBits(old, kind)) + flush(doubleFromFloatBits(v, kind))), kind);
+      }
       else if (rmw == "max") next = so >= sv ? old : v;
       else if (rmw == "min") next = so <= sv ? old : v;
       else if (rmw == "umax") next = old >= v ? old : v;
