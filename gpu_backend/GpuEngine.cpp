@@ -71,7 +71,7 @@ const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions
                   launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
                   printModule(*launch.module, PrintOptions{.locations = false})));
   if (auto found = cache_.find(key); found != cache_.end()) {
-    if (timing) timing->source = "memory cache";
+    if (timing) timing->source = "memory-cache";
     return &found->second;
   }
   LoadedKernel loaded;
@@ -83,7 +83,7 @@ const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions
     loaded.compiled.sharedBytes = cached->sharedBytes;
     error = driver_->loadCubin(cached->cubin, cached->name, &loaded.module, &loaded.function);
     if (error.empty() && timing) {
-      timing->source = "disk cache";
+      timing->source = "disk-cache";
       timing->loadMs = millisecondsSince(start);
     }
   }
@@ -252,7 +252,8 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     release();
     return outcome;
   }
-  const std::string& name = loaded->compiled.name;
+  // A copy: forgetModulesAfterReset() below frees `loaded` after a fault, and the message names the kernel.
+  const std::string name = loaded->compiled.name;
 
   std::string error = driver_->launch(loaded->function, name, launch.grid.data(), loaded->compiled.threads,
                                       loaded->compiled.sharedBytes, parameters);

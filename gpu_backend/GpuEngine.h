@@ -29,7 +29,8 @@ struct GpuTimingRequest {
   int iterations = 100; // timed launches, each between two CUDA events on the default stream
 };
 struct GpuTiming {
-  std::string source;           // where the kernel came from: "compiled", "disk cache" or "memory cache"
+  std::string source;           // where the kernel came from: "compiled", "disk-cache" or "memory-cache" (no spaces: the
+                                // `--time` line is space-separated key=value fields)
   double compileMs = 0;         // TTIR -> PTX in this process (0 unless compiled)
   double loadMs = 0;            // PTX -> cubin (driver JIT) -> module, or cached cubin -> module
   std::vector<float> launchMs;  // one per timed launch

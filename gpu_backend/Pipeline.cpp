@@ -6,11 +6,14 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <mutex>
 
 #include "gpu_backend/layout/LayoutAssignment.h"
@@ -22,9 +25,39 @@ namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 
+// The kernel (and stage) this thread is compiling, for the fatal error handler below.
+thread_local const char* compilingKernel = nullptr;
+thread_local const char* compilingStage = nullptr;
+
+// An LLVM fatal error (report_fatal_error: "Cannot select: ...", an unsupported construct in the NVPTX backend)
+// cannot be recovered from: LLVM is built without exceptions and its state is undefined after one. Instead of a
+// bare "LLVM ERROR: ..." and SIGABRT, say which kernel and stage hit it and that it is a tilesim GPU backend bug,
+// then exit with status 3 (not an abort: no core dump, and a script sees a distinct, documented status).
+void fatalLlvmError(void*, const char* reason, bool) {
+  std::fprintf(stderr,
+               "tilesim: error: internal error in the GPU backend: LLVM failed during %s of kernel @%s: %s\n"
+               "tilesim: note: this is a tilesim bug (the lowering produced IR that NVPTX cannot compile); please "
+               "report it with the kernel's .ttir (`tilesim compile KERNEL --emit=llvm` shows the IR)\n",
+               compilingStage ? compilingStage : "code generation", compilingKernel ? compilingKernel : "?", reason);
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+struct CompilingScope {
+  CompilingScope(std::string kernel, const char* stage) : name(std::move(kernel)) {  // owns the name it publishes
+    compilingKernel = name.c_str();
+    compilingStage = stage;
+  }
+  ~CompilingScope() { compilingKernel = compilingStage = nullptr; }
+  CompilingScope(const CompilingScope&) = delete;
+  CompilingScope& operator=(const CompilingScope&) = delete;
+  std::string name;
+};
+
 void initializeNvptx() {
   static std::once_flag once;
   std::call_once(once, [] {
+    llvm::install_fatal_error_handler(fatalLlvmError, nullptr);
     LLVMInitializeNVPTXTargetInfo();
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
@@ -194,18 +227,30 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   std::string broken;
   llvm::raw_string_ostream brokenOut(broken);
   TILESIM_ASSERT(!llvm::verifyModule(llvmModule, &brokenOut), "gpu lowering produced invalid LLVM IR: " + broken);
-  if (options.dumpStage == Stage::Llvm) result.dump = printModule(llvmModule);
+  if (options.dumpStage == Stage::Llvm) {  // the stage asked for: no need to run O3 and codegen after it
+    result.dump = printModule(llvmModule);
+    return result;
+  }
 
   // 3. O3.
-  optimize(llvmModule, *machine);
+  {
+    const CompilingScope scope(kernel.name(), "O3");
+    optimize(llvmModule, *machine);
+  }
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
-  if (options.dumpStage == Stage::LlvmOptimized) result.dump = printModule(llvmModule);
+  if (options.dumpStage == Stage::LlvmOptimized) {
+    result.dump = printModule(llvmModule);
+    return result;
+  }
 
   // 4. PTX.
   CompiledKernel compiled;
   compiled.name = kernel.name();
-  compiled.ptx = emitPtx(llvmModule, *machine);
+  {
+    const CompilingScope scope(compiled.name, "PTX code generation");
+    compiled.ptx = emitPtx(llvmModule, *machine);
+  }
   compiled.threads = 32 * options.numWarps;
   compiled.sharedBytes = lowering.sharedBytes();
   for (size_t i = 0; i < kernel.numArguments(); ++i) compiled.parameterTypes.push_back(kernel.argument(i)->type);

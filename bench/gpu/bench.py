@@ -14,6 +14,7 @@ Writes OUT/bench.md (the tables), OUT/bench.json and the TTIR and logs.
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -110,6 +111,15 @@ def max_error(got, want):
     return (got.float() - want.float()).abs().max().item()
 
 
+TIMING_FIELD = re.compile(r"(\w+)=(.*?)(?=\s+\w+=|\s*$)")
+
+
+def parse_timing(line):
+    """The fields of tilesim's `timing @K: key=value ...` line. A value may hold spaces (older tilesim printed
+    `source=disk cache`), so a value runs up to the next ` key=`; text without `=` is ignored, never fatal."""
+    return {key: value for key, value in TIMING_FIELD.findall(line.split(": ", 1)[-1])}
+
+
 def run_tilesim(tilesim, ttir, case, buffers, scalars, work, out_dir, extra_env=None, iters=ITERS, warmup=WARMUP,
                 time_it=True):
     """tilesim run --engine gpu on the TTIR; returns the parsed timing line and the process output."""
@@ -130,9 +140,7 @@ def run_tilesim(tilesim, ttir, case, buffers, scalars, work, out_dir, extra_env=
     timing = {}
     for line in done.stdout.splitlines():
         if line.startswith("timing @"):
-            for field in line.split(": ", 1)[1].split():
-                key, value = field.split("=")
-                timing[key] = value
+            timing.update(parse_timing(line))
     return done, timing
 
 

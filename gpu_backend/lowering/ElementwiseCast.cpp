@@ -83,7 +83,11 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
       case OpKind::ArithFPToSI: return floatToInt(b, x, target, false);
       case OpKind::ArithFPToUI: return floatToInt(b, x, target, true);
       case OpKind::ArithBitcast:
-      case OpKind::TTBitcast: return source == target ? x : b.CreateBitCast(x, target);
+      case OpKind::TTBitcast:
+        if (source == target) return x;
+        if (source->isFloatingPointTy() && target->isFloatingPointTy())  // f16 <-> bf16: through an opaque i16
+          return b.CreateBitCast(ptx::opaqueBits16(b, b.CreateBitCast(x, b.getInt16Ty())), target);
+        return b.CreateBitCast(x, target);
       default: TILESIM_UNREACHABLE("not a cast");
     }
   });

@@ -41,6 +41,15 @@ inline llvm::Value* loadGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer,
   return builder.CreateCall(asmCode, {pointer, builder.CreateZExt(predicate, builder.getInt32Ty()), other});
 }
 
+// The 16 bits of `bits` (i16) unchanged, through `mov.b16` (§9.7.9.7 mov): an f16 <-> bf16 reinterpretation must
+// cross an i16 that LLVM cannot see through. `bitcast bfloat to half` (or its fold of bitcast-to-i16-then-to-half,
+// which InstCombine makes) is valid IR that the NVPTX instruction selector of LLVM 19 cannot select ("Cannot
+// select: f16 = bitcast bf16"), a fatal error. Not side-effecting: LLVM may still CSE or drop it.
+inline llvm::Value* opaqueBits16(llvm::IRBuilder<>& builder, llvm::Value* bits) {
+  auto* type = llvm::FunctionType::get(builder.getInt16Ty(), {builder.getInt16Ty()}, false);
+  return builder.CreateCall(llvm::InlineAsm::get(type, "mov.b16 $0, $1;", "=h,h", false), {bits});
+}
+
 // Stores the low `bits` of `value` (an integer of registerBits(bits)) when `predicate` is true (or always).
 inline void storeGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer, int bits, llvm::Value* value,
                         llvm::Value* predicate) {

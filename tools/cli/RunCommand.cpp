@@ -194,7 +194,9 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
   options.maxSteps = launch.maxSteps;
   CaseOutcome outcome = runCase(launch.target, options, engine);
   if (outcome.status == CaseOutcome::Status::Error) {
-    std::fprintf(stderr, "tilesim: error: %s\n", outcome.error.c_str());
+    // A diagnostic without a position already reads "error: ..." (Diagnostic::str): do not say it twice.
+    const bool labelled = outcome.error.rfind("error: ", 0) == 0;
+    std::fprintf(stderr, "tilesim: %s%s\n", labelled ? "" : "error: ", outcome.error.c_str());
     return kExitBadInput;
   }
   const GoldenCase& goldenCase = *outcome.goldenCase;
