@@ -11,7 +11,7 @@
 namespace tilesim {
 namespace {
 
-const MeasuredBound kRows[] = {
+constexpr MeasuredBound kRows[] = {
 #include "MeasuredBoundsTable.inc"
     {"", ScalarKind::F32, 0, 0, 0, 0, false, false},  // sentinel, so an empty table still compiles
 };
