@@ -205,7 +205,9 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
       const size_t element = access.offset / static_cast<uint64_t>(buffer.elementBytes);
       AtomicAddGroups& groups = buffer.atomicAddGroupsFor();
       std::lock_guard<std::mutex> guard(groups.lockFor(element));
-      const uint64_t old = atomicRmwLane(location, bytes, *kind, value, scalar, isFloat);
+      const uint64_t old = atomicRmwLane(location, bytes, *kind, value, scalar, isFloat,
+                                         scalar == ScalarKind::F32 &&
+                                             executor.context().options.profile == FloatProfile::Triton);
       result->setBits(lane, old);
       // The old value is the sum of the additions that came before: within the element's bound so far when
       // the GPU's earlier additions are the same ones (in any order); which ones came first is the launch's
