@@ -225,13 +225,17 @@ TEST(Numerics, ErrorBoundsUnderTheTritonProfile) {
   EXPECT_EQ(add.result->errorBounds(), nullptr);
   auto div = evaluate(OpKind::ArithDivF, Type::f32(), {a, b}, {}, FloatProfile::Triton);
   ASSERT_NE(div.result->errorBounds(), nullptr);
-  EXPECT_EQ(div.result->errorBounds()[0], 2 * std::ldexp(1.0, -2 - 23));  // 1/3 in [2^-2, 2^-1)
+  // 1/3 in [2^-2, 2^-1): div.full.f32's bound, from the table measured on the H200 (conformance/triton/
+  // measured_bounds.tsv: 2 to 2.4 ulp there), never below the documented 2 ulp.
+  const double divBound = div.result->errorBounds()[0];
+  EXPECT_GE(divBound, 2 * std::ldexp(1.0, -2 - 23));
+  EXPECT_LE(divBound, 3 * std::ldexp(1.0, -2 - 23));
   auto exact = evaluate(OpKind::ArithDivF, Type::f32(), {a, b}, {}, FloatProfile::Exact);
   EXPECT_EQ(exact.result->errorBounds(), nullptr);
-  // A bound flows on: (1/3) + 3 carries 2 ulp(1/3) plus one rounding ulp of the sum.
+  // A bound flows on: (1/3) + 3 carries the quotient's bound plus one rounding ulp of the sum.
   auto sum = evaluate(OpKind::ArithAddF, Type::f32(), {div.result, a}, {}, FloatProfile::Triton);
   ASSERT_NE(sum.result->errorBounds(), nullptr);
-  EXPECT_EQ(sum.result->errorBounds()[0], 2 * std::ldexp(1.0, -25) + std::ldexp(1.0, -23));
+  EXPECT_EQ(sum.result->errorBounds()[0], divBound + std::ldexp(1.0, -23));
 }
 
 TEST(Numerics, UnknownLibdeviceSymbolAndInlineAsmFail) {

@@ -161,8 +161,8 @@ h = \"{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }\" % n
 h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
 with open('big.npy', 'wb') as f:
     f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode()); f.truncate(f.tell() + 4 * n)"
-if { (ulimit -v 720000; exec "$tilesim" ops) > /dev/null 2>&1; } 2> /dev/null; then
-  check out_of_memory_shadow 2 "out of memory" -- bash -c "ulimit -v 720000; exec '$tilesim' run store.ttir --grid 1 --arg x_ptr=big.npy --threads 1"
+if { (ulimit -v 1000000; exec "$tilesim" ops) > /dev/null 2>&1; } 2> /dev/null; then
+  check out_of_memory_shadow 2 "out of memory" -- bash -c "ulimit -v 1000000; exec '$tilesim' run store.ttir --grid 1 --arg x_ptr=big.npy --threads 1"
 else
   echo "skipped out_of_memory_shadow (tilesim cannot start under an address-space limit: a sanitizer build)"
 fi
