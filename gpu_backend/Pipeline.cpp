@@ -19,6 +19,7 @@
 #include "gpu_backend/layout/LayoutAssignment.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/analysis/ReducePatterns.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -128,29 +129,6 @@ std::optional<Stage> parseStage(std::string_view name) {
   return std::nullopt;
 }
 
-namespace {
-
-// An f32 arith.mulf used only by this addf reduce: with contraction allowed (the triton profile) LLVM fuses the
-// products into the per-thread fold. The same rule as conformance/runner/TtgirLayouts.cpp's fusesMultiply.
-bool fusesMultiply(const Operation& reduce, const Function& kernel) {
-  if (reduce.numOperands() != 1) return false;
-  const Block& combine = reduce.region(0).front();
-  if (combine.operations.size() != 2) return false;
-  const Operation& add = *combine.operations.front();
-  if (add.kind != OpKind::ArithAddF || add.operand(0) != combine.argument(0) || add.operand(1) != combine.argument(1))
-    return false;
-  const Value* input = reduce.operand(0);
-  if (!input->definingOp || input->definingOp->kind != OpKind::ArithMulF) return false;
-  if (input->type.element().scalarKind() != ScalarKind::F32) return false;
-  int uses = 0;
-  walk(*kernel.op(), [&](const Operation& op) {
-    for (const Value* operand : op.operands) uses += operand == input;
-  });
-  return uses == 1;
-}
-
-}  // namespace
-
 std::map<const Operation*, ReduceAxisLayout> tritonReduceLayouts(const Module& module, const Function& kernel, int numWarps) {
   std::map<const Operation*, ReduceAxisLayout> result;
   if (numWarps <= 0 || (numWarps & (numWarps - 1)) != 0 || numWarps > 32) return result;
@@ -168,7 +146,7 @@ std::map<const Operation*, ReduceAxisLayout> tritonReduceLayouts(const Module& m
     axisLayout.sizePerThread = int64_t{1} << shape->lowRegisterBits;
     axisLayout.threadsPerWarp = int64_t{1} << shape->laneBits.size();
     axisLayout.warpsPerCTA = int64_t{1} << shape->warpBits.size();
-    axisLayout.fusedMultiply = fusesMultiply(op, kernel);
+    axisLayout.fusedMultiply = analysis::reduceFusesMultiply(op, kernel);
     result[&op] = axisLayout;
   });
   return result;

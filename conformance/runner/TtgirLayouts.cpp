@@ -4,6 +4,8 @@
 #include <regex>
 #include <sstream>
 
+#include "ir/analysis/ReducePatterns.h"
+
 namespace tilesim {
 namespace {
 
@@ -89,24 +91,6 @@ TtgirLayouts parseTtgirReduces(const std::string& text) {
   return result;
 }
 
-// A reduce whose combine is one f32 addf of its two arguments, over an arith.mulf result that nothing else uses.
-bool fusesMultiply(const Operation& reduce, const Function& kernel) {
-  if (reduce.numOperands() != 1) return false;
-  const Block& combine = reduce.region(0).front();
-  if (combine.operations.size() != 2) return false;
-  const Operation& add = *combine.operations.front();
-  if (add.kind != OpKind::ArithAddF || add.operand(0) != combine.argument(0) || add.operand(1) != combine.argument(1))
-    return false;
-  const Value* input = reduce.operand(0);
-  if (!input->definingOp || input->definingOp->kind != OpKind::ArithMulF) return false;
-  if (input->type.element().scalarKind() != ScalarKind::F32) return false;
-  int uses = 0;
-  walk(*kernel.op(), [&](const Operation& op) {
-    for (const Value* operand : op.operands) uses += operand == input;
-  });
-  return uses == 1;
-}
-
 ReduceLayoutMatch matchReduceLayouts(const TtgirLayouts& ttgir, const Function& kernel) {
   ReduceLayoutMatch match;
   std::vector<const Operation*> reduces;
@@ -125,7 +109,7 @@ ReduceLayoutMatch matchReduceLayouts(const TtgirLayouts& ttgir, const Function& 
                 std::equal(shape.begin(), shape.end(), layout.shape.begin(), layout.shape.end());
     if (same) {
       match.layouts[&op] = layout.layout;
-      match.layouts[&op].fusedMultiply = fusesMultiply(op, kernel);
+      match.layouts[&op].fusedMultiply = analysis::reduceFusesMultiply(op, kernel);
     }
     else ++match.unmatched;
   }
