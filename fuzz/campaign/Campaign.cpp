@@ -368,6 +368,12 @@ class Worker {
 
 }  // namespace
 
+namespace {
+std::atomic<bool> stopRequested{false};
+}  // namespace
+
+void requestCampaignStop() { stopRequested.store(true); }
+
 CampaignResult runCampaign(const CampaignOptions& options) {
   CampaignResult result;
   result.summary.seed = options.seed;
@@ -383,47 +389,94 @@ CampaignResult runCampaign(const CampaignOptions& options) {
   const int64_t firstIndex = options.first + ((options.shardIndex - options.first % options.shardCount) % options.shardCount +
                                          options.shardCount) % options.shardCount;
   auto indexOf = [&](int64_t k) { return firstIndex + k * options.shardCount; };
-  auto work = [&](int id) {
+  // Shared with the worker threads through a shared_ptr: a thread abandoned in a hung program may outlive this call.
+  struct Slot {
+    std::atomic<int64_t> index{-1};     // the program being run, -1 between programs
+    std::atomic<double> since{0};       // elapsed() when it started
+    std::atomic<bool> done{false};
+    std::atomic<bool> abandoned{false};  // reported as hung; the thread must touch nothing else when it returns
+  };
+  auto slots = std::make_shared<std::vector<Slot>>(static_cast<size_t>(jobs));
+  auto work = [&, slots](int id) {
+    Slot& slot = (*slots)[static_cast<size_t>(id)];
     Worker worker(options, id, start);
     for (;;) {
-      if (stop.load()) return;
-      if (options.seconds > 0 && elapsed() >= options.seconds) return;
+      if (stop.load()) break;
+      if (options.seconds > 0 && elapsed() >= options.seconds) break;
       int64_t index = indexOf(next.fetch_add(1));
-      if (options.count > 0 && index >= options.count) return;
-      if (options.count <= 0 && options.seconds <= 0) return;
+      if (options.count > 0 && index >= options.count) break;
+      if (options.count <= 0 && options.seconds <= 0) break;
       std::map<std::string, int64_t> checksRun;
+      slot.since = elapsed();
+      slot.index = index;
       ProgramRecord record = worker.runProgram(index, checksRun);
+      if (slot.abandoned) return;  // runCampaign has returned without this program
+      slot.index = -1;
       std::lock_guard<std::mutex> lock(mutex);
       result.summary.add(record);
       for (const auto& [name, n] : checksRun) result.summary.checks[name] += n;
       if (options.keepRecords) result.records.push_back(std::move(record));
     }
+    slot.done = true;
   };
   std::vector<std::thread> threads;
   for (int id = 0; id < jobs; ++id) threads.emplace_back(work, id);
-  if (options.progress) {
-    std::thread progress([&] {
-      for (;;) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        {
-          std::lock_guard<std::mutex> lock(mutex);
-          const double seconds = elapsed();
-          std::fprintf(stderr, "\r[fuzz %s] %lld programs, %.1f/s, %lld failed, %lld skipped, coverage %.1f%%   ",
-                       options.targetName.c_str(), static_cast<long long>(result.summary.programs),
-                       seconds > 0 ? static_cast<double>(result.summary.programs) / seconds : 0.0,
-                       static_cast<long long>(result.summary.failed), static_cast<long long>(result.summary.skipped),
-                       coveragePercent(result.summary.ops));
-          std::fflush(stderr);
-        }
-        if (stop.load()) break;
+  // Wait for the workers; print the progress line; abandon a worker stuck in one program for hangSeconds.
+  double lastProgress = 0, stopAsked = -1;
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    bool allDone = true;
+    std::lock_guard<std::mutex> lock(mutex);
+    const double now = elapsed();
+    if (stopRequested.load() && stopAsked < 0) {
+      stopAsked = now;
+      stop = true;
+    }
+    const bool interrupted = stopAsked >= 0 && now - stopAsked > 10;
+    for (int id = 0; id < jobs; ++id) {
+      Slot& slot = (*slots)[static_cast<size_t>(id)];
+      if (slot.done) continue;
+      allDone = false;
+      const int64_t index = slot.index;
+      const bool hung = options.hangSeconds > 0 && index >= 0 && now - slot.since > options.hangSeconds;
+      if ((hung || interrupted) && !slot.done) {
+        ProgramRecord record;
+        record.index = index;
+        record.seed = programSeed(options.seed, index);
+        record.status = hung ? ProgramStatus::Failed : ProgramStatus::Skipped;
+        record.check = hung ? "hang" : "interrupted";
+        char message[320];
+        std::snprintf(message, sizeof message,
+                      "%s: program %lld did not finish in %.0f s on target %s%s; replay: tilesim fuzz --engine %s "
+                      "--seed %llu --first %lld --count %lld",
+                      record.check.c_str(), static_cast<long long>(index), now - slot.since,
+                      options.targetName.c_str(),
+                      hung ? " (a kernel that never ends, or a runaway shrinking step)" : " (the campaign was stopped)",
+                      options.targetName.c_str(), static_cast<unsigned long long>(options.seed),
+                      static_cast<long long>(index), static_cast<long long>(index + 1));
+        record.message = message;
+        if (index >= 0) result.summary.add(record);
+        ++result.abandoned;
+        slot.abandoned = true;
+        slot.done = true;  // counted; the thread is left behind
+        stop = true;
       }
-      std::fprintf(stderr, "\n");
-    });
-    for (std::thread& thread : threads) thread.join();
-    stop = true;
-    progress.join();
-  } else {
-    for (std::thread& thread : threads) thread.join();
+    }
+    if (options.progress && (now - lastProgress >= 0.5 || allDone)) {
+      lastProgress = now;
+      std::fprintf(stderr, "\r[fuzz %s] %lld programs, %.1f/s, %lld failed, %lld skipped, coverage %.1f%%   ",
+                   options.targetName.c_str(), static_cast<long long>(result.summary.programs),
+                   now > 0 ? static_cast<double>(result.summary.programs) / now : 0.0,
+                   static_cast<long long>(result.summary.failed), static_cast<long long>(result.summary.skipped),
+                   coveragePercent(result.summary.ops));
+      std::fflush(stderr);
+    }
+    if (allDone) break;
+  }
+  if (options.progress) std::fprintf(stderr, "\n");
+  for (int id = 0; id < jobs; ++id) {  // the others have left their loop (done), a stuck one may never return
+    if ((*slots)[static_cast<size_t>(id)].abandoned) threads[static_cast<size_t>(id)].detach();
+    else threads[static_cast<size_t>(id)].join();
   }
   result.summary.seconds = elapsed();
   std::sort(result.summary.failures.begin(), result.summary.failures.end(),

@@ -105,15 +105,25 @@ struct CampaignOptions {
   int shrinkBudget = 400;       // candidate plans tried per failure
   double shrinkGraceSeconds = 30;  // with `seconds`: no shrinking step starts later than seconds + this
   bool progress = false;        // live line on stderr
+  // A program (target run, or one shrinking step) that has not finished after this many seconds is reported as a
+  // "hang" failure and abandoned: the campaign stops, summarises what finished and returns with
+  // CampaignResult::abandoned set (the stuck threads cannot be joined: a GPU kernel that never ends holds its
+  // thread inside the driver, so the caller must end the process without running destructors). 0: wait forever.
+  double hangSeconds = 120;
   bool keepRecords = false;     // fill CampaignResult::records (tests)
 };
 
 struct CampaignResult {
   CampaignSummary summary;
   std::vector<ProgramRecord> records;  // sorted by index, when keepRecords
+  int abandoned = 0;                   // worker threads still stuck in a hung program (see hangSeconds)
 };
 
 CampaignResult runCampaign(const CampaignOptions& options);
+
+// Asks a running campaign to stop (async-signal-safe: SIGINT/SIGTERM handlers call it): no new program starts,
+// and programs still running 10 s later are abandoned as "interrupted"; the summary covers what finished.
+void requestCampaignStop();
 
 // ptxas on PATH or in /usr/local/cuda/bin; "" when absent.
 std::string findPtxas();

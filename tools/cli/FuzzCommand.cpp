@@ -3,7 +3,9 @@
 //   tilesim fuzz --count 1000 --seed 7 --jobs 2 --shard 0/4 --engine interp --json s0.json --emit-dir cases/
 // Exit 0 when every program passed (skips are listed), 1 when one failed (its minimal case is written), 2 for bad
 // arguments, 4 when the target engine is not available here ("skipped: ...").
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 
@@ -28,6 +30,7 @@ struct FuzzFlags {
   bool checkPtxas = false;
   bool noShrink = false;
   bool quiet = false;
+  double hangSeconds = 120;
   std::vector<std::string> merge;
 };
 
@@ -119,10 +122,27 @@ int runFuzz(const FuzzFlags& flags) {
     if (options.ptxas.empty())
       std::fprintf(stderr, "tilesim fuzz: skipped check: ptxas not found on PATH or in /usr/local/cuda/bin\n");
   }
+  options.hangSeconds = flags.hangSeconds;
+  // SIGINT / SIGTERM (Ctrl-C, `timeout`, a batch system's time limit): stop, then print and write the summary of
+  // what finished. A second signal ends the process at once (the default action, restored by SA_RESETHAND).
+  struct sigaction action {};
+  action.sa_handler = [](int) { fuzz::requestCampaignStop(); };
+  action.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
   fuzz::CampaignResult result = fuzz::runCampaign(options);
   std::fputs(result.summary.human().c_str(), stdout);
-  if (!flags.json.empty() && !writeJson(flags.json, result.summary)) return kExitBadInput;
-  return result.summary.failed > 0 ? kExitFailed : kExitOk;
+  const bool jsonWritten = flags.json.empty() || writeJson(flags.json, result.summary);
+  const int code = !jsonWritten ? kExitBadInput : result.summary.failed > 0 ? kExitFailed : kExitOk;
+  if (result.abandoned > 0) {
+    // A worker is stuck in a program that never ended (inside the GPU driver): no destructor may run under it.
+    std::fprintf(stderr, "tilesim fuzz: %d worker(s) abandoned in a program that did not finish; exiting\n",
+                 result.abandoned);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace
@@ -148,6 +168,9 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_flag("--check-ptxas", flags->checkPtxas, "also compile each program to PTX and assemble it with ptxas -arch=sm_90a");
   fuzz->add_flag("--no-shrink", flags->noShrink, "write failing programs as generated");
   fuzz->add_flag("--quiet", flags->quiet, "no live progress line on stderr");
+  fuzz->add_option("--hang-seconds", flags->hangSeconds, "report a program still running after N s as a hang and "
+                                                         "stop the campaign (default 120; 0: never)")
+      ->check(CLI::NonNegativeNumber);
   fuzz->add_option("--merge", flags->merge, "add up shard summaries (JSON files) instead of running")->expected(1, -1);
   fuzz->callback([flags, &exitCode] { exitCode = runFuzz(*flags); });
 }

@@ -4,9 +4,12 @@
 // case replays: the interpreter passes it, the wrong engine fails it.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <mutex>
 #include <sstream>
 
 #include "conformance/runner/Conformance.h"
@@ -41,6 +44,21 @@ class SubIsAddEngine final : public Engine {
 
  private:
   InterpreterEngine interpreter_;
+};
+
+// Test only: an engine whose launches never end (a GPU kernel in an endless loop holds its thread in the driver).
+// It waits on a condition nobody signals; the objects are leaked so that the stuck thread outlives the test.
+class NeverEndingEngine final : public Engine {
+ public:
+  const char* name() const override { return "never"; }
+  std::string description() const override { return "test engine: its launches never end"; }
+  LaunchOutcome run(Launch&, const LaunchOptions&) override {
+    static auto* mutex = new std::mutex;
+    static auto* never = new std::condition_variable;
+    std::unique_lock<std::mutex> lock(*mutex);
+    never->wait(lock, [] { return false; });
+    return {};
+  }
 };
 
 CampaignOptions baseOptions(int64_t count) {
@@ -163,6 +181,26 @@ TEST(Campaign, ShrinksAWrongEngineToAFewOps) {
   }
   std::cout << result.summary.human();
   std::filesystem::remove_all(options.regressionDir);
+}
+
+TEST(Campaign, ReportsAProgramThatNeverEndsAsAHangAndReturns) {
+  // Leaked: the abandoned workers keep a reference to the options while they wait forever.
+  auto* options = new CampaignOptions(baseOptions(50));
+  options->jobs = 2;
+  options->hangSeconds = 0.5;
+  options->targetName = "never";
+  options->makeTarget = [] { return std::make_unique<NeverEndingEngine>(); };
+  const auto start = std::chrono::steady_clock::now();
+  CampaignResult result = runCampaign(*options);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 30) << "the campaign waited for a program that never ends";
+  EXPECT_EQ(result.abandoned, 2);
+  ASSERT_EQ(result.summary.failures.size(), 2u) << result.summary.human();
+  for (const ProgramRecord& failure : result.summary.failures) {
+    EXPECT_EQ(failure.check, "hang");
+    EXPECT_NE(failure.message.find("--first " + std::to_string(failure.index)), std::string::npos) << failure.message;
+  }
+  EXPECT_EQ(result.summary.failed, 2);
 }
 
 TEST(Campaign, CoverageExclusionsAreOpsOfTheTable) {
