@@ -131,6 +131,10 @@ class Worker {
         verdict.status = ProgramStatus::Skipped;
         verdict.check = "target-ub";
         verdict.message = "the program has undefined behaviour in some lane; its result is not compared";
+      } else if (std::string large = tooLargeForGpu(plan, program); !large.empty()) {
+        verdict.status = ProgramStatus::Skipped;
+        verdict.check = "target-too-large";
+        verdict.message = large;
       } else {
         ran("target");
         Launch launch;
@@ -170,6 +174,12 @@ class Worker {
           verdict.status = ProgramStatus::Skipped;
           verdict.check = "ptxas-absent";
         }
+      } else if (std::string large = tooLargeForGpu(plan, program); !large.empty()) {
+        if (verdict.status == ProgramStatus::Passed) {
+          verdict.status = ProgramStatus::Skipped;
+          verdict.check = "ptxas-too-large";
+          verdict.message = large;
+        }
       } else {
         std::string ptxas = checkPtxas(plan, program);
         if (!ptxas.empty()) {
@@ -190,6 +200,25 @@ class Worker {
       }
     }
     return verdict;
+  }
+
+  // "" when every tensor of the program spreads over its threads at most kMaxElementsPerThread elements each;
+  // else why not. Past that a GPU compile takes minutes: an H200 campaign's 256x256 tiles at num_warps 1 (2048
+  // elements a thread) gave 2.4 MB of PTX that ptxas had not finished after 200 s (2026-12-01). Triton's own
+  // kernels stay far below (a 128x128 f32 tile at 4 warps is 128 a thread).
+  static constexpr int64_t kMaxElementsPerThread = 512;
+  static std::string tooLargeForGpu(const KernelPlan& plan, const CheckedProgram& program) {
+    int64_t largest = 0;
+    walk(*program.parsed->kernel()->op(), [&](const Operation& op) {
+      for (const auto& result : op.results)
+        if (result->type.isTensor()) largest = std::max<int64_t>(largest, result->type.numElements());
+    });
+    const int64_t threads = int64_t{32} * std::max(1, plan.numWarps);
+    const int64_t perThread = (largest + threads - 1) / threads;
+    if (perThread <= kMaxElementsPerThread) return "";
+    return "a " + std::to_string(largest) + "-element tensor at num_warps " + std::to_string(plan.numWarps) + " is " +
+           std::to_string(perThread) + " elements a thread (more than " + std::to_string(kMaxElementsPerThread) +
+           "): too slow to compile for a GPU";
   }
 
   // tilesim's GPU pipeline to PTX, then ptxas. "" when ptxas accepts it.
