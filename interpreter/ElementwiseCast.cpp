@@ -66,6 +66,21 @@ void floatConvertLoop(const Tile& source, Tile& result, Rounding rounding) {
     for (int64_t i = 0; i < n; ++i) out[i] = bfloatFromFp8e5AsTriton(in[i]);
     return;
   }
+  if constexpr ((From == ScalarKind::F64 && To == ScalarKind::F32) || (From == ScalarKind::F32 && To == ScalarKind::F64) ||
+                (From == ScalarKind::BF16 && To == ScalarKind::F32)) {
+    // NaN keeps (part of) its payload through these conversions on the GPU (ScalarEval.h convertedNaNBits).
+    using InBits = std::conditional_t<sizeof(In) == 8, uint64_t, std::conditional_t<sizeof(In) == 4, uint32_t, uint16_t>>;
+    using OutBits = std::conditional_t<sizeof(Out) == 8, uint64_t, uint32_t>;
+    for (int64_t i = 0; i < n; ++i) {
+      const uint64_t bits = std::bit_cast<InBits>(in[i]);
+      if (std::optional<uint64_t> nan = convertedNaNBits(bits, From, To)) {
+        out[i] = std::bit_cast<Out>(static_cast<OutBits>(*nan));
+      } else {
+        out[i] = std::bit_cast<Out>(static_cast<OutBits>(convertFloat(loadAsDouble<From>(in[i]), To, rounding)));
+      }
+    }
+    return;
+  }
   constexpr bool fromFloat = From == ScalarKind::F32;
   constexpr bool fp8 = To == ScalarKind::F8E4M3FN || To == ScalarKind::F8E5M2;
   if (rounding == Rounding::NearestEven && !fp8) {

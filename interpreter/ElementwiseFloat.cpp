@@ -46,6 +46,49 @@ void ternaryLoop(const Tile& a, const Tile& b, const Tile& c, Tile& result, Fn f
     out[i] = Codec::store(fn(Codec::load(pa[i]), Codec::load(pb[i]), Codec::load(pc[i])));
 }
 
+// An f64 op whose NaN results follow NVIDIA's f64 rules (ScalarEval.h F64NaN: an input NaN passes through, an
+// invalid operation gives 0xFFF8...) instead of the canonical NaN; other kinds take binaryLoop.
+template <ScalarKind K, typename Fn>
+void arithLoop(const Tile& a, const Tile& b, Tile& result, Fn fn, F64NaN rule) {
+  if constexpr (K != ScalarKind::F64) {
+    binaryLoop<K>(a, b, result, fn);
+  } else {
+    const double* pa = a.as<double>();
+    const double* pb = b.as<double>();
+    double* out = result.as<double>();
+    for (int64_t i = 0, n = result.size(); i < n; ++i) {
+      const double r = fn(pa[i], pb[i]);
+      out[i] = r == r ? r : std::bit_cast<double>(f64NaNResult(rule, std::bit_cast<uint64_t>(pa[i]), std::bit_cast<uint64_t>(pb[i])));
+    }
+  }
+}
+
+// arith.remf as NVIDIA lowers it (remainderNvidia): an infinite divisor selects the dividend's bits unchanged
+// (a NaN dividend is not even quieted); otherwise the f32 result is canonical on NaN and the f64 one follows
+// F64NaN::FirstFirst (the quotient's div.rn sees the dividend first).
+template <ScalarKind K>
+void remainderLoop(const Tile& a, const Tile& b, Tile& result) {
+  using C = typename FloatCodec<K>::Compute;
+  if constexpr (K == ScalarKind::F32 || K == ScalarKind::F64) {
+    using Storage = typename FloatCodec<K>::Storage;
+    const Storage* pa = a.as<Storage>();
+    const Storage* pb = b.as<Storage>();
+    Storage* out = result.as<Storage>();
+    for (int64_t i = 0, n = result.size(); i < n; ++i) {
+      if (std::isinf(pb[i])) {
+        out[i] = pa[i];
+      } else if constexpr (K == ScalarKind::F64) {
+        const double r = remainderNvidia<C>(pa[i], pb[i]);
+        out[i] = r == r ? r : std::bit_cast<double>(f64NaNResult(F64NaN::FirstFirst, std::bit_cast<uint64_t>(pa[i]), std::bit_cast<uint64_t>(pb[i])));
+      } else {
+        out[i] = FloatCodec<K>::store(remainderNvidia<C>(pa[i], pb[i]));
+      }
+    }
+  } else {
+    binaryLoop<K>(a, b, result, remainderNvidia<C>);
+  }
+}
+
 // fma's single rounding goes straight from double into K: for narrow K the double is rounded to odd, and a
 // detour through float would round twice.
 template <ScalarKind K>
@@ -55,8 +98,16 @@ void fmaLoop(const Tile& a, const Tile& b, const Tile& c, Tile& result) {
   const Storage* pb = b.as<Storage>();
   const Storage* pc = c.as<Storage>();
   Storage* out = result.as<Storage>();
-  for (int64_t i = 0, n = result.size(); i < n; ++i)
-    out[i] = storeFromDouble<K>(fusedMultiplyAdd(loadAsDouble<K>(pa[i]), loadAsDouble<K>(pb[i]), loadAsDouble<K>(pc[i]), K));
+  for (int64_t i = 0, n = result.size(); i < n; ++i) {
+    if constexpr (K == ScalarKind::F64) {
+      const double r = std::fma(pa[i], pb[i], pc[i]);
+      out[i] = r == r ? r
+                      : std::bit_cast<double>(f64NaNResult(F64NaN::FmaOrder, std::bit_cast<uint64_t>(pa[i]),
+                                                           std::bit_cast<uint64_t>(pb[i]), std::bit_cast<uint64_t>(pc[i])));
+    } else {
+      out[i] = storeFromDouble<K>(fusedMultiplyAdd(loadAsDouble<K>(pa[i]), loadAsDouble<K>(pb[i]), loadAsDouble<K>(pc[i]), K));
+    }
+  }
 }
 
 // Exact profile: the function's own algorithm in K's compute type (f16/bf16/fp8 in float), rounded once on store.
@@ -131,7 +182,11 @@ void evalMathTyped(const Operation& op, Operands operands, FloatProfile profile,
     case MathOp::MathRsqrt: return mathLoop<K>(a, result, MathFunction::Rsqrt, profile);
     case MathOp::MathErf: return mathLoop<K>(a, result, MathFunction::Erf, profile);
     case MathOp::MathSqrt:
-    case MathOp::TTPreciseSqrt: return unaryLoop<K>(a, result, [](C x) { return std::sqrt(x); });
+    case MathOp::TTPreciseSqrt:
+      if constexpr (K == ScalarKind::F64)  // sqrt(NaN) passes the NaN through quieted, sqrt(-x) gives 0xFFF8...
+        return arithLoop<K>(a, a, result, [](C x, C) { return std::sqrt(x); }, F64NaN::FirstFirst);
+      else
+        return unaryLoop<K>(a, result, [](C x) { return std::sqrt(x); });
     case MathOp::MathFloor: return unaryLoop<K>(a, result, [](C x) { return std::floor(x); });
     case MathOp::MathCeil: return unaryLoop<K>(a, result, [](C x) { return std::ceil(x); });
     case MathOp::MathAbsF: return signBitLoop(a, result, true);
@@ -147,17 +202,17 @@ void evalTyped(const Operation& op, Operands operands, FloatProfile profile, Til
     return compareTiles<K>(a, *operands[1], result, floatPredicate(op), std::make_index_sequence<16>{});
   if (opFamily(op.kind) == OpFamily::Math) return evalMathTyped<K>(op, operands, profile, result);
   switch (familyOp<FloatArithOp>(op.kind)) {
-    case FloatArithOp::ArithAddF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; });
-    case FloatArithOp::ArithSubF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; });
-    case FloatArithOp::ArithMulF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x * y; });
+    case FloatArithOp::ArithAddF: return arithLoop<K>(a, *operands[1], result, [](C x, C y) { return x + y; }, F64NaN::SecondFirst);
+    case FloatArithOp::ArithSubF: return arithLoop<K>(a, *operands[1], result, [](C x, C y) { return x - y; }, F64NaN::SecondFirst);
+    case FloatArithOp::ArithMulF: return arithLoop<K>(a, *operands[1], result, [](C x, C y) { return x * y; }, F64NaN::SecondFirst);
     case FloatArithOp::ArithDivF:
-    case FloatArithOp::TTPreciseDivF: return binaryLoop<K>(a, *operands[1], result, [](C x, C y) { return x / y; });
-    case FloatArithOp::ArithRemF: return binaryLoop<K>(a, *operands[1], result, remainderNvidia<C>);
+    case FloatArithOp::TTPreciseDivF: return arithLoop<K>(a, *operands[1], result, [](C x, C y) { return x / y; }, F64NaN::FirstFirst);
+    case FloatArithOp::ArithRemF: return remainderLoop<K>(a, *operands[1], result);
     case FloatArithOp::ArithNegF: return signBitLoop(a, result, false);
-    case FloatArithOp::ArithMaxNumF: return binaryLoop<K>(a, *operands[1], result, maxNum<C>);
-    case FloatArithOp::ArithMinNumF: return binaryLoop<K>(a, *operands[1], result, minNum<C>);
-    case FloatArithOp::ArithMaximumF: return binaryLoop<K>(a, *operands[1], result, maximum<C>);
-    case FloatArithOp::ArithMinimumF: return binaryLoop<K>(a, *operands[1], result, minimum<C>);
+    case FloatArithOp::ArithMaxNumF: return arithLoop<K>(a, *operands[1], result, maxNum<C>, F64NaN::SecondFirst);
+    case FloatArithOp::ArithMinNumF: return arithLoop<K>(a, *operands[1], result, minNum<C>, F64NaN::SecondFirst);
+    case FloatArithOp::ArithMaximumF: return arithLoop<K>(a, *operands[1], result, maximum<C>, F64NaN::Positive);
+    case FloatArithOp::ArithMinimumF: return arithLoop<K>(a, *operands[1], result, minimum<C>, F64NaN::Positive);
     case FloatArithOp::TTClampF:
       if (propagatesNaN(op))
         return ternaryLoop<K>(a, *operands[1], *operands[2], result,

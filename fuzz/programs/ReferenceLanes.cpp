@@ -111,21 +111,28 @@ std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t>
     if (exactMath && exactmath::hasOwnAlgorithm(function)) return exactmath::evalBits(function, lanes[0], K);
     return floatBitsFromDouble(evalMath(function, static_cast<double>(a)), K);
   };
+  // NVIDIA's f64 NaN results (ScalarEval.h F64NaN); other kinds encode the canonical NaN.
+  auto arith = [&](C value, F64NaN rule) -> uint64_t {
+    if (K == ScalarKind::F64 && value != value) return f64NaNResult(rule, lanes[0], lanes.size() > 1 ? lanes[1] : 0);
+    return encode<K>(value);
+  };
   switch (op.kind) {
-    case OpKind::ArithAddF: return encode<K>(a + b);
-    case OpKind::ArithSubF: return encode<K>(a - b);
-    case OpKind::ArithMulF: return encode<K>(a * b);
+    case OpKind::ArithAddF: return arith(a + b, F64NaN::SecondFirst);
+    case OpKind::ArithSubF: return arith(a - b, F64NaN::SecondFirst);
+    case OpKind::ArithMulF: return arith(a * b, F64NaN::SecondFirst);
     case OpKind::ArithDivF:
-    case OpKind::TTPreciseDivF: return encode<K>(a / b);
-    case OpKind::ArithRemF: return encode<K>(remainderNvidia<C>(a, b));
-    case OpKind::ArithMaxNumF: return encode<K>(maxNum(a, b));
-    case OpKind::ArithMinNumF: return encode<K>(minNum(a, b));
-    case OpKind::ArithMaximumF: return encode<K>(maximum(a, b));
-    case OpKind::ArithMinimumF: return encode<K>(minimum(a, b));
+    case OpKind::TTPreciseDivF: return arith(a / b, F64NaN::FirstFirst);
+    case OpKind::ArithRemF:  // an infinite divisor selects the dividend's bits unchanged (f32, f64)
+      if ((K == ScalarKind::F32 || K == ScalarKind::F64) && std::isinf(b)) return lanes[0];
+      return arith(remainderNvidia<C>(a, b), F64NaN::FirstFirst);
+    case OpKind::ArithMaxNumF: return arith(maxNum(a, b), F64NaN::SecondFirst);
+    case OpKind::ArithMinNumF: return arith(minNum(a, b), F64NaN::SecondFirst);
+    case OpKind::ArithMaximumF: return arith(maximum(a, b), F64NaN::Positive);
+    case OpKind::ArithMinimumF: return arith(minimum(a, b), F64NaN::Positive);
     case OpKind::ArithNegF: return lanes[0] ^ sign;
     case OpKind::MathAbsF: return lanes[0] & ~sign;
     case OpKind::MathSqrt:
-    case OpKind::TTPreciseSqrt: return encode<K>(std::sqrt(a));
+    case OpKind::TTPreciseSqrt: return arith(std::sqrt(a), F64NaN::FirstFirst);
     case OpKind::MathFloor: return encode<K>(std::floor(a));
     case OpKind::MathCeil: return encode<K>(std::ceil(a));
     case OpKind::MathExp: return math(MathFunction::Exp);
@@ -137,6 +144,8 @@ std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t>
     case OpKind::MathRsqrt: return math(MathFunction::Rsqrt);
     case OpKind::MathErf: return math(MathFunction::Erf);
     case OpKind::MathFma:
+      if (K == ScalarKind::F64 && std::isnan(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c))))
+        return f64NaNResult(F64NaN::FmaOrder, lanes[0], lanes[1], lanes[2]);
       return floatBitsFromDouble(fusedMultiplyAdd(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c), K), K);
     case OpKind::TTClampF:
       return encode<K>(propagatesNaN(op) ? minimum(maximum(a, b), c) : minNum(maxNum(a, b), c));
@@ -169,8 +178,10 @@ std::optional<uint64_t> castLane(const Operation& op, uint64_t bits, ScalarKind 
       return maskToWidth(value, to);
     }
     case OpKind::ArithExtF:
-    case OpKind::ArithTruncF: return convertFloat(doubleFromFloatBits(bits, from), to, Rounding::NearestEven);
-    case OpKind::TTFpToFp: return convertFloat(doubleFromFloatBits(bits, from), to, roundingOf(op));
+    case OpKind::ArithTruncF:
+    case OpKind::TTFpToFp:
+      if (std::optional<uint64_t> nan = convertedNaNBits(bits, from, to)) return *nan;
+      return convertFloat(doubleFromFloatBits(bits, from), to, op.kind == OpKind::TTFpToFp ? roundingOf(op) : Rounding::NearestEven);
     case OpKind::ArithBitcast:
     case OpKind::TTBitcast: return bits;
     default: return std::nullopt;

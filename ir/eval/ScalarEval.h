@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 
@@ -168,6 +169,52 @@ template <typename C> inline C remainderNvidia(C a, C b) {
   if (std::isinf(b)) return a;
   C quotient = std::trunc(a / b);
   return std::fma(-quotient, b, a);
+}
+
+// ---------------------------------------------------------------- NaN bits (docs/semantics.md "NaN bits")
+// What an NVIDIA GPU writes when a result is NaN, measured on the H200 (every pair of 11 special values through
+// each op, conformance/nan-bits/nan_probe.py; the cases in conformance/nan-bits, 2026-12-01 14:41 UTC). f32, f16 and bf16 arithmetic give the canonical NaN
+// (FloatCodec::store). f64 arithmetic passes an input NaN through quieted (bit 51 set, sign and payload kept),
+// and an invalid operation without a NaN input (0 * inf, inf - inf, 0 / 0, sqrt(-1)) gives 0xFFF8000000000000.
+// Which input NaN wins depends on the op:
+enum class F64NaN : uint8_t {
+  SecondFirst,  // add, sub, mul; maxnumf/minnumf when both are NaN: b, else a
+  FirstFirst,   // div (div.rn.f64 is a subroutine that looks at the dividend first), sqrt: a, else b
+  FmaOrder,     // fma(a, b, c): c, else b, else a (b before a measured; c before b is assumed, the probe had c = b)
+  Positive,     // maximumf/minimumf (max.NaN.f64): 0x7FF8000000000000 whatever the inputs
+};
+inline bool isNaNBits64(uint64_t bits) { return (bits & 0x7FFFFFFFFFFFFFFFull) > 0x7FF0000000000000ull; }
+inline uint64_t f64NaNResult(F64NaN rule, uint64_t a, uint64_t b = 0, uint64_t c = 0) {
+  constexpr uint64_t kQuiet = 0x0008000000000000ull, kInvalid = 0xFFF8000000000000ull;
+  switch (rule) {
+    case F64NaN::Positive: return 0x7FF8000000000000ull;
+    case F64NaN::SecondFirst:
+      if (isNaNBits64(b)) return b | kQuiet;
+      if (isNaNBits64(a)) return a | kQuiet;
+      return kInvalid;
+    case F64NaN::FirstFirst:
+      if (isNaNBits64(a)) return a | kQuiet;
+      if (isNaNBits64(b)) return b | kQuiet;
+      return kInvalid;
+    case F64NaN::FmaOrder:
+      if (isNaNBits64(c)) return c | kQuiet;
+      if (isNaNBits64(b)) return b | kQuiet;
+      if (isNaNBits64(a)) return a | kQuiet;
+      return kInvalid;
+  }
+  return kInvalid;
+}
+// A NaN converted between float formats, where the GPU keeps its payload (same probe): f64 -> f32 (cvt.rn and
+// cvt.rz) keeps the sign and the payload's top 22 bits, quiet; f32 -> f64 shifts the payload up, quiet; bf16 ->
+// f32 is the 16-bit pattern moved up, not even quieted. Other conversions give the target's canonical NaN.
+// Empty when `bits` is not NaN or the pair is not one of those.
+inline std::optional<uint64_t> convertedNaNBits(uint64_t bits, ScalarKind from, ScalarKind to) {
+  if (from == ScalarKind::F64 && to == ScalarKind::F32 && isNaNBits64(bits))
+    return ((bits >> 32) & 0x80000000u) | 0x7FC00000u | ((bits >> 29) & 0x3FFFFFu);
+  if (from == ScalarKind::F32 && to == ScalarKind::F64 && (bits & 0x7FFFFFFFu) > 0x7F800000u)
+    return ((bits & 0x80000000u) << 32) | 0x7FF8000000000000ull | ((bits & 0x3FFFFFu) << 29);
+  if (from == ScalarKind::BF16 && to == ScalarKind::F32 && (bits & 0x7FFFu) > 0x7F80u) return (bits & 0xFFFFu) << 16;
+  return std::nullopt;
 }
 
 // ---------------------------------------------------------------- fast narrow-float codecs
