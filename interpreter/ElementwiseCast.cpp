@@ -66,6 +66,13 @@ void floatConvertLoop(const Tile& source, Tile& result, Rounding rounding) {
     for (int64_t i = 0; i < n; ++i) out[i] = bfloatFromFp8e5AsTriton(in[i]);
     return;
   }
+  if constexpr (From == ScalarKind::BF16 && To == ScalarKind::F32) {
+    // bf16 is the high half of an f32: NVIDIA widens by a shift (cvt.f32.bf16 is SHF.L.U32 16 in the SASS of
+    // sm_90), so a NaN keeps its sign and payload (0x7FFF -> 0x7FFF0000, 0xFF8B -> 0xFF8B0000, as the H200
+    // gave in the GPU fuzz campaign of 2026-12-01) instead of becoming the canonical NaN.
+    for (int64_t i = 0; i < n; ++i) out[i] = std::bit_cast<float>(static_cast<uint32_t>(in[i]) << 16);
+    return;
+  }
   constexpr bool fromFloat = From == ScalarKind::F32;
   constexpr bool fp8 = To == ScalarKind::F8E4M3FN || To == ScalarKind::F8E5M2;
   if (rounding == Rounding::NearestEven && !fp8) {

@@ -169,8 +169,12 @@ std::optional<uint64_t> castLane(const Operation& op, uint64_t bits, ScalarKind 
       return maskToWidth(value, to);
     }
     case OpKind::ArithExtF:
-    case OpKind::ArithTruncF: return convertFloat(doubleFromFloatBits(bits, from), to, Rounding::NearestEven);
-    case OpKind::TTFpToFp: return convertFloat(doubleFromFloatBits(bits, from), to, roundingOf(op));
+    case OpKind::ArithTruncF:
+    case OpKind::TTFpToFp:
+      // bf16 -> f32 is a shift on NVIDIA (cvt.f32.bf16): NaN keeps its sign and payload (docs/semantics.md, Casts).
+      if (from == ScalarKind::BF16 && to == ScalarKind::F32) return (bits & 0xFFFFu) << 16;
+      return convertFloat(doubleFromFloatBits(bits, from), to,
+                          op.kind == OpKind::TTFpToFp ? roundingOf(op) : Rounding::NearestEven);
     case OpKind::ArithBitcast:
     case OpKind::TTBitcast: return bits;
     default: return std::nullopt;
