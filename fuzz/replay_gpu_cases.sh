@@ -3,7 +3,10 @@
 # prints one line per case: agree (bit for bit with the interpreter, `tilesim diff --engine gpu`, under the
 # profile the case's "fuzz" block names; the triton profile reduces in the GPU's order), disagree (the first
 # differing buffer), skipped (no GPU) or error. Then the NaN probe (fuzz/replay/nan_probe.ttir) on the GPU and on
-# the interpreter, as hex. Results go to $OUT (default ./replay-out): replay_gpu_cases.txt, one log per case.
+# the interpreter, as hex. Then real Triton 3.6 on the two ptxas cases of docs/findings.md G2/G3
+# (conformance/triton/fuzz_triton_gpu.py: Triton's own PTX has the same neg.s16 / abs.s16, and its ptxas 12.8
+# the same SASS, so Triton is expected to disagree on the i16 cases). Results go to $OUT (default ./replay-out):
+# replay_gpu_cases.txt, one log per case, triton/summary.txt.
 #   OUT=$OUT bash fuzz/replay_gpu_cases.sh TILESIM DIR_OR_TGZ [DIR_OR_TGZ ...]
 # A DIR is a case directory or a directory of them; a .tgz is unpacked under $OUT/cases first.
 set -u
@@ -62,4 +65,18 @@ if python3 "$here/replay/nan_probe.py" "$probe/in" 2>>"$report"; then
 else
   say "nan_probe: cannot write its inputs (python3 with numpy needed)"
 fi
+# Real Triton on the ptxas cases (needs python3 with triton 3.6 and torch; a few seconds of compiling).
+repo=$(cd "$here/.." && pwd)
+tcases=$out/triton-cases
+mkdir -p "$tcases"
+for c in gpu_i16_neg_wrap_sext gpu_i16_abs_wrap_sext gpu_f16_high_half_after_loop; do
+  [ -d "$repo/conformance/regressions/$c" ] && cp -r "$repo/conformance/regressions/$c" "$tcases/"
+done
+if timeout 240 python3 "$repo/conformance/triton/fuzz_triton_gpu.py" --tilesim "$tilesim" --out "$out/triton" \
+     --seconds 180 --jobs 4 "$tcases" > "$out/triton.log" 2>&1; then
+  say "triton on the ptxas cases: all agree with the interpreter"
+else
+  say "triton on the ptxas cases (rc=$?):"
+fi
+grep -E "compiled|agreed|disagree" "$out/triton.log" | tee -a "$report"
 [ $disagree -eq 0 ] && [ $errors -eq 0 ]
