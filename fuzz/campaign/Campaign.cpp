@@ -226,7 +226,7 @@ class Worker {
   // profile leaves open, so its oracle is the interpreter reducing in that same order, as `tilesim diff
   // --profile triton` does: in the contract order a float product or an argmin over a NaN can differ without a
   // bound covering it (0 * x * inf: NaN in one order, 0 in the other; 9 of the 28 cases of the H200 campaign of
-  // 2026-12-01, all bit-exact in the GPU's order). `oracle` is replaced when some reduce has such a layout.
+  // 2026-12-01; in the GPU's order 8 are bit-exact and the 9th differs in a NaN's bits only). `oracle` is replaced when some reduce has such a layout.
   void reduceInTargetOrder(const KernelPlan& plan, const CheckedProgram& program, std::vector<LaunchArgument>& oracle) {
 #ifdef TILESIM_HAVE_GPU_BACKEND
     if (options_.targetName != "gpu") return;

@@ -208,7 +208,7 @@ TEST(Campaign, ReportsAProgramThatNeverEndsAsAHangAndReturns) {
 
 #ifdef TILESIM_HAVE_GPU_BACKEND
 // Test only: the interpreter reducing every tt.reduce in the order the GPU backend lowers it to under the triton
-// profile (gpu::tritonReduceLayouts) — what the H200 computed for the 9 order cases of 2026-12-01, bit for bit.
+// profile (gpu::tritonReduceLayouts) — what the H200 computed for the 9 order cases of 2026-12-01 (bit for bit but one f64 NaN's bits).
 class GpuOrderInterpreter final : public Engine {
  public:
   const char* name() const override { return "gpu"; }
