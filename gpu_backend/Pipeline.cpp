@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "gpu_backend/PtxasWorkarounds.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
@@ -215,6 +216,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     const CompilingScope scope(kernel.name(), "O3");
     optimize(llvmModule, *machine);
   }
+  avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after O3, which forms the patterns
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
   if (options.dumpStage == Stage::LlvmOptimized) {
@@ -227,7 +229,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   compiled.name = kernel.name();
   {
     const CompilingScope scope(compiled.name, "PTX code generation");
-    compiled.ptx = emitPtx(llvmModule, *machine);
+    compiled.ptx = avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine));  // PtxasWorkarounds.h
   }
   compiled.threads = 32 * options.numWarps;
   compiled.sharedBytes = lowering.sharedBytes();

@@ -14,6 +14,7 @@
 // Under the triton float profile, float sums/products also get an error bound for whatever order the GPU uses
 // (orderBound below); with LaunchOptions::reduceOrder set from the kernel's TTGIR the interpreter uses Triton's
 // own order instead (tritonReduceSteps below) and the bound is only what the operands carry.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -128,16 +129,40 @@ CombineKind combineKind(const Block& combine) {
 // region's own bound propagation adds sum e_i), ours within gamma_{ourDepth} sum|x_i| of the exact sum of ours.
 // Products use prod(|x_i| + e_i) the same way. Other combines (Welford-style, mixed) keep the historical
 // 2 (count-1) u sum|x| and are only sound under the exact order.
+// A product's relative bound assumes no partial product leaves the normal range, which depends on the order: the
+// partial products of any order lie between `small` (the product of the non-zero factors below 1, at their
+// smallest |x| - e) and `large` (the product of the factors above 1, at |x| + e). If `large` overflows, some order
+// reaches inf (and inf * 0 = NaN where a zero is among the factors): unconstrained. If `small` is below the
+// smallest normal, some order rounds in the subnormal range, each rounding off by up to one subnormal spacing
+// that later factors (at most `large`) amplify: that absolute term is added, for both orders' count - 1
+// roundings. (The H200 campaign of 2026-12-01: an f32 product 2 ulp and an f64 product 7 ulp of subnormal apart
+// in two orders, against bounds of 1.5 ulp and 0 — the relative term underflowed.)
 struct OrderTerms {
   double magnitude = 0, magnitudeWithBounds = 0;  // sum (or product) of |x| and of |x| + e
+  double large = 1, small = 1;                    // products only (above)
 };
 
-double orderBound(CombineKind kind, const OrderTerms& terms, int64_t count, int64_t ourDepth, double u) {
+struct FloatRange {
+  double largest, smallestNormal, smallestSubnormal;
+};
+
+FloatRange floatRange(ScalarKind kind) {
+  const FloatFormat format = floatFormat(kind);
+  return {largestFinite(kind), std::ldexp(1.0, 1 - format.bias), std::ldexp(1.0, 1 - format.bias - format.mantissaBits)};
+}
+
+double orderBound(CombineKind kind, const OrderTerms& terms, int64_t count, int64_t ourDepth, double u,
+                  const FloatRange& range) {
   if (count <= 1) return 0.0;
   const double n = static_cast<double>(count - 1);
   double bound;
   if (kind == CombineKind::Other) bound = 2.0 * n * u * terms.magnitude;
   else bound = gamma(n, u) * terms.magnitudeWithBounds + gamma(static_cast<double>(ourDepth), u) * terms.magnitude;
+  if (kind == CombineKind::Product) {
+    if (!(terms.large <= range.largest)) return INFINITY;
+    if (terms.small < range.smallestNormal)
+      bound += 2.0 * n * range.smallestSubnormal * terms.large * (1.0 + gamma(n, u));
+  }
   return std::isnan(bound) ? INFINITY : bound;
 }
 
@@ -146,6 +171,9 @@ void accumulate(OrderTerms& terms, CombineKind kind, double value, double bound,
   if (kind == CombineKind::Product) {
     terms.magnitude = first ? magnitude : terms.magnitude * magnitude;
     terms.magnitudeWithBounds = first ? widened : terms.magnitudeWithBounds * widened;
+    if (widened > 1) terms.large *= widened;
+    const double lowest = std::max(magnitude - bound, 0.0);
+    if (widened != 0 && lowest < 1) terms.small *= lowest;
   } else {
     terms.magnitude += magnitude;
     terms.magnitudeWithBounds += widened;
@@ -345,6 +373,7 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
       const Tile& input = *executor.get(frame, op.operand(k));
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(resultType.element());
+      const FloatRange range = floatRange(resultType.element().scalarKind());
       const CombineKind kind = combineKind(combine);
       const double* inputBounds = input.errorBounds();
       Tile& mutableResult = const_cast<Tile&>(*result);
@@ -357,7 +386,7 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
             accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
                        inputBounds ? inputBounds[lane] : 0.0, a == 0);
           }
-          bounds[o * g.inner + i] += orderBound(kind, terms, extent, log2Ceil(extent), u);
+          bounds[o * g.inner + i] += orderBound(kind, terms, extent, log2Ceil(extent), u, range);
         }
     }
     executor.set(frame, op.result(k), result);
@@ -428,6 +457,7 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
       const Tile& input = *inputs[k];
       AxisGeometry g = geometry(input.shape(), axis);
       const double u = unitRoundoff(input.elementType());
+      const FloatRange range = floatRange(input.elementType().scalarKind());
       const CombineKind kind = combineKind(combine);
       const double* inputBounds = input.errorBounds();
       double* bounds = results[k]->mutableErrorBounds();
@@ -440,7 +470,7 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
             accumulate(terms, kind, doubleFromFloatBits(input.bitsAt(lane), input.elementType().scalarKind()),
                        inputBounds ? inputBounds[lane] : 0.0, step == 0);
             // Kogge-Stone: prefix `step` went through log2(step + 1) (rounded up) combines.
-            bounds[lane] += orderBound(kind, terms, step + 1, log2Ceil(step + 1), u);
+            bounds[lane] += orderBound(kind, terms, step + 1, log2Ceil(step + 1), u, range);
           }
         }
     }

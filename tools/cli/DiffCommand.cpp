@@ -3,14 +3,22 @@
 // `--profile triton` compares under the triton profile, the interpreter reducing every tt.reduce in the order the
 // GPU backend lowers it to (gpu::tritonReduceLayouts): bit-exact where the kernel's other ops are exact under
 // both engines (no approximate math, no contractible mul + add outside a reduce's fold).
+// `--recorded NAME` compares with outputs recorded earlier instead of running an engine: a case directory whose
+// case.json names, per buffer, `engine_outputs: {NAME: FILE.npy}` (the fuzz RegressionWriter writes `gpu`), so a
+// GPU disagreement can be replayed against a changed interpreter on a machine without a GPU; `--profile triton`
+// then reduces in the order the GPU backend lowers each reduce to, as with `--engine gpu`.
 // One line per buffer (bit-exact, or how many elements differ and the first one), then a summary.
 // Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
 // 4 when the engine is not available here ("skipped: ...").
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "conformance/runner/Format.h"
+#include "conformance/runner/Npy.h"
 #include "tools/cli/Cli.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/Pipeline.h"
@@ -22,7 +30,34 @@ namespace {
 struct DiffFlags {
   LaunchFlags launch;
   int numWarps = 0;  // 0: the case's, or 4 for a kernel file
+  std::string recorded;  // compare with the case's recorded engine_outputs of this name instead of running one
 };
+
+// The recorded outputs of `name` into the buffers of `launch` (case.json "args", in launch order). "" or an error.
+std::string loadRecorded(const std::string& directory, const std::string& name, Launch& launch,
+                         std::vector<bool>& compared) {
+  const std::filesystem::path dir(directory);
+  std::ifstream in(dir / "case.json");
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.contains("args") || !json["args"].is_array()) return (dir / "case.json").string() + ": no args";
+  const nlohmann::json& args = json["args"];
+  if (args.size() != launch.arguments.size()) return (dir / "case.json").string() + ": args do not match the launch";
+  int found = 0;
+  for (size_t i = 0; i < args.size(); ++i) {
+    LaunchArgument& argument = launch.arguments[i];
+    if (!argument.isBuffer() || argument.isAlias()) continue;
+    const nlohmann::json* files = args[i].contains("engine_outputs") ? &args[i]["engine_outputs"] : nullptr;
+    if (!files || !files->contains(name) || !(*files)[name].is_string()) continue;  // an input: not compared
+    compared[i] = true;
+    NpyLoad load = readNpyFile((dir / (*files)[name].get<std::string>()).string());
+    if (!load.ok()) return load.error;
+    if (load.array.bytes.size() != argument.bytes.size())
+      return (dir / (*files)[name].get<std::string>()).string() + ": size differs from the buffer " + argument.name;
+    argument.bytes = std::move(load.array.bytes);
+    ++found;
+  }
+  return found ? "" : (dir / "case.json").string() + ": no recorded buffers named " + name;
+}
 
 uint64_t elementBits(const LaunchArgument& argument, int64_t index) {
   const int bytes = storageBytes(argument.elementKind);
@@ -62,17 +97,22 @@ int runDiff(const DiffFlags& flags) {
     return kExitBadInput;
   }
   int exitCode = kExitOk;
-  std::unique_ptr<Engine> engine = engineFor(flags.launch.engine, exitCode);
-  if (!engine) return exitCode;
+  const bool recorded = !flags.recorded.empty();
+  std::unique_ptr<Engine> engine = recorded ? nullptr : engineFor(flags.launch.engine, exitCode);
+  if (!engine && !recorded) return exitCode;
   PreparedLaunch prepared;
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
+  if (recorded && !prepared.goldenCase) {
+    printError("--recorded needs a case directory (its case.json names the recorded files)");
+    return kExitBadInput;
+  }
   if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
   LaunchOptions options = prepared.options;
   options.profile = triton ? FloatProfile::Triton : FloatProfile::Exact;
   options.echoPrints = false;
   options.reduceLayouts.clear();
 #ifdef TILESIM_HAVE_GPU_BACKEND
-  if (triton && flags.launch.engine == "gpu")
+  if (triton && (flags.launch.engine == "gpu" || recorded))
     options.reduceLayouts = gpu::tritonReduceLayouts(*prepared.launch.module, *prepared.launch.kernel, prepared.launch.numWarps);
 #endif
 
@@ -88,23 +128,35 @@ int runDiff(const DiffFlags& flags) {
                 static_cast<long long>(reports));
     printReports(expected.result);
   }
-  LaunchOutcome actual = engine->run(candidate, options);
+  LaunchOutcome actual;
+  std::vector<bool> compared(candidate.arguments.size(), !recorded);
+  if (recorded) {
+    if (std::string error = loadRecorded(prepared.goldenCase->directory, flags.recorded, candidate, compared);
+        !error.empty()) {
+      printError("--recorded: " + error);
+      return kExitBadInput;
+    }
+  } else {
+    actual = engine->run(candidate, options);
+  }
+  const std::string engineName = recorded ? "recorded " + flags.recorded : engine->name();
+  const std::string engineDescription = recorded ? "outputs recorded in the case" : engine->description();
   const auto& grid = prepared.launch.grid;
   std::printf("diff @%s on grid %lldx%lldx%lld, num_warps %d: interp vs %s (%s), %s\n",
               prepared.launch.kernel->name().c_str(), static_cast<long long>(grid[0]), static_cast<long long>(grid[1]),
-              static_cast<long long>(grid[2]), prepared.launch.numWarps, engine->name(), engine->description().c_str(),
+              static_cast<long long>(grid[2]), prepared.launch.numWarps, engineName.c_str(), engineDescription.c_str(),
               triton ? fmt::format("triton profile, {} reduce(s) in the GPU's order", options.reduceLayouts.size()).c_str()
                      : "exact profile");
-  if (!actual.started()) {
+  if (!recorded && !actual.started()) {
     printDiagnostics(actual.diagnostics);
-    std::printf("diff: the %s engine could not run this launch\n", engine->name());
+    std::printf("diff: the %s engine could not run this launch\n", engineName.c_str());
     return kExitFailed;
   }
   int buffers = 0, agreeing = 0;
   for (size_t i = 0; i < reference.arguments.size(); ++i) {
-    if (!reference.arguments[i].isBuffer()) continue;
+    if (!reference.arguments[i].isBuffer() || !compared[i]) continue;
     ++buffers;
-    agreeing += compareBuffer(reference.arguments[i], candidate.arguments[i], engine->name()) ? 1 : 0;
+    agreeing += compareBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str()) ? 1 : 0;
   }
   if (agreeing == buffers) {
     std::printf("diff: all %d buffers bit-exact\n", buffers);
@@ -122,6 +174,9 @@ void addDiffCommand(CLI::App& app, int& exitCode) {
   CLI::App* diff = app.add_subcommand("diff", "run a launch on the interpreter and on another engine, compare bit for bit");
   flags->launch.addTo(*diff);
   diff->add_option("--num-warps", flags->numWarps, "warps per program (default: the case's, or 4)")->check(CLI::Range(1, 32));
+  diff->add_option("--recorded", flags->recorded,
+                   "compare with the case's recorded outputs of this engine (case.json engine_outputs, e.g. gpu) "
+                   "instead of running it");
   diff->callback([flags, &exitCode] { exitCode = runDiff(*flags); });
 }
 

@@ -17,6 +17,9 @@
 #include "interpreter/Interpreter.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
+#ifdef TILESIM_HAVE_GPU_BACKEND
+#include "gpu_backend/Pipeline.h"
+#endif
 
 namespace tilesim::fuzz {
 namespace {
@@ -202,6 +205,47 @@ TEST(Campaign, ReportsAProgramThatNeverEndsAsAHangAndReturns) {
   }
   EXPECT_EQ(result.summary.failed, 2);
 }
+
+#ifdef TILESIM_HAVE_GPU_BACKEND
+// Test only: the interpreter reducing every tt.reduce in the order the GPU backend lowers it to under the triton
+// profile (gpu::tritonReduceLayouts) — what the H200 computed for the 9 order cases of 2026-12-01 (bit for bit but one f64 NaN's bits).
+class GpuOrderInterpreter final : public Engine {
+ public:
+  const char* name() const override { return "gpu"; }
+  std::string description() const override { return "test engine: the interpreter in the GPU backend's reduce order"; }
+  LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
+    LaunchOptions ordered = options;
+    ordered.reduceLayouts = gpu::tritonReduceLayouts(*launch.module, *launch.kernel, launch.numWarps);
+    return interpreter_.run(launch, ordered);
+  }
+
+ private:
+  InterpreterEngine interpreter_;
+};
+
+// The programs of the H200 triton-profile campaign (seed 2) whose reductions are order-sensitive beyond any bound
+// (a float product reaching inf * 0 = NaN in one order and 0 in the other; an argmin over a NaN): compared with
+// an engine that reduces in the GPU's order, the campaign's oracle must reduce in that order too. Before the fix
+// (oracle in the contract order) each of these was a target-mismatch.
+TEST(Campaign, TritonProfileOracleReducesInTheGpusOrder) {
+  for (int64_t index : {1748, 3317, 9850}) {  // argmin + gather; f32 product; f16 product
+    CampaignOptions options = baseOptions(index + 1);
+    options.seed = 2;
+    options.first = index;
+    options.shrink = false;
+    options.targetName = "gpu";
+    options.tritonProfile = true;
+    options.makeTarget = [] { return std::make_unique<GpuOrderInterpreter>(); };
+    std::filesystem::remove_all(options.regressionDir);
+    CampaignResult result = runCampaign(options);
+    ASSERT_EQ(result.records.size(), 1u);
+    EXPECT_NE(result.records[0].check, "target-ub") << "program " << index << " is not compared";
+    EXPECT_EQ(result.summary.failed, 0) << "program " << index << ": " << result.records[0].message << "\n"
+                                        << result.summary.human();
+    std::filesystem::remove_all(options.regressionDir);
+  }
+}
+#endif
 
 TEST(Campaign, CoverageExclusionsAreOpsOfTheTable) {
   std::vector<std::string> coverable = coverableOps();

@@ -1,0 +1,92 @@
+// PtxasWorkarounds.h: the rewrites, on the optimised module just before PTX code generation.
+#include "gpu_backend/PtxasWorkarounds.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+#include <string_view>
+#include <vector>
+
+namespace tilesim::gpu {
+namespace {
+
+bool isI16OrVectorOfI16(llvm::Type* type) { return type->getScalarType()->isIntegerTy(16); }
+
+// One i16 lane through the replacement PTX.
+llvm::Value* safeLane(llvm::IRBuilder<>& builder, llvm::Value* x, bool absolute) {
+  auto* type = llvm::FunctionType::get(builder.getInt16Ty(), {builder.getInt16Ty()}, false);
+  // PTX ISA 8.5 §9.7.1.2 sub (.u16: wraps), §9.7.9.21 cvt (.s32.s16 sign-extends, .u16.u32 keeps the low 16
+  // bits), §9.7.1.6 abs (.s32). Not side-effecting: LLVM may still CSE or drop them.
+  const char* text = absolute ? "{\n\t.reg .b32 %t;\n\tcvt.s32.s16 %t, $1;\n\tabs.s32 %t, %t;\n\tcvt.u16.u32 $0, %t;\n\t}"
+                              : "sub.u16 $0, 0, $1;";
+  return builder.CreateCall(llvm::InlineAsm::get(type, text, "=h,h", false), {x});
+}
+
+llvm::Value* safeValue(llvm::IRBuilder<>& builder, llvm::Value* x, bool absolute) {
+  auto* vector = llvm::dyn_cast<llvm::FixedVectorType>(x->getType());
+  if (!vector) return safeLane(builder, x, absolute);
+  llvm::Value* result = llvm::PoisonValue::get(vector);
+  for (unsigned i = 0; i < vector->getNumElements(); ++i)
+    result = builder.CreateInsertElement(result, safeLane(builder, builder.CreateExtractElement(x, i), absolute), i);
+  return result;
+}
+
+}  // namespace
+
+int avoidPtxasSixteenBitNegation(llvm::Module& module) {
+  std::vector<std::pair<llvm::Instruction*, bool>> found;  // (instruction, is abs)
+  for (llvm::Function& function : module)
+    for (llvm::BasicBlock& block : function)
+      for (llvm::Instruction& instruction : block) {
+        if (!isI16OrVectorOfI16(instruction.getType())) continue;
+        if (auto* binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction)) {
+          auto* zero = llvm::dyn_cast<llvm::Constant>(binary->getOperand(0));
+          if (binary->getOpcode() == llvm::Instruction::Sub && zero && zero->isNullValue()) found.push_back({binary, false});
+        } else if (auto* intrinsic = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction)) {
+          if (intrinsic->getIntrinsicID() == llvm::Intrinsic::abs) found.push_back({intrinsic, true});
+        }
+      }
+  for (auto [instruction, absolute] : found) {
+    llvm::IRBuilder<> builder(instruction);
+    llvm::Value* operand = absolute ? instruction->getOperand(0) : instruction->getOperand(1);
+    instruction->replaceAllUsesWith(safeValue(builder, operand, absolute));
+    instruction->eraseFromParent();
+  }
+  return static_cast<int>(found.size());
+}
+
+std::string avoidPtxasHighHalfMove(const std::string& ptx, int* count) {
+  static constexpr std::string_view kOpen = "{ .reg .b16 tmp; mov.b32 {tmp, ";
+  std::string out;
+  out.reserve(ptx.size());
+  int replaced = 0;
+  size_t at = 0;
+  while (true) {
+    const size_t found = ptx.find(kOpen, at);
+    if (found == std::string::npos) break;
+    // The rest must read "%rsN}, %rM; }" exactly; anything else is copied unchanged.
+    const size_t destinationEnd = ptx.find("}, ", found + kOpen.size());
+    const size_t sourceEnd = destinationEnd == std::string::npos ? std::string::npos : ptx.find("; }", destinationEnd);
+    const size_t line = ptx.find('\n', found);
+    if (sourceEnd == std::string::npos || (line != std::string::npos && sourceEnd > line)) {
+      out.append(ptx, at, found + kOpen.size() - at);
+      at = found + kOpen.size();
+      continue;
+    }
+    const std::string destination = ptx.substr(found + kOpen.size(), destinationEnd - found - kOpen.size());
+    const std::string source = ptx.substr(destinationEnd + 3, sourceEnd - destinationEnd - 3);
+    out.append(ptx, at, found - at);
+    // PTX ISA 8.5 §9.7.8.2 shr (.u32: zero fill), §9.7.9.21 cvt (.u16.u32 keeps the low 16 bits).
+    out += "{ .reg .b32 %hi16; shr.u32 %hi16, " + source + ", 16; cvt.u16.u32 " + destination + ", %hi16; }";
+    at = sourceEnd + 3;
+    ++replaced;
+  }
+  out.append(ptx, at, std::string::npos);
+  if (count) *count = replaced;
+  return out;
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,29 @@
+// Rewrites of optimised LLVM IR that steer NVPTX away from PTX that ptxas compiles wrongly. Each one is a bug of
+// ptxas (CUDA 13.0, V13.0.88, and the H200 driver's JIT, 580.159.04), seen in the SASS (nvdisasm) and on the
+// H200; the rewritten PTX means the same thing and ptxas compiles it right.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+#include <string>
+
+namespace tilesim::gpu {
+
+// i16 negation (`sub i16 0, x`, which NVPTX selects as `neg.s16`) and `llvm.abs.i16` (`abs.s16`): ptxas
+// computes both as a 32-bit negation / IABS of the sign-extended operand and then treats the register as a
+// sign-extended 16-bit value, so -(-32768) and abs(-32768) read back as +32768 through `cvt.s32.s16`,
+// `shr.s16`, `setp.*.s16` (the 14 int16 cases of the H200 fuzz campaign of 2026-12-01). Both become inline
+// PTX that ptxas wraps correctly: `sub.u16 d, 0, x`, and `abs.s32` of `cvt.s32.s16 x` truncated by
+// `cvt.u16.u32`. Vectors of i16 are rewritten lane by lane. Runs after O3 (which is what forms these: `0 - x`,
+// `x * -1`, the select idiom of abs). Returns how many instructions were rewritten.
+int avoidPtxasSixteenBitNegation(llvm::Module& module);
+
+// The high 16 bits of a 32-bit register: NVPTX (LLVM 19) moves them out with
+// `{ .reg .b16 tmp; mov.b32 {tmp, %rsN}, %rM; }`, and ptxas, for a register that lives across a loop marked
+// `.pragma "nounroll"`, compiles that as a PRMT of the *low* half (0x7610 where 0x7632 is right): the f16 case
+// of the H200 campaign (a scf.while over a packed f16 pair, then a select of the other loaded pair: the odd
+// lane stored its even neighbour). Each such move becomes `shr.u32` by 16 and `cvt.u16.u32`, which ptxas
+// compiles as a shift (SHF.R.U32.HI). Returns the PTX with every occurrence replaced; `*count` gets how many.
+std::string avoidPtxasHighHalfMove(const std::string& ptx, int* count = nullptr);
+
+}  // namespace tilesim::gpu
