@@ -5,7 +5,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <dirent.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,9 +17,29 @@
 #include <cstdlib>
 #include <cstring>
 #include <fmt/format.h>
+#include <mutex>
 
 namespace tilesim::gpu {
 namespace {
+
+// Every worker is forked under this lock, so one engine's new sockets never leak into another's worker.
+std::mutex spawnMutex;
+
+// In the child: closes every descriptor from `first` up (what the parent had open is not the worker's).
+void closeDescriptorsFrom(int first) {
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, first, ~0U, 0) == 0) return;
+#endif
+  if (DIR* directory = ::opendir("/proc/self/fd")) {
+    std::vector<int> open;
+    while (dirent* entry = ::readdir(directory)) {
+      const int fd = std::atoi(entry->d_name);
+      if (fd >= first && fd != ::dirfd(directory)) open.push_back(fd);
+    }
+    ::closedir(directory);
+    for (int fd : open) ::close(fd);
+  }
+}
 
 void write(MessageWriter& out, const WorkerHello& hello) {
   out.boolean(hello.ok);
@@ -187,6 +209,7 @@ WorkerClient::~WorkerClient() {
 WorkerHello WorkerClient::start(WorkerDeath* death) {
   *death = {};
   if (pid_ > 0) return hello_;
+  std::lock_guard<std::mutex> lock(spawnMutex);
   // The child is a copy of this process: anything buffered in stdio would be written twice.
   std::fflush(stdout);
   std::fflush(stderr);
@@ -215,12 +238,13 @@ WorkerHello WorkerClient::start(WorkerDeath* death) {
     if (::getppid() != parent) ::_exit(1);
     for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM, SIGINT, SIGPIPE}) ::signal(signal, SIG_DFL);
     ::dup2(output[1], STDOUT_FILENO);
-    ::close(sockets[0]);
-    ::close(output[0]);
+    constexpr int kSocket = 3;
+    if (sockets[1] != kSocket) ::dup2(sockets[1], kSocket);
+    closeDescriptorsFrom(kSocket + 1);
     int status = 1;
     {
       std::unique_ptr<WorkerDevice> device = factory_();
-      status = serveWorker(sockets[1], *device);
+      status = serveWorker(kSocket, *device);
     }
     ::_exit(status);  // never exit(): no atexit handlers or stdio flushes of the parent's state
   }

@@ -39,7 +39,7 @@ class FakeDevice final : public WorkerDevice {
     const std::string name = names_.count(launch.key) ? names_[launch.key] : "?";
     if (name == "crash") ::raise(SIGSEGV);
     if (name == "quit") ::_exit(7);
-    if (name == "hang")
+    if (name == "hang" || name == "spin")
       while (true) std::this_thread::sleep_for(std::chrono::seconds(1));
     if (name == "sticky" || name == "wild_store") {
       result.error = "cuCtxSynchronize(" + name + "): an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)";
@@ -243,6 +243,20 @@ TEST(GpuEngineWorker, AnAssertTrapIsReportedAsAnAssertion) {
   EXPECT_NE(outcome.error.find("the kernel printed: kernel.ttir:7:5: program (1, 0, 0) element 5: assertion failed: x < 10"),
             std::string::npos)
       << outcome.error;
+}
+
+TEST(GpuEngineWorker, TheWatchdogStopsARunawayKernelAndTheNextCasePasses) {
+  std::string whyNot;
+  std::unique_ptr<Engine> engine = createGpuEngineWithDevice(makeFake, 0.5, &whyNot);
+  ASSERT_TRUE(engine) << whyNot;
+  const std::string dir = std::string(TILESIM_SOURCE_DIR) + "/gpu_backend/tests/fault-recovery/";
+  CaseOutcome spin = runCase(dir + "c_runaway_loop", CaseOptions{}, *engine);
+  ASSERT_EQ(spin.status, CaseOutcome::Status::Error);
+  EXPECT_NE(spin.error.find("the GPU run of kernel @spin was stopped: it did not finish within 0.5 s (TILESIM_GPU_TIMEOUT "
+                            "or --gpu-timeout); the GPU worker (pid "),
+            std::string::npos)
+      << spin.error;
+  EXPECT_TRUE(runCase(dir + "b_vadd_after_fault", CaseOptions{}, *engine).passed());
 }
 
 }  // namespace
