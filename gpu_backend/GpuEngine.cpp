@@ -111,7 +111,7 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
       return known;
     }
   }
-  gpu::KernelImage image{key, "", 0, 0, known ? known->ptx : ""};
+  gpu::KernelImage image{key, "", 0, 0, ""};
   if (known) image = {key, known->name, known->threads, known->sharedBytes, known->ptx};
   gpu::LoadReply reply = worker_->load(image, &death);  // from the worker's caches, or the PTX we still have
   if (death.died) return fail("the GPU worker died loading kernel @" + launch.kernel->name() + ": " + death.reason);
@@ -135,6 +135,7 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
   if (!reply.error.empty()) return fail(reply.error);
   if (!reply.found) return fail("the GPU worker could not load kernel @" + launch.kernel->name());
   if (timing) {
+    // "compiled" from the PTX this process kept (a new worker after a fault) compiled no TTIR: memory-cache.
     timing->source = reply.source == "compiled" && compileMs == 0 ? "memory-cache" : reply.source;
     timing->compileMs = compileMs;
     timing->loadMs = reply.loadMs;

@@ -209,7 +209,7 @@ WorkerClient::~WorkerClient() {
 WorkerHello WorkerClient::start(WorkerDeath* death) {
   *death = {};
   if (pid_ > 0) return hello_;
-  std::lock_guard<std::mutex> lock(spawnMutex);
+  std::unique_lock<std::mutex> lock(spawnMutex);
   // The child is a copy of this process: anything buffered in stdio would be written twice.
   std::fflush(stdout);
   std::fflush(stderr);
@@ -250,6 +250,7 @@ WorkerHello WorkerClient::start(WorkerDeath* death) {
   }
   ::close(sockets[1]);
   ::close(output[1]);
+  lock.unlock();
   ::fcntl(output[0], F_SETFL, ::fcntl(output[0], F_GETFL) | O_NONBLOCK);
   pid_ = child;
   socket_ = sockets[0];
