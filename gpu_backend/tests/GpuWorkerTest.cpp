@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -206,6 +208,38 @@ TEST(GpuWorker, EachLaunchRunsInTheWorkerNotInThisProcess) {
   std::memcpy(&pid, result.storages.at(0).data(), sizeof(pid));
   EXPECT_EQ(pid, client.pid());
   EXPECT_NE(pid, ::getpid());
+}
+
+TEST(GpuWorker, TheWorkerDiesWithItsParent) {
+  // A helper process starts a worker and ends without stopping it; the worker, reparented to this process (a
+  // subreaper), must be gone too, not left holding a GPU context.
+  ASSERT_EQ(::prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
+  int pipeFds[2];
+  ASSERT_EQ(::pipe(pipeFds), 0);
+  const pid_t helper = ::fork();
+  ASSERT_GE(helper, 0);
+  if (helper == 0) {
+    auto* client = new WorkerClient(makeFake, 10);  // leaked on purpose: no Quit, no reap
+    WorkerDeath death;
+    client->start(&death);
+    const pid_t worker = client->pid();
+    if (::write(pipeFds[1], &worker, sizeof(worker)) != sizeof(worker)) ::_exit(1);
+    ::_exit(0);
+  }
+  pid_t worker = -1;
+  ASSERT_EQ(::read(pipeFds[0], &worker, sizeof(worker)), static_cast<ssize_t>(sizeof(worker)));
+  ::close(pipeFds[0]);
+  ::close(pipeFds[1]);
+  ASSERT_GT(worker, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(helper, &status, 0), helper);
+  pid_t reaped = 0;
+  for (int tick = 0; tick < 500 && reaped == 0; ++tick) {  // at most 5 s
+    reaped = ::waitpid(worker, &status, WNOHANG);
+    if (reaped == 0) ::usleep(10000);
+  }
+  ::prctl(PR_SET_CHILD_SUBREAPER, 0);
+  EXPECT_EQ(reaped, worker);  // by PR_SET_PDEATHSIG's SIGKILL or the closed socket, whichever comes first
 }
 
 // The GPU engine over a fake device: the fault-recovery pair through the conformance runner, in one process.

@@ -42,7 +42,7 @@ void addEngineOption(CLI::App& command, std::string& engine) {
   command.add_option("--gpu-timeout", gpuTimeoutSeconds,
                      "seconds a GPU launch may take before the GPU worker process is killed and the launch reported "
                      "(default: TILESIM_GPU_TIMEOUT, else 120; 0 = no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e6));
 }
 
 std::unique_ptr<Engine> boundsEngineFor(const Engine& engine) {
