@@ -237,9 +237,8 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (size_t i = 0; i < launch.arguments.size(); ++i) {
     const LaunchArgument& argument = launch.arguments[i];
     if (!argument.isBuffer() || argument.isAlias()) continue;
-    storageOf[i] = work.storages.size();
+    storageOf[i] = ownerOf.size();
     ownerOf.push_back(i);
-    work.storages.push_back(argument.bytes);
   }
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const size_t index = argumentOf[p];
@@ -266,14 +265,20 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     timing->sharedBytes = loaded->sharedBytes;
   }
   WorkerDeath death;
+  // The buffers travel without a copy here (they can be GiBs); a failed launch gets them back unchanged.
+  for (size_t owner : ownerOf) work.storages.push_back(std::move(launch.arguments[owner].bytes));
   gpu::WorkerResult result = worker_->launch(work, &death);
-  if (death.died || !result.error.empty()) return fail(failure(name, containsAssert(kernel), result, death));
-  if (result.storages.size() != ownerOf.size()) return fail("the GPU worker returned the wrong number of buffers");
-  for (size_t s = 0; s < ownerOf.size(); ++s) {
-    std::vector<uint8_t>& bytes = launch.arguments[ownerOf[s]].bytes;
-    if (result.storages[s].size() != bytes.size()) return fail("the GPU worker returned a buffer of the wrong size");
-    bytes = std::move(result.storages[s]);
+  if (death.died || !result.error.empty()) {
+    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
+    return fail(failure(name, containsAssert(kernel), result, death));
   }
+  bool sizesAgree = result.storages.size() == ownerOf.size();
+  for (size_t s = 0; s < ownerOf.size() && sizesAgree; ++s) sizesAgree = result.storages[s].size() == work.storages[s].size();
+  if (!sizesAgree) {
+    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
+    return fail("the GPU worker returned buffers of other sizes than it was sent (a tilesim bug)");
+  }
+  for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(result.storages[s]);
   if (request && timing) {
     timing->launchMs = std::move(result.launchMs);
     timing->registers = result.registers;
