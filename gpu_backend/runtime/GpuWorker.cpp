@@ -171,6 +171,7 @@ int serveWorker(int fd, WorkerDevice& device) {
         LoadReply reply;
         if (decode(payload, image)) reply = device.load(image);
         else reply.error = "the GPU worker received a malformed load request";
+        std::fflush(stdout);  // what the device printed goes to the parent before the reply
         if (!sendMessage(fd, MessageType::Load, encode(reply)).empty()) return 1;
         break;
       }
@@ -179,6 +180,8 @@ int serveWorker(int fd, WorkerDevice& device) {
         WorkerResult result;
         if (decode(payload, launch)) result = device.run(launch);
         else result.error = "the GPU worker received a malformed launch request";
+        std::fflush(stdout);  // the GPU's printf (tt.assert's message): fully buffered into a pipe, and _exit
+                              // would drop it
         if (!sendMessage(fd, MessageType::Launch, encode(result)).empty()) return 1;
         if (result.sticky) return 0;  // the context is unusable: this process is done
         break;
@@ -296,7 +299,10 @@ bool WorkerClient::exchange(MessageType type, const std::vector<uint8_t>& reques
   MessageType replyType{};
   const int64_t timeoutMs = timeoutSeconds_ > 0 ? static_cast<int64_t>(timeoutSeconds_ * 1000) : -1;
   const ReceiveStatus status = receiveMessage(socket_, timeoutMs, &replyType, reply, outputFd_, &output_);
-  if (status == ReceiveStatus::Ok && replyType == type) return true;
+  if (status == ReceiveStatus::Ok && replyType == type) {
+    drainAvailable(outputFd_, &output_);  // the worker flushed its output before replying
+    return true;
+  }
   const bool timedOut = status == ReceiveStatus::TimedOut;
   const bool malformed = status == ReceiveStatus::Malformed || status == ReceiveStatus::Ok;
   std::string reason = reap(timedOut || malformed);
