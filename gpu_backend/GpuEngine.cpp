@@ -1,5 +1,5 @@
-// GpuEngine (GpuEngine.h): argument binding, device buffers, the compile caches (memory, disk), the launch, fault
-// recovery and the timing loop.
+// GpuEngine (GpuEngine.h): argument binding, the compile caches, and the launch through the GPU worker process
+// (runtime/GpuWorker.h), with the messages for a worker that faulted, died or ran past its time.
 #include "gpu_backend/GpuEngine.h"
 
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <mutex>
 
 #include "gpu_backend/Pipeline.h"
-#include "gpu_backend/runtime/CudaDriver.h"
+#include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
 #include "ir/FloatBits.h"
 #include "ir/text/Printer.h"
@@ -17,135 +17,154 @@
 namespace tilesim {
 namespace {
 
-using gpu::CudaDriver;
-using gpu::DevicePointer;
+using gpu::WorkerClient;
+using gpu::WorkerDeath;
 
-struct LoadedKernel {
-  gpu::CompiledKernel compiled;  // ptx is empty when the cubin came from the disk cache
-  void* module = nullptr;
-  void* function = nullptr;
+struct KernelInfo {
+  std::string name;
+  int threads = 0;
+  int sharedBytes = 0;
+  std::string ptx;     // kept so that a new worker (after a fault) needs no recompile; empty if from disk
+  int generation = 0;  // of the worker it is loaded into
 };
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
+bool containsAssert(const Function& kernel) {
+  bool found = false;
+  walk(kernel.body(), [&](const Operation& op) { found = found || op.kind == OpKind::TTAssert; });
+  return found;
+}
+
+// The lines of the worker's output that tt.assert printed ("FILE:L:C: program (x, y, z) element i: assertion
+// failed: MESSAGE"), at most 5, joined with "; ".
+std::string assertionLines(const std::string& output) {
+  std::string lines;
+  int count = 0, more = 0;
+  size_t start = 0;
+  while (start < output.size()) {
+    size_t end = output.find('\n', start);
+    if (end == std::string::npos) end = output.size();
+    const std::string line = output.substr(start, end - start);
+    if (line.find("assertion failed") != std::string::npos) {
+      if (count++ < 5) lines += (lines.empty() ? "" : "; ") + line;
+      else ++more;
+    }
+    start = end + 1;
+  }
+  if (more > 0) lines += fmt::format("; and {} more", more);
+  return lines;
+}
+
 class GpuEngine final : public Engine {
  public:
-  explicit GpuEngine(std::unique_ptr<CudaDriver> driver)
-      : driver_(std::move(driver)), diskCache_(gpu::KernelCache::fromEnvironment()) {
-    sm_ = driver_->computeCapability() == 90 ? "sm_90a" : "sm_" + std::to_string(driver_->computeCapability());
-  }
-  ~GpuEngine() override {
-    for (auto& [key, kernel] : cache_) driver_->unloadModule(kernel.module);
+  GpuEngine(std::unique_ptr<WorkerClient> worker, const gpu::WorkerHello& hello)
+      : worker_(std::move(worker)), hello_(hello) {
+    sm_ = hello.computeCapability == 90 ? "sm_90a" : "sm_" + std::to_string(hello.computeCapability);
   }
 
   const char* name() const override { return "gpu"; }
-  std::string description() const override { return "gpu: " + driver_->deviceName() + " (" + sm_ + ")"; }
+  std::string description() const override { return "gpu: " + hello_.deviceName + " (" + sm_ + ")"; }
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override { return runLaunch(launch, options, nullptr, nullptr); }
   LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request, GpuTiming* timing);
 
  private:
-  const LoadedKernel* compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing);
-  std::string timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
-                           std::vector<void*>& parameters, GpuTiming* timing);
-  // After a fault the driver reset the context: every loaded module is gone (unloading them would fail).
-  void forgetModulesAfterReset() {
-    if (driver_->generation() != generation_) cache_.clear();
-    generation_ = driver_->generation();
-  }
+  // The kernel loaded into the current worker (started if needed): from the worker's caches, else compiled here
+  // and sent as PTX. Null with `diagnostics` set when it does not compile, load, or the worker died.
+  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing,
+                         std::string* key);
+  // The message for a launch that did not end well (the worker's error, its death, its timeout).
+  std::string failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
+                      const WorkerDeath& death) const;
 
-  std::unique_ptr<CudaDriver> driver_;
-  gpu::KernelCache diskCache_;
+  std::unique_ptr<WorkerClient> worker_;
+  gpu::WorkerHello hello_;
   std::string sm_;
   std::mutex mutex_;
-  std::map<std::string, LoadedKernel> cache_;  // by the disk cache's key
-  int generation_ = 0;
+  std::map<std::string, KernelInfo> kernels_;  // by the disk cache's key
 };
 
-const LoadedKernel* GpuEngine::compile(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
-                                       GpuTiming* timing) {
+const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
+                                  GpuTiming* timing, std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
-  const std::string key = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), driver_->driverVersion(), sm_,
+  const std::string& key = *keyOut = gpu::KernelCache::keyOf(
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
                   launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
                   printModule(*launch.module, PrintOptions{.locations = false})));
-  if (auto found = cache_.find(key); found != cache_.end()) {
-    if (timing) timing->source = "memory-cache";
-    return &found->second;
+  auto fail = [&](std::string message) -> const KernelInfo* {
+    diagnostics.push_back({{}, std::move(message)});
+    return nullptr;
+  };
+  WorkerDeath death;
+  if (!worker_->running()) {
+    gpu::WorkerHello hello = worker_->start(&death);
+    if (death.died) return fail("the GPU worker process could not start: " + death.reason);
+    if (!hello.ok) return fail("the GPU worker cannot use the GPU: " + hello.whyNot);
   }
-  LoadedKernel loaded;
-  std::string error;
-  auto start = std::chrono::steady_clock::now();
-  if (std::optional<gpu::CachedKernel> cached = diskCache_.find(key)) {
-    loaded.compiled.name = cached->name;
-    loaded.compiled.threads = cached->threads;
-    loaded.compiled.sharedBytes = cached->sharedBytes;
-    error = driver_->loadCubin(cached->cubin, cached->name, &loaded.module, &loaded.function);
-    if (error.empty() && timing) {
-      timing->source = "disk-cache";
-      timing->loadMs = millisecondsSince(start);
+  KernelInfo* known = nullptr;
+  if (auto found = kernels_.find(key); found != kernels_.end()) {
+    known = &found->second;
+    if (known->generation == worker_->generation()) {
+      if (timing) timing->source = "memory-cache";
+      return known;
     }
   }
-  if (!loaded.module) {  // not cached (or the cached cubin does not load): compile
+  gpu::KernelImage image{key, "", 0, 0, ""};
+  if (known) image = {key, known->name, known->threads, known->sharedBytes, known->ptx};
+  gpu::LoadReply reply = worker_->load(image, &death);  // from the worker's caches, or the PTX we still have
+  if (death.died) return fail("the GPU worker died loading kernel @" + launch.kernel->name() + ": " + death.reason);
+  double compileMs = 0;
+  if (!reply.found && reply.error.empty()) {  // a miss everywhere: compile
     gpu::CompileOptions compileOptions;
     compileOptions.numWarps = launch.numWarps;
     compileOptions.profile = options.profile;
     compileOptions.sm = sm_;
-    start = std::chrono::steady_clock::now();
+    auto start = std::chrono::steady_clock::now();
     gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
-    const double compileMs = millisecondsSince(start);
+    compileMs = millisecondsSince(start);
     if (!result.ok()) {
       diagnostics = std::move(result.diagnostics);
       return nullptr;
     }
-    loaded.compiled = std::move(*result.kernel);
-    start = std::chrono::steady_clock::now();
-    std::string cubin;
-    error = driver_->compilePtx(loaded.compiled.ptx, loaded.compiled.name, &cubin);
-    if (error.empty()) error = driver_->loadCubin(cubin, loaded.compiled.name, &loaded.module, &loaded.function);
-    if (!error.empty()) {
-      diagnostics.push_back({{}, error});
-      return nullptr;
-    }
-    if (timing) {
-      timing->source = "compiled";
-      timing->compileMs = compileMs;
-      timing->loadMs = millisecondsSince(start);
-    }
-    diskCache_.store(key, {loaded.compiled.name, loaded.compiled.threads, loaded.compiled.sharedBytes, cubin});
+    image = {key, result.kernel->name, result.kernel->threads, result.kernel->sharedBytes, std::move(result.kernel->ptx)};
+    reply = worker_->load(image, &death);
+    if (death.died) return fail("the GPU worker died loading kernel @" + image.name + ": " + death.reason);
   }
-  return &cache_.emplace(key, std::move(loaded)).first->second;
+  if (!reply.error.empty()) return fail(reply.error);
+  if (!reply.found) return fail("the GPU worker could not load kernel @" + launch.kernel->name());
+  if (timing) {
+    // "compiled" from the PTX this process kept (a new worker after a fault) compiled no TTIR: memory-cache.
+    timing->source = reply.source == "compiled" && compileMs == 0 ? "memory-cache" : reply.source;
+    timing->compileMs = compileMs;
+    timing->loadMs = reply.loadMs;
+  }
+  KernelInfo& info = kernels_[key];
+  info = {reply.name, reply.threads, reply.sharedBytes, image.ptx, worker_->generation()};
+  return &info;
 }
 
-// Warm-up launches, then each timed launch between its own pair of events (as triton.testing.do_bench does).
-std::string GpuEngine::timeLaunches(const LoadedKernel& loaded, const GpuTimingRequest& request, const int64_t grid[3],
-                                    std::vector<void*>& parameters, GpuTiming* timing) {
-  const std::string& name = loaded.compiled.name;
-  timing->threads = loaded.compiled.threads;
-  timing->sharedBytes = loaded.compiled.sharedBytes;
-  timing->registers = driver_->registersPerThread(loaded.function);
-  auto launchOnce = [&] {
-    return driver_->launchAsync(loaded.function, name, grid, loaded.compiled.threads, loaded.compiled.sharedBytes, parameters);
-  };
-  for (int i = 0; i < request.warmup; ++i)
-    if (std::string error = launchOnce(); !error.empty()) return error;
-  if (std::string error = driver_->synchronize(name); !error.empty()) return error;
-  std::vector<void*> events;
-  std::string error = driver_->createEvents(2 * request.iterations, &events);
-  for (int i = 0; i < request.iterations && error.empty(); ++i) {
-    error = driver_->recordEvent(events[2 * i]);
-    if (error.empty()) error = launchOnce();
-    if (error.empty()) error = driver_->recordEvent(events[2 * i + 1]);
-  }
-  if (error.empty()) error = driver_->synchronize(name);
-  for (int i = 0; i < request.iterations && error.empty(); ++i) {
-    float milliseconds = 0;
-    error = driver_->elapsedMilliseconds(events[2 * i], events[2 * i + 1], &milliseconds);
-    timing->launchMs.push_back(milliseconds);
-  }
-  if (driver_->generation() == generation_) driver_->destroyEvents(events);
-  return error;
+std::string GpuEngine::failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
+                               const WorkerDeath& death) const {
+  const std::string printed = assertionLines(worker_->lastOutput());
+  const std::string said = printed.empty() ? "" : "; the kernel printed: " + printed;
+  if (death.timedOut)
+    return fmt::format("the GPU run of kernel @{} was stopped: {}; the next launch starts a new worker", kernel,
+                       death.reason);
+  if (death.died)
+    return fmt::format("the GPU run of kernel @{} failed: {}{}; the next launch starts a new worker", kernel,
+                       death.reason, said);
+  if (!result.sticky) return fmt::format("the GPU run of kernel @{} failed: {}", kernel, result.error);
+  // A trap: only tt.assert emits one (lowering/Debug.cpp); CUDA reports it as an illegal instruction or a
+  // failed launch, and the printf before it may or may not have reached the host.
+  const bool trapped = result.error.find("ILLEGAL_INSTRUCTION") != std::string::npos ||
+                       result.error.find("LAUNCH_FAILED") != std::string::npos ||
+                       result.error.find("CUDA_ERROR_ASSERT") != std::string::npos;
+  const std::string asserted = !printed.empty() || (hasAssert && trapped) ? "the kernel asserted (tt.assert trapped): " : "";
+  return fmt::format("the GPU run of kernel @{} faulted: {}{}{}; the GPU worker process that ran it has exited (its "
+                     "CUDA context is unusable) and the next launch starts a new one",
+                     kernel, asserted, result.error, said);
 }
 
 // The bytes of a scalar argument as the kernel parameter's type; an error names the argument.
@@ -174,7 +193,6 @@ std::string scalarBits(const LaunchArgument& argument, const Value& parameter, s
 LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request,
                                    GpuTiming* timing) {
   std::lock_guard<std::mutex> lock(mutex_);
-  forgetModulesAfterReset();
   LaunchOutcome outcome;
   std::vector<BufferPlacement> placements;
   if (outcome.diagnostics = placeBuffers(launch, placements); !outcome.diagnostics.empty()) return outcome;
@@ -212,63 +230,59 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (size_t i = 0; i < launch.arguments.size(); ++i)
     if (!used[i]) outcome.result.unusedArguments.push_back(launch.arguments[i].name);
 
-
-  // One device buffer per storage; pointers are storage base + offset.
-  std::vector<DevicePointer> storage(launch.arguments.size(), 0);
-  auto release = [&] {
-    if (driver_->generation() != generation_) return;  // a fault reset the context: the buffers are gone already
-    for (DevicePointer pointer : storage)
-      if (pointer) driver_->free(pointer);
-  };
+  // One worker storage (device buffer) per argument that owns its bytes; pointers are storage + offset.
+  gpu::WorkerLaunch work;
+  std::vector<size_t> storageOf(launch.arguments.size(), SIZE_MAX);  // argument -> index into work.storages
+  std::vector<size_t> ownerOf;                                       // storage -> argument
   for (size_t i = 0; i < launch.arguments.size(); ++i) {
     const LaunchArgument& argument = launch.arguments[i];
     if (!argument.isBuffer() || argument.isAlias()) continue;
-    std::string error = driver_->allocate(argument.bytes.size(), &storage[i]);
-    if (error.empty()) error = driver_->copyToDevice(storage[i], argument.bytes.data(), argument.bytes.size(), kernel.name());
-    if (!error.empty()) {
-      release();
-      return fail(error);
-    }
+    storageOf[i] = ownerOf.size();
+    ownerOf.push_back(i);
   }
-  std::vector<std::vector<uint8_t>> parameterBytes(kernel.numArguments());
-  std::vector<void*> parameters;
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const size_t index = argumentOf[p];
     const LaunchArgument& argument = launch.arguments[index];
-    std::vector<uint8_t>& bytes = parameterBytes[p];
+    gpu::WorkerParameter parameter;
     if (argument.isBuffer()) {
-      DevicePointer address = storage[placements[index].storage] + placements[index].offset;
-      bytes.resize(sizeof(address));
-      std::memcpy(bytes.data(), &address, sizeof(address));
-    } else if (std::string error = scalarBits(argument, *kernel.argument(p), bytes); !error.empty()) {
-      release();
+      parameter.isBuffer = true;
+      parameter.storage = storageOf[placements[index].storage];
+      parameter.offset = placements[index].offset;
+    } else if (std::string error = scalarBits(argument, *kernel.argument(p), parameter.bytes); !error.empty()) {
       return fail(error);
     }
+    work.parameters.push_back(std::move(parameter));
   }
-  for (auto& bytes : parameterBytes) parameters.push_back(bytes.data());
 
-  const LoadedKernel* loaded = compile(launch, options, outcome.diagnostics, timing);
-  if (!loaded) {
-    release();
-    return outcome;
+  const KernelInfo* loaded = load(launch, options, outcome.diagnostics, timing, &work.key);
+  if (!loaded) return outcome;
+  const std::string name = loaded->name;
+  work.grid = launch.grid;
+  if (request && timing) {
+    work.timingWarmup = request->warmup;
+    work.timingIterations = request->iterations;
+    timing->threads = loaded->threads;
+    timing->sharedBytes = loaded->sharedBytes;
   }
-  // A copy: forgetModulesAfterReset() below frees `loaded` after a fault, and the message names the kernel.
-  const std::string name = loaded->compiled.name;
-
-  std::string error = driver_->launch(loaded->function, name, launch.grid.data(), loaded->compiled.threads,
-                                      loaded->compiled.sharedBytes, parameters);
-  if (!error.empty()) {
-    const bool faulted = driver_->generation() != generation_;
-    release();
-    forgetModulesAfterReset();
-    return fail("the GPU run of kernel @" + name + (faulted ? " faulted: " : " failed: ") + error);
+  WorkerDeath death;
+  // The buffers travel without a copy here (they can be GiBs); a failed launch gets them back unchanged.
+  for (size_t owner : ownerOf) work.storages.push_back(std::move(launch.arguments[owner].bytes));
+  gpu::WorkerResult result = worker_->launch(work, &death);
+  if (death.died || !result.error.empty()) {
+    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
+    return fail(failure(name, containsAssert(kernel), result, death));
   }
-  for (size_t i = 0; i < launch.arguments.size() && error.empty(); ++i)
-    if (storage[i]) error = driver_->copyToHost(launch.arguments[i].bytes.data(), storage[i], launch.arguments[i].bytes.size(), name);
-  if (error.empty() && request && timing) error = timeLaunches(*loaded, *request, launch.grid.data(), parameters, timing);
-  release();
-  forgetModulesAfterReset();
-  if (!error.empty()) return fail(error);
+  bool sizesAgree = result.storages.size() == ownerOf.size();
+  for (size_t s = 0; s < ownerOf.size() && sizesAgree; ++s) sizesAgree = result.storages[s].size() == work.storages[s].size();
+  if (!sizesAgree) {
+    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
+    return fail("the GPU worker returned buffers of other sizes than it was sent (a tilesim bug)");
+  }
+  for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(result.storages[s]);
+  if (request && timing) {
+    timing->launchMs = std::move(result.launchMs);
+    timing->registers = result.registers;
+  }
   refreshAliasViews(launch, placements);
   return outcome;
 }
@@ -286,10 +300,24 @@ LaunchOutcome runTimedOnGpu(Engine& engine, Launch& launch, const LaunchOptions&
   return gpuEngine->runLaunch(launch, options, &request, timing);
 }
 
+std::unique_ptr<Engine> createGpuEngineWithDevice(gpu::WorkerClient::DeviceFactory factory, double timeoutSeconds,
+                                                  std::string* whyNot) {
+  auto worker = std::make_unique<WorkerClient>(std::move(factory), timeoutSeconds);
+  WorkerDeath death;
+  gpu::WorkerHello hello = worker->start(&death);
+  if (death.died) {
+    *whyNot = "the GPU worker process could not start: " + death.reason;
+    return nullptr;
+  }
+  if (!hello.ok) {
+    *whyNot = hello.whyNot;
+    return nullptr;
+  }
+  return std::make_unique<GpuEngine>(std::move(worker), hello);
+}
+
 std::unique_ptr<Engine> createGpuEngine(std::string* whyNot) {
-  std::unique_ptr<CudaDriver> driver = CudaDriver::open(whyNot);
-  if (!driver) return nullptr;
-  return std::make_unique<GpuEngine>(std::move(driver));
+  return createGpuEngineWithDevice(gpu::createCudaWorkerDevice, gpu::workerTimeoutFromEnvironment(), whyNot);
 }
 
 }  // namespace tilesim

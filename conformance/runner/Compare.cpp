@@ -31,11 +31,40 @@ std::string indexText(const std::vector<int64_t>& where) {
   return fmt::format("[{}]", fmt::join(where, ", "));
 }
 
-}  // namespace
+// One element against a target under a bound: the same bits, both NaN, or (bound > 0) within the bound.
+struct ElementJudgement {
+  bool sameBits = false;
+  bool ok = false;
+  double absError = 0;
+};
 
-OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
-                               std::span<const uint8_t> got, std::span<const uint8_t> expected,
-                               std::span<const double> errorBound, const CompareOptions& options) {
+ElementJudgement judgeElement(uint64_t gotBits, uint64_t targetBits, ScalarKind kind, double bound) {
+  ElementJudgement judgement;
+  judgement.sameBits = gotBits == targetBits;
+  if (judgement.sameBits) {
+    judgement.ok = true;
+    return judgement;
+  }
+  if (isFloatKind(kind)) {
+    double gotValue = floatValueOf(gotBits, kind), targetValue = floatValueOf(targetBits, kind);
+    bool bothNaN = std::isnan(gotValue) && std::isnan(targetValue);
+    judgement.absError = bothNaN ? 0.0 : std::fabs(gotValue - targetValue);
+    if (std::isnan(judgement.absError)) judgement.absError = INFINITY;  // inf - inf, or NaN against a number
+    judgement.ok = bothNaN || (bound > 0 && judgement.absError <= bound);
+  } else {
+    judgement.absError = std::fabs(static_cast<double>(static_cast<int64_t>(gotBits - targetBits)));
+    judgement.ok = bound > 0 && judgement.absError <= bound;  // integers carry a bound where the GPU's value is
+                                                              // unspecified, or where a float with an error bound
+                                                              // was stored through a reinterpreting pointer (the
+                                                              // bound then counts representable floats, MemoryOps.cpp)
+  }
+  return judgement;
+}
+
+OutputComparison compareElements(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                                 std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                                 std::span<const uint8_t> reference, std::span<const double> errorBound,
+                                 const CompareOptions& options) {
   OutputComparison result;
   result.name = name;
   result.kind = kind;
@@ -44,12 +73,15 @@ OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::sp
     result.error = fmt::format("{} bytes produced but {} expected", got.size(), expected.size());
     return result;
   }
+  if (!reference.empty() && reference.size() != got.size()) {
+    result.error = fmt::format("{} bytes produced but the reference engine produced {}", got.size(), reference.size());
+    return result;
+  }
   result.total = static_cast<int64_t>(got.size()) / bytes;
   if (!errorBound.empty() && static_cast<int64_t>(errorBound.size()) != result.total) {
     result.error = fmt::format("{} error bounds for {} elements", errorBound.size(), result.total);
     return result;
   }
-  bool isFloat = isFloatKind(kind);
   for (int64_t i = 0; i < result.total; ++i) {
     uint64_t gotBits = loadBits(got, i, bytes), expectedBits = loadBits(expected, i, bytes);
     if (gotBits == expectedBits) {
@@ -57,21 +89,16 @@ OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::sp
       continue;
     }
     double bound = errorBound.empty() ? 0.0 : errorBound[static_cast<size_t>(i)];
-    bool ok = false;
-    double absError = 0;
-    if (isFloat) {
-      double gotValue = floatValueOf(gotBits, kind), expectedValue = floatValueOf(expectedBits, kind);
-      bool bothNaN = std::isnan(gotValue) && std::isnan(expectedValue);
-      absError = bothNaN ? 0.0 : std::fabs(gotValue - expectedValue);
-      if (std::isnan(absError)) absError = INFINITY;  // inf - inf, or NaN against a number
-      ok = bothNaN || (bound > 0 && absError <= bound);
+    ElementJudgement judgement = judgeElement(gotBits, expectedBits, kind, bound);
+    if (isFloatKind(kind)) {
       result.maxUlp = std::max(result.maxUlp, ulpDistance(gotBits, expectedBits, kind));
-      result.maxAbsError = std::max(result.maxAbsError, absError);
-    } else {
-      absError = std::fabs(static_cast<double>(static_cast<int64_t>(gotBits - expectedBits)));
-      ok = bound > 0 && absError <= bound;  // integers carry a bound where the GPU's value is unspecified, or where
-                                            // a float with an error bound was stored through a reinterpreting
-                                            // pointer (the bound then counts representable floats, MemoryOps.cpp)
+      result.maxAbsError = std::max(result.maxAbsError, judgement.absError);
+    }
+    bool ok = judgement.ok;
+    const uint64_t referenceBits = reference.empty() ? 0 : loadBits(reference, i, bytes);
+    if (ok && !reference.empty() && !judgeElement(gotBits, referenceBits, kind, bound).ok) {
+      ok = false;
+      ++result.outsideReference;
     }
     if (ok) {
       ++result.withinBound;
@@ -85,12 +112,35 @@ OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::sp
       mismatch.where = multiIndex(i, shape);
       mismatch.got = formatElement(gotBits, kind, options.isUnsigned);
       mismatch.expected = formatElement(expectedBits, kind, options.isUnsigned);
-      mismatch.absError = absError;
+      mismatch.absError = judgement.absError;
       mismatch.bound = bound;
+      if (!reference.empty()) mismatch.reference = formatElement(referenceBits, kind, options.isUnsigned);
       result.firstFailures.push_back(std::move(mismatch));
     }
   }
   return result;
+}
+
+}  // namespace
+
+OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                               std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                               std::span<const double> errorBound, const CompareOptions& options) {
+  return compareElements(name, kind, shape, got, expected, {}, errorBound, options);
+}
+
+OutputComparison compareWithReference(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                                      std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                                      std::span<const uint8_t> reference, std::span<const double> referenceBound,
+                                      const CompareOptions& options) {
+  if (reference.empty() && !got.empty()) {
+    OutputComparison result;
+    result.name = name;
+    result.kind = kind;
+    result.error = "the reference engine produced no output";
+    return result;
+  }
+  return compareElements(name, kind, shape, got, expected, reference, referenceBound, options);
 }
 
 std::string OutputComparison::summary() const {
@@ -98,6 +148,7 @@ std::string OutputComparison::summary() const {
   std::string text = fmt::format("{}: {}, ", name, passed() ? "pass" : "FAIL");
   if (bitExact()) return text + fmt::format("bit-exact ({} elements)", total);
   if (failing > 0) text += fmt::format("{} of {} failing, ", failing, total);
+  if (outsideReference > 0) text += fmt::format("{} outside the reference's bound, ", outsideReference);
   text += fmt::format("{} bit-exact, {} within bound", exact, withinBound);
   if (unconstrained > 0) text += fmt::format(" ({} unconstrained)", unconstrained);
   if (isFloatKind(kind)) {
@@ -112,6 +163,7 @@ std::vector<std::string> OutputComparison::failureLines() const {
   for (const ElementMismatch& mismatch : firstFailures) {
     std::string line = fmt::format("{}{}: got {}, expected {}", name, indexText(mismatch.where), mismatch.got, mismatch.expected);
     if (isFloatKind(kind)) line += fmt::format(" (abs error {:.3g}, bound {:.3g})", mismatch.absError, mismatch.bound);
+    if (!mismatch.reference.empty()) line += ", interpreter " + mismatch.reference;
     lines.push_back(std::move(line));
   }
   if (failing > static_cast<int64_t>(firstFailures.size()))

@@ -5,6 +5,13 @@
 //   - anything else fails. Integer and bool buffers must match bit for bit; a bound of 0 means bit for bit.
 // The bounds come from LaunchArgument::errorBound after a launch under FloatProfile::Triton: 0 where the value
 // came from exact data flow, the accumulated approximation error where an approximate op touched it.
+//
+// An engine without bounds of its own (the GPU engine) is judged with the interpreter's: compareWithReference
+// takes the interpreter's output (the reference r) and bounds b of the same launch. A bound b says that any
+// GPU's value — Triton's expected e, and the GPU engine's own g — lies within b of r. So an element of g passes
+// when it is bit for bit e (or both NaN), or when it is within b of e (the rule above) AND within b of r (or
+// bit for bit r, or both NaN): inside the interval the bound promises. One within b of e but outside r +- b is
+// counted in `outsideReference` (the bound does not cover that GPU value: a bound or backend bug).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +29,7 @@ struct ElementMismatch {
   std::string got, expected;   // formatted in the buffer's dtype
   double absError = 0;
   double bound = 0;
+  std::string reference;  // compareWithReference: the reference engine's value (empty otherwise)
 };
 
 struct OutputComparison {
@@ -32,6 +40,7 @@ struct OutputComparison {
   int64_t withinBound = 0;  // not bit for bit, but both NaN or within the element's error bound
   int64_t unconstrained = 0;  // of those, elements whose bound is infinite (the GPU's value is unspecified)
   int64_t failing = 0;
+  int64_t outsideReference = 0;  // of the failing: within the bound of expected, not of the reference's value
   // Over the elements that are not bit for bit (floats only): ulps in the buffer's dtype, absolute error.
   int64_t maxUlp = 0;
   double maxAbsError = 0;
@@ -57,5 +66,12 @@ struct CompareOptions {
 OutputComparison compareOutput(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
                                std::span<const uint8_t> got, std::span<const uint8_t> expected,
                                std::span<const double> errorBound, const CompareOptions& options = {});
+
+// `got` (an engine without bounds) judged against `expected` with `reference`'s bounds, as above; `reference`
+// and `referenceBound` are the bounding engine's output and LaunchArgument::errorBound for the same launch.
+OutputComparison compareWithReference(const std::string& name, ScalarKind kind, std::span<const int64_t> shape,
+                                      std::span<const uint8_t> got, std::span<const uint8_t> expected,
+                                      std::span<const uint8_t> reference, std::span<const double> referenceBound,
+                                      const CompareOptions& options = {});
 
 }  // namespace tilesim

@@ -142,6 +142,28 @@ bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outc
   }
   outcome.launch = std::move(launched.result);
 
+  // The bounds engine's run of the same launch (CaseOptions::boundsEngine): its outputs and error bounds.
+  std::vector<LaunchArgument> referenceArguments;
+  const bool hasExpected = std::any_of(goldenCase.arguments.begin(), goldenCase.arguments.end(), [](const CaseArgument& a) {
+    return a.isTensor && !a.expectedPath.empty();
+  });
+  if (options.boundsEngine && options.boundsEngine != &engine && options.profile == FloatProfile::Triton && hasExpected) {
+    CaseArguments again = buildCaseArguments(goldenCase);
+    Launch reference = launch;
+    reference.arguments = std::move(again.arguments);
+    LaunchOptions referenceSetup = launchSetup;
+    referenceSetup.reduceLayouts.clear();  // bounds that cover any reduction order
+    LaunchOutcome referenced = options.boundsEngine->run(reference, referenceSetup);
+    if (!referenced.started()) {
+      outcome.error = std::string("the ") + options.boundsEngine->name() +
+                      " engine, whose error bounds judge this engine's outputs, cannot run the case: " +
+                      joinDiagnostics(referenced.diagnostics);
+      return false;
+    }
+    referenceArguments = std::move(reference.arguments);
+    outcome.boundsEngine = options.boundsEngine->name();
+  }
+
   for (size_t i = 0; i < goldenCase.arguments.size(); ++i) {
     const CaseArgument& argument = goldenCase.arguments[i];
     if (!argument.isTensor || argument.expectedPath.empty()) continue;
@@ -160,6 +182,11 @@ bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outc
                                               sortedElements(output.bytes, argument.dtype.kind),
                                               sortedElements(expected.array.bytes, argument.dtype.kind), {},
                                               compareOptions));
+    } else if (!referenceArguments.empty()) {
+      const LaunchArgument& reference = referenceArguments[i];
+      outcome.outputs.push_back(compareWithReference(argument.name, argument.dtype.kind, argument.shape, output.bytes,
+                                                     expected.array.bytes, reference.bytes, reference.errorBound,
+                                                     compareOptions));
     } else {
       outcome.outputs.push_back(compareOutput(argument.name, argument.dtype.kind, argument.shape, output.bytes,
                                               expected.array.bytes, output.errorBound, compareOptions));
@@ -299,6 +326,7 @@ std::string CaseOutcome::line() const {
     if (reports > 0) text += fmt::format(" {} report{};", reports, reports == 1 ? "" : "s");
   }
   if (!determinismProblems.empty()) text += " NOT DETERMINISTIC;";
+  if (!boundsEngine.empty()) text += " (" + boundsEngine + " bounds);";
   text.pop_back();
   return text + fmt::format("  ({:.2f}s)", seconds);
 }

@@ -33,6 +33,12 @@ struct CaseOptions {
   // Combine tt.reduce in Triton's order when the case has kernel.ttgir (LaunchOptions::reduceLayouts).
   bool tritonReduceOrder = true;
   int maxFailuresShown = 5;
+  // An engine without error bounds of its own (the GPU engine) is judged with this engine's (the interpreter's):
+  // under the triton profile, a case with expected outputs is also run on `boundsEngine` — same arguments,
+  // profile and checks, but tt.reduce in the contract order with bounds that cover every order (the GPU
+  // engine's reduction order need not be Triton's) — and each output is compared with compareWithReference
+  // (Compare.h). Null, or the engine itself: the engine's own bounds (the interpreter's case).
+  Engine* boundsEngine = nullptr;
 };
 
 struct CaseOutcome {
@@ -42,6 +48,7 @@ struct CaseOutcome {
   std::string name;  // the directory's last component
   std::string error;  // Error: why the case could not run (may span lines: one diagnostic each)
   std::string engine;  // Engine::name() of the engine that ran it
+  std::string boundsEngine;  // Engine::name() of the engine whose bounds judged the outputs, when another one
   std::vector<OutputComparison> outputs;
   LaunchResult launch;
   bool expectsReports = false;               // a diagnostics case

@@ -29,7 +29,6 @@ struct CudaDriver::Api {
   int (*cuGetErrorString)(int, const char**);
   int (*cuGetErrorName)(int, const char**);
   int (*cuDriverGetVersion)(int*);
-  int (*cuDevicePrimaryCtxReset)(int);
   int (*cuModuleLoadData)(void**, const void*);
   int (*cuLinkCreate)(unsigned, int*, void**, void**);
   int (*cuLinkAddData)(void*, int, void*, size_t, const char*, unsigned, int*, void**);
@@ -72,6 +71,7 @@ bool resolve(void* library, const char* name, T& slot, std::string* missing) {
 
 std::string CudaDriver::check(int status, const char* call, const std::string& kernel) const {
   if (status == 0) return "";
+  if (isSticky(status)) broken_ = true;
   const char* name = "?";
   const char* text = "unknown error";
   if (api_->cuGetErrorName) api_->cuGetErrorName(status, &name);
@@ -110,7 +110,6 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
   resolve(library, "cuGetErrorString", api.cuGetErrorString, &missing);
   resolve(library, "cuGetErrorName", api.cuGetErrorName, &missing);
   resolve(library, "cuDriverGetVersion", api.cuDriverGetVersion, &missing);
-  resolve(library, "cuDevicePrimaryCtxReset_v2", api.cuDevicePrimaryCtxReset, &missing);
   resolve(library, "cuModuleLoadData", api.cuModuleLoadData, &missing);
   resolve(library, "cuLinkCreate_v2", api.cuLinkCreate, &missing);
   resolve(library, "cuLinkAddData_v2", api.cuLinkAddData, &missing);
@@ -155,7 +154,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
 }
 
 CudaDriver::~CudaDriver() {
-  if (context_ && api_) api_->cuDevicePrimaryCtxRelease(device_);
+  if (context_ && api_ && !broken_) api_->cuDevicePrimaryCtxRelease(device_);
   // The library stays loaded: the driver keeps threads that must not lose their code.
 }
 
@@ -212,37 +211,17 @@ std::string CudaDriver::launchAsync(void* function, const std::string& kernel, c
   const int status = api_->cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                                           static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
                                           static_cast<unsigned>(sharedBytes), nullptr, parameters.data(), nullptr);
-  std::string failed = check(status, "cuLaunchKernel", kernel);
-  return isSticky(status) ? recover(failed) : failed;
+  return check(status, "cuLaunchKernel", kernel);
 }
 
 std::string CudaDriver::synchronize(const std::string& kernel) {
-  const int status = api_->cuCtxSynchronize();
-  std::string failed = check(status, "cuCtxSynchronize", kernel);
-  return isSticky(status) ? recover(failed) : failed;
+  return check(api_->cuCtxSynchronize(), "cuCtxSynchronize", kernel);
 }
 
 std::string CudaDriver::launch(void* function, const std::string& kernel, const int64_t grid[3], int threads,
                                int sharedBytes, std::vector<void*>& parameters) {
   std::string failed = launchAsync(function, kernel, grid, threads, sharedBytes, parameters);
   return failed.empty() ? synchronize(kernel) : failed;
-}
-
-std::string CudaDriver::recover(std::string message) {
-  // The primary context is reset in place: the handle stays valid, its state (modules, memory) is destroyed.
-  std::string failed = check(api_->cuDevicePrimaryCtxReset(device_), "cuDevicePrimaryCtxReset", "");
-  if (failed.empty()) failed = check(api_->cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain", "");
-  // (An extra reference at worst: the context lives until the process ends either way.)
-  if (failed.empty()) failed = check(api_->cuCtxSetCurrent(context_), "cuCtxSetCurrent", "");
-  // CUDA documents these errors as needing a new process; check that the fresh context really takes work.
-  DevicePointer probe = 0;
-  if (failed.empty()) failed = check(api_->cuMemAlloc(&probe, 256), "cuMemAlloc", "");
-  if (failed.empty()) failed = check(api_->cuCtxSynchronize(), "cuCtxSynchronize", "");
-  if (probe) api_->cuMemFree(probe);
-  ++generation_;
-  if (!failed.empty())
-    return message + "; the GPU context could not be recovered (" + failed + "): restart the process to use the GPU";
-  return message + "; the GPU context was reset (its modules and buffers are gone) and the GPU stays usable";
 }
 
 std::string CudaDriver::createEvents(int count, std::vector<void*>* events) {

@@ -4,10 +4,9 @@
 // ("cuLaunchKernel(vadd): an illegal memory access was encountered (CUDA_ERROR_ILLEGAL_ADDRESS)").
 //
 // Faults: an illegal address (or any other error the CUDA documentation calls sticky: the context "cannot be
-// used any more") breaks the context for every later call. `launch` recognises them, resets the device's
-// primary context (cuDevicePrimaryCtxReset) and makes the fresh one current, so the process can go on; every
-// module and device allocation of the old context is gone (the caller reloads what it needs: `generation()`
-// counts the resets).
+// used any more") breaks the context for every later call, and on the H200 the process too (after
+// CUDA_ERROR_ILLEGAL_ADDRESS, cuDevicePrimaryCtxRetain fails). So the driver is only ever opened in the GPU worker
+// process (GpuWorker.h); `broken()` tells the worker to report the error and exit.
 #pragma once
 
 #include <cstddef>
@@ -59,15 +58,13 @@ class CudaDriver {
 
   // The driver's version (cuDriverGetVersion, e.g. 13000); part of the disk cache key.
   int driverVersion() const { return driverVersion_; }
-  // How many times the context was reset after a fault (0 at first); modules from an older generation are gone.
-  int generation() const { return generation_; }
+  // True once a call returned a sticky error: the context (and this process's CUDA) is unusable.
+  bool broken() const { return broken_; }
 
  private:
   CudaDriver() = default;
   struct Api;
   std::string check(int status, const char* call, const std::string& kernel) const;
-  // After a sticky error: reset the primary context and make the new one current; appends what happened.
-  std::string recover(std::string message);
 
   void* library_ = nullptr;
   std::unique_ptr<Api> api_;
@@ -76,7 +73,7 @@ class CudaDriver {
   std::string deviceName_;
   int computeCapability_ = 0;
   int driverVersion_ = 0;
-  int generation_ = 0;
+  mutable bool broken_ = false;
 };
 
 }  // namespace tilesim::gpu

@@ -49,6 +49,9 @@ int64_t printReports(const LaunchResult& result);
 // When that engine is unavailable, prints why ("skipped: ...") and returns null with `exitCode` = 4.
 void addEngineOption(CLI::App& command, std::string& engine);
 std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode);
+// The engine whose error bounds judge `engine`'s outputs in a case (CaseOptions::boundsEngine): the
+// interpreter for an engine without bounds (the GPU), null for the interpreter itself.
+std::unique_ptr<Engine> boundsEngineFor(const Engine& engine);
 
 // Parses (and verifies) a TTIR file, printing diagnostics. Returns null and sets `exitCode` on failure.
 std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode);

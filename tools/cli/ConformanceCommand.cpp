@@ -42,9 +42,12 @@ int runConformanceCommand(const ConformanceFlags& flags) {
   options.maxSteps = flags.maxSteps;
   options.determinism = flags.determinism;
   options.tritonReduceOrder = !flags.contractOrder;
-  std::printf("running %zu case%s on %s (%s profile%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
+  std::unique_ptr<Engine> boundsEngine = boundsEngineFor(*engine);
+  options.boundsEngine = boundsEngine.get();
+  std::printf("running %zu case%s on %s (%s profile%s%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
               engine->description().c_str(), flags.profile.c_str(),
-              flags.determinism ? ", determinism across threads and program orders" : "");
+              flags.determinism ? ", determinism across threads and program orders" : "",
+              boundsEngine && options.profile == FloatProfile::Triton ? ", judged with the interpreter's error bounds" : "");
   std::fflush(stdout);
   int width = static_cast<int>(std::to_string(cases.size()).size());
   ConformanceSummary summary = runConformance(cases, options, *engine, [&](const CaseOutcome& outcome, size_t index, size_t total) {

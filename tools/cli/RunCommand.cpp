@@ -192,6 +192,8 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
   options.checkUB = launch.check == "ub";
   options.threads = launch.threads;
   options.maxSteps = launch.maxSteps;
+  std::unique_ptr<Engine> boundsEngine = boundsEngineFor(engine);
+  options.boundsEngine = boundsEngine.get();
   CaseOutcome outcome = runCase(launch.target, options, engine);
   if (outcome.status == CaseOutcome::Status::Error) {
     // A diagnostic without a position already reads "error: ..." (Diagnostic::str): do not say it twice.

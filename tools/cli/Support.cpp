@@ -1,6 +1,8 @@
 // Helpers every command uses: error printing and loading a TTIR file (parse, then verify).
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
@@ -30,9 +32,22 @@ int64_t printReports(const LaunchResult& result) {
   return total;
 }
 
+namespace {
+double gpuTimeoutSeconds = -1;  // --gpu-timeout; < 0: not given
+}  // namespace
+
 void addEngineOption(CLI::App& command, std::string& engine) {
   command.add_option("--engine", engine, "the engine that runs the kernel: interp (default) or gpu")
       ->check(CLI::IsMember({"interp", "gpu"}));
+  command.add_option("--gpu-timeout", gpuTimeoutSeconds,
+                     "seconds a GPU launch may take before the GPU worker process is killed and the launch reported "
+                     "(default: TILESIM_GPU_TIMEOUT, else 120; 0 = no limit)")
+      ->check(CLI::Range(0.0, 1e6));
+}
+
+std::unique_ptr<Engine> boundsEngineFor(const Engine& engine) {
+  if (std::string(engine.name()) == engineKindName(EngineKind::Interpreter)) return nullptr;
+  return createEngine(EngineKind::Interpreter).engine;
 }
 
 std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode) {
@@ -42,6 +57,8 @@ std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode) {
     exitCode = kExitBadInput;
     return nullptr;
   }
+  // The GPU engine reads its worker's timeout from the environment (gpu_backend/runtime/GpuWorker.h).
+  if (gpuTimeoutSeconds >= 0) ::setenv("TILESIM_GPU_TIMEOUT", fmt::format("{}", gpuTimeoutSeconds).c_str(), 1);
   EngineChoice choice = createEngine(*kind);
   if (!choice.engine) {
     std::fprintf(stderr, "tilesim: skipped: the %s engine is not available: %s\n", name.c_str(),
