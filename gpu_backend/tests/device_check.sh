@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with an NVIDIA GPU: `tilesim diff CASE --engine gpu` on every conformance case the GPU backend
-# compiles (conformance/golden, golden-extra, real-kernels, engine, captured, regressions, gpu_backend/tests/cases),
+# compiles (conformance/golden, golden-extra, real-kernels, engine, captured, corpus10, nan-bits, regressions,
+# gpu_backend/tests/cases),
 # then a table:
 # case, supported?, agree?, time. Builds nothing; run from the repository root with a prebuilt tilesim:
 #   gpu_backend/tests/device_check.sh [TILESIM [OWN_CASES_DIR]]
@@ -13,7 +14,7 @@ log=${OUT:-/tmp}/device_check.log
 : >"$log"
 nvidia-smi -L 2>&1 | head -2
 table=() supported=0 agree=0 total=0
-for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-kernels/*/ conformance/engine/*/*/ conformance/captured/*/ conformance/regressions/*/ "$own"/*/; do
+for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-kernels/*/ conformance/engine/*/*/ conformance/captured/*/ conformance/corpus10/*/ conformance/nan-bits/*/ conformance/regressions/*/ "$own"/*/; do
   name=${dir%/}
   total=$((total + 1))
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
