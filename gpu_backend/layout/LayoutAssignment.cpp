@@ -47,7 +47,7 @@ int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
 }
 
 LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
-                                          const analysis::AxisInfoAnalysis* axisInfo) {
+                                          const analysis::AxisInfoAnalysis* axisInfo, bool callee) {
   LayoutAssignment assignment;
   assignment.numWarps_ = numWarps;
   walk(*kernel.op(), [&](const Operation& op) {
@@ -62,9 +62,17 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
       best = std::max(best, vector);
     }
   });
-  for (size_t i = 0; i < kernel.numArguments(); ++i)
-    if (kernel.argument(i)->type.isTensor())
+  for (size_t i = 0; i < kernel.numArguments(); ++i) {
+    const Value* argument = kernel.argument(i);
+    if (!argument->type.isTensor()) continue;
+    if (!callee)
       diagnostics.push_back({{}, "kernel parameter %" + kernel.argumentName(i) + " is a tensor"});
+    else if (!isPowerOfTwoShape(argument->type.shape()))
+      diagnostics.push_back({{}, "parameter %" + kernel.argumentName(i) + " of @" + kernel.name() + " has shape " +
+                                     argument->type.str() + ", not a power of two in every dimension"});
+    else
+      assignment.remember(argument, assignment.defaultLayout(argument->type.shape()));
+  }
   if (!diagnostics.empty()) return assignment;
   bool shapesOk = true;
   walk(*kernel.op(), [&](const Operation& op) {

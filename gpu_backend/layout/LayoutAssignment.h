@@ -42,8 +42,11 @@ class LayoutAssignment {
   // Assigns layouts to every tensor value of `kernel` (nested regions included). Shapes that are not powers of
   // two are a diagnostic (the GPU engine needs power-of-two tensors, as Triton does).
   // With `axisInfo`, sizePerThread follows what each access can vectorise (see above).
+  // `callee`: the function is lowered inline at a tt.call (gpu_backend/lowering/Calls.cpp), so its tensor
+  // parameters are allowed and take the default layout of their shape (the call converts its operands into it);
+  // a kernel's tensor parameter is a diagnostic.
   static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
-                                 const analysis::AxisInfoAnalysis* axisInfo = nullptr);
+                                 const analysis::AxisInfoAnalysis* axisInfo = nullptr, bool callee = false);
 
   // The layout of a tensor value; null for scalars (every thread holds the value).
   const LinearLayout* layoutOf(const Value* value) const;
