@@ -4,9 +4,9 @@
 // are mul.rn/add.rn/sub.rn/div.rn (no fast-math flags, no contraction in the exact profile), fma is fma.rn,
 // nearbyint is cvt.rni, sqrt is sqrt.rn, exponent-bit tricks are integer ops on the bit pattern; an `if` that
 // returns early or changes a value becomes a select of both computed paths, which gives the same result. So
-// the GPU result is the interpreter's bit for bit: exp, exp2, exp10, log, log2, log10, rsqrt, tanh on f32 and f64
-// (f16/bf16: in f32, rounded once); a NaN result is the canonical NaN, as the interpreter stores it.
-// Not ported yet: sin, cos (Payne-Hanek), erf.
+// the GPU result is the interpreter's bit for bit: exp, exp2, exp10, log, log2, log10, rsqrt, tanh, erf on f32 and
+// f64 (f16/bf16: in f32, rounded once); a NaN result is the canonical NaN, as the interpreter stores it.
+// Not ported yet: sin, cos (Payne-Hanek).
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/eval/ExactMathSupport.h"
@@ -189,6 +189,44 @@ struct Emitter {
     return select(isNaN(x), x, signed_);
   }
 
+  // ---- erf (ir/eval/ExactMathSpecial.cpp erfImpl): three pieces on |x| and the tail through
+  // expOfDoubleWord(-x^2 as hi + lo) (ExactMathExp.cpp), ±1 beyond kErfOneAbove; odd. Every piece is computed and
+  // the interval picks one (each path is NaN/inf-safe because the final selects replace those inputs).
+  llvm::Value* expOfDoubleWord(llvm::Value* inputHi, llvm::Value* lo, T low, T high) const {
+    llvm::Value* hi = clamp(inputHi, low, high);
+    llvm::Value* k = rint(mul(hi, c(C::kLog2E)));
+    auto y = reduceByConstant(hi, k, C::kLn2Hi, C::kLn2Lo);
+    y.second = add(y.second, lo);
+    return select(isNaN(inputHi), inputHi, expKernel(y, k));
+  }
+  template <size_t N>
+  llvm::Value* erfcTail(llvm::Value* a, const T (&g)[N], T centre, T expLow, T expHigh) const {
+    auto square = twoProduct(a, a);
+    llvm::Value* e = expOfDoubleWord(neg(square.first), neg(square.second), expLow, expHigh);
+    return mul(e, horner(g, sub(a, c(centre))));
+  }
+  llvm::Value* erfcAbove(llvm::Value* a, T expLow, T expHigh) const {
+    if constexpr (sizeof(T) == 4) {
+      return erfcTail(a, em::kErfTail0F32, em::kErfTailCenter0F32, expLow, expHigh);
+    } else {
+      llvm::Value* first = erfcTail(a, em::kErfTail0F64, em::kErfTailCenter0F64, expLow, expHigh);
+      llvm::Value* second = erfcTail(a, em::kErfTail1F64, em::kErfTailCenter1F64, expLow, expHigh);
+      return select(b.CreateFCmpOLT(a, c(em::kErfTailStart1F64)), first, second);
+    }
+  }
+  llvm::Value* erf(llvm::Value* x, T expLow, T expHigh) const {
+    llvm::Value* sign = llvm::ConstantInt::get(word(), Word(1) << (sizeof(T) * 8 - 1));
+    llvm::Value* a = fromBits(b.CreateAnd(bits(x), b.CreateNot(sign)));
+    llvm::Value* small = fma(a, horner(C::kErfSmall, mul(a, a)), a);
+    llvm::Value* middle = add(c(C::kErfOne), horner(C::kErfMiddle, sub(a, c(T(1)))));
+    llvm::Value* tail = sub(c(T(1)), erfcAbove(a, expLow, expHigh));
+    llvm::Value* value = select(b.CreateFCmpOLT(a, c(C::kErfOneAbove)), tail, c(T(1)));
+    value = select(b.CreateFCmpOLT(a, c(T(1.25))), middle, value);
+    value = select(b.CreateFCmpOLT(a, c(T(0.84375))), small, value);
+    llvm::Value* signed_ = fromBits(b.CreateOr(b.CreateAnd(bits(value), b.CreateNot(sign)), b.CreateAnd(bits(x), sign)));
+    return select(isNaN(x), x, signed_);
+  }
+
   llvm::Value* evaluate(ExactFunction function, llvm::Value* x) const {
     const bool isFloat = sizeof(T) == 4;
     switch (function) {
@@ -200,6 +238,7 @@ struct Emitter {
       case ExactFunction::Log10: return log(x, 2);
       case ExactFunction::Rsqrt: return rsqrt(x);
       case ExactFunction::Tanh: return isFloat ? tanh(x, -104, 89) : tanh(x, -746, 710);
+      case ExactFunction::Erf: return isFloat ? erf(x, -104, 89) : erf(x, -746, 710);
     }
     TILESIM_UNREACHABLE("exact math function");
   }

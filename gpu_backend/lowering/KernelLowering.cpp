@@ -173,6 +173,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
     case OpKind::MathLog:    // ExactMath.cpp in both profiles
     case OpKind::MathLog2:
+    case OpKind::MathErf:    // exact: ExactMath.cpp; triton profile: libdevice __nv_erff
       return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
@@ -255,7 +256,6 @@ void KernelLowering::lowerOp(const Operation& op) {
     // asm needs the PTX-subset semantics of the interpreter; tt.print needs vprintf formatting of Triton's.
     case OpKind::MathSin:
     case OpKind::MathCos:
-    case OpKind::MathErf:
     case OpKind::TTMakeTensorDescriptor:  // tensor descriptors (TMA): not lowered
     case OpKind::TTDescriptorLoad:
     case OpKind::TTDescriptorStore:

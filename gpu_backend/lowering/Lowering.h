@@ -130,12 +130,15 @@ void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
 llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2);  // exact f32 of an fp8 pattern
 
 // The exact profile's math functions, op for op from ir/eval/ExactMath (ExactMath.cpp): f32/f64, f16/bf16 in f32.
-enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh };
+enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh, Erf };
 llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
 
 // tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the
 // pipeline runs before O3: returns an error message, or "" (also when the module calls no __nv_* function).
 void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
+// A call of the libdevice function `symbol` (declared on first use; linkLibdevice links its body).
+llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const std::string& symbol,
+                           const std::vector<llvm::Value*>& arguments, llvm::Type* result);
 std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 
 void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks

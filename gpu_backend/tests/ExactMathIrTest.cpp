@@ -28,6 +28,7 @@ constexpr Case kCases[] = {
     {ExactFunction::Exp10, MathFunction::Exp10, "exp10"}, {ExactFunction::Log, MathFunction::Log, "log"},
     {ExactFunction::Log2, MathFunction::Log2, "log2"},    {ExactFunction::Log10, MathFunction::Log10, "log10"},
     {ExactFunction::Rsqrt, MathFunction::Rsqrt, "rsqrt"}, {ExactFunction::Tanh, MathFunction::Tanh, "tanh"},
+    {ExactFunction::Erf, MathFunction::Erf, "erf"},
 };
 
 // JIT-compiles `T name(T x) { return emitExactMath(function, x); }` for each case and type.
@@ -76,6 +77,8 @@ int countMismatches(T (*emitted)(T), MathFunction reference, ScalarKind kind, co
   // Inputs near 1 (log's cancellation) and in exp's normal range.
   for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(1) + T(std::ldexp(double(random() % 2000) - 1000, -12))));
   for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(double(random() % 200000) / 1000.0 - 100)));
+  // erf's pieces and tail lie in [-7, 7].
+  for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(double(random() % 1400000) / 100000.0 - 7)));
   int mismatches = 0;
   for (Word input : inputs) {
     const uint64_t expected = exactmath::evalBits(reference, input, kind);
