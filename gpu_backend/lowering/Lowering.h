@@ -144,6 +144,11 @@ std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
 void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
+void lowerDescriptorOp(KernelLowering& lowering, const Operation& op);    // Descriptors.cpp
+// A descriptor's registers: [base, padding (i32), shape (i64 each), strides (i64 each)] (Descriptors.cpp).
+std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Value* base, llvm::Value* padding,
+                                              const std::vector<llvm::Value*>& shape,
+                                              const std::vector<llvm::Value*>& strides);
 void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
 void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
