@@ -246,6 +246,7 @@ void KernelLowering::lowerOp(const Operation& op) {
       });
     case OpKind::TTAssert: return lowerAssert(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
+    case OpKind::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
@@ -257,11 +258,10 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) and erf are not ported from ir/eval/ExactMath; inline
-    // asm needs the PTX-subset semantics of the interpreter; tt.print needs vprintf formatting of Triton's.
+    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) are not ported from ir/eval/ExactMath; tt.print needs
+    // vprintf formatting of Triton's.
     case OpKind::MathSin:
     case OpKind::MathCos:
-    case OpKind::TTElementwiseInlineAsm:
     case OpKind::TTFunc:
     case OpKind::TTPrint:
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)

@@ -105,13 +105,14 @@ void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   const std::string symbol = op.keywordAttr("symbol", "");
   if (symbol.rfind("__nv_", 0) != 0) lowering.unsupported(op, "of '" + symbol + "' (only libdevice __nv_* functions)");
+  const scalar::LibdeviceFunction* known = scalar::findLibdeviceFunction(symbol);
   const Type element = op.operand(0)->type.element();
-  const bool isFloat = element.isScalar() && element.scalarKind() == ScalarKind::F32;
+  // The symbol's precision decides its base name (`__nv_cbrtf` is cbrt whatever the operand type).
+  const bool isFloat = known ? !known->isDouble : element.isScalar() && element.scalarKind() == ScalarKind::F32;
   const std::string name = baseName(symbol, isFloat);
   const bool triton = lowering.options.profile == FloatProfile::Triton;
   llvm::Type* result = lowering.scalarType(op, op.result()->type);
   if (!triton) {
-    const scalar::LibdeviceFunction* known = scalar::findLibdeviceFunction(symbol);
     if (!known) lowering.unsupported(op, "of " + symbol + " (the interpreter does not know it)");
     if (std::optional<ExactFunction> function = exactAlgorithm(name); function && op.numOperands() == 1)
       return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, *function, v[0]); });
@@ -133,9 +134,19 @@ void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
       });
     }
   }
+  // Float operands and results of another width than the symbol's (an f16 tensor given to `__nv_cbrtf`) are
+  // converted to it and back, so the declaration always matches libdevice's definition.
+  llvm::Type* symbolType = known ? (known->isDouble ? b.getDoubleTy() : b.getFloatTy()) : nullptr;
+  auto convert = [&](llvm::Value* value, llvm::Type* target) -> llvm::Value* {
+    if (!target || !value->getType()->isFloatingPointTy() || value->getType() == target) return value;
+    return target->getPrimitiveSizeInBits() > value->getType()->getPrimitiveSizeInBits() ? b.CreateFPExt(value, target)
+                                                                                         : b.CreateFPTrunc(value, target);
+  };
+  llvm::Type* callResult = result->isFloatingPointTy() && symbolType ? symbolType : result;
   lowerElementwise(lowering, op, [&](auto& v) {
-    std::vector<llvm::Value*> arguments(v.begin(), v.end());
-    return callLibdevice(lowering, op, symbol, arguments, result);
+    std::vector<llvm::Value*> arguments;
+    for (llvm::Value* argument : v) arguments.push_back(convert(argument, symbolType));
+    return convert(callLibdevice(lowering, op, symbol, arguments, callResult), result);
   });
 }
 

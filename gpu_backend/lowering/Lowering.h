@@ -145,6 +145,7 @@ void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Bra
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
 void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
 void lowerDescriptorOp(KernelLowering& lowering, const Operation& op);    // Descriptors.cpp
+void lowerInlineAsm(KernelLowering& lowering, const Operation& op);       // InlineAsm.cpp
 // A descriptor's registers: [base, padding (i32), shape (i64 each), strides (i64 each)] (Descriptors.cpp).
 std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Value* base, llvm::Value* padding,
                                               const std::vector<llvm::Value*>& shape,
