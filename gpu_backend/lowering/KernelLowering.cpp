@@ -245,6 +245,7 @@ void KernelLowering::lowerOp(const Operation& op) {
                                              : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
       });
     case OpKind::TTAssert: return lowerAssert(*this, op);
+    case OpKind::TTPrint: return lowerPrint(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
     case OpKind::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);
 
@@ -258,12 +259,10 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) are not ported from ir/eval/ExactMath; tt.print needs
-    // vprintf formatting of Triton's.
+    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) are not ported from ir/eval/ExactMath.
     case OpKind::MathSin:
     case OpKind::MathCos:
     case OpKind::TTFunc:
-    case OpKind::TTPrint:
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }
