@@ -173,7 +173,9 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
     case OpKind::MathLog:    // ExactMath.cpp in both profiles
     case OpKind::MathLog2:
-    case OpKind::MathErf:    // exact: ExactMath.cpp; triton profile: libdevice __nv_erff
+    case OpKind::MathErf:    // exact: ExactMath.cpp; triton profile: libdevice __nv_erff / sinf / cosf
+    case OpKind::MathSin:
+    case OpKind::MathCos:
       return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
@@ -259,10 +261,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) are not ported from ir/eval/ExactMath.
-    case OpKind::MathSin:
-    case OpKind::MathCos:
-    case OpKind::TTFunc:
+    case OpKind::TTFunc:     // not an op inside a kernel body
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }

@@ -1,8 +1,8 @@
 // tt.extern_elementwise (libdevice `__nv_*` calls; docs/semantics.md §Libdevice) and linking libdevice.10.bc.
 //  - exact profile, in the interpreter's three classes (interpreter/ElementwiseFloat.cpp evalExtern):
-//    1. the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 rsqrt tanh erf, and
+//    1. the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 sin cos rsqrt tanh erf, and
 //       __nv_fast_expf/logf, which the interpreter evaluates the same way) are emitted op for op (ExactMath.cpp):
-//       bit-identical. sin and cos have one too (Payne-Hanek) that is not ported yet: refused.
+//       bit-identical.
 //    2. the functions whose result is exactly defined (floor ceil trunc round rint nearbyint fabs copysign fmin
 //       fmax fmod fdim fma sqrt, isinf isnan finite signbit) call libdevice, whose implementations of them are
 //       exact, with subnormals kept (nvvm-reflect-ftz = 0): bit-identical.
@@ -55,6 +55,8 @@ std::optional<ExactFunction> exactAlgorithm(const std::string& name) {
   if (name == "rsqrt") return ExactFunction::Rsqrt;
   if (name == "tanh") return ExactFunction::Tanh;
   if (name == "erf") return ExactFunction::Erf;
+  if (name == "sin") return ExactFunction::Sin;
+  if (name == "cos") return ExactFunction::Cos;
   return std::nullopt;
 }
 
@@ -117,8 +119,6 @@ void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
     if (std::optional<ExactFunction> function = exactAlgorithm(name); function && op.numOperands() == 1)
       return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, *function, v[0]); });
     if (!exactlyDefined(name)) {
-      if (name == "sin" || name == "cos")
-        lowering.unsupported(op, "of " + symbol + " in the exact profile (ExactMath's Payne-Hanek sin/cos is not ported)");
       if (known->intResult || !(result->isFloatTy() || result->isHalfTy()))
         lowering.unsupported(op, "of " + symbol + " in the exact profile (the interpreter evaluates it with the host's "
                                  "libm in double, which libdevice's double does not reproduce bit for bit)");

@@ -130,7 +130,7 @@ void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
 llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2);  // exact f32 of an fp8 pattern
 
 // The exact profile's math functions, op for op from ir/eval/ExactMath (ExactMath.cpp): f32/f64, f16/bf16 in f32.
-enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh, Erf };
+enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh, Erf, Sin, Cos };
 llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
 
 // tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the inputs of the differential cases of the ops lowered for issue 7's last slice (make_cases.py's
-helpers, no NumPy): inline asm with packing, and the exact profile's erf and double-evaluated libdevice functions.
+helpers, no NumPy): inline asm with packing, and the exact profile's erf, sin, cos and double-evaluated libdevice
+functions.
 `tilesim diff CASE --engine gpu` compares the GPU engine with the interpreter bit for bit (device_check.sh).
     python3 gpu_backend/tests/cases/make_ops_cases.py
 """
@@ -35,7 +36,8 @@ def main():
     grid, n = 4, 4096
     size = grid * n
     specials = [0.0, -0.0, 1.0, -1.0, 0.84375, 1.25, 4.0, 6.0, -6.0, 1e-40, -1e-40, float("inf"), float("-inf"),
-                float("nan"), 2.5, 3.5, 5.999, 0.5, 88.0, -100.0]
+                float("nan"), 2.5, 3.5, 5.999, 0.5, 88.0, -100.0,
+                1e30, -3e38, 1e20, 0.7853981, 0.7853982, 1e22, 355.0, 103993.0]
     x = specials + [rng.uniform(-7, 7) for _ in range(size // 2 - len(specials))] + \
         [rng.choice([-1, 1]) * 10 ** rng.uniform(-30, 3) for _ in range(size // 2)]
     y = [rng.uniform(0, 20) if i % 3 else rng.uniform(-3, 3) for i in range(size)]
@@ -47,7 +49,7 @@ def main():
            "values": [f16_bits(max(-65504.0, min(65504.0, v))) if not math.isnan(v) else 0x7E00 for v in x]},
           {"name": "g_ptr", "kind": "tensor", "dtype": "bfloat16", "descr": "<i2", "fmt": "H",
            "values": [bf16_bits(v) if math.isfinite(v) else (0x7F80 if v > 0 else 0xFF80) for v in x]},
-          f32("o_ptr", [0.0] * (7 * size)), f64("do_ptr", [0.0] * size),
+          f32("o_ptr", [0.0] * (9 * size)), f64("do_ptr", [0.0] * size),
           {"name": "ho_ptr", "kind": "tensor", "dtype": "float16", "descr": "<f2", "fmt": "H", "values": [0] * size},
           {"name": "go_ptr", "kind": "tensor", "dtype": "bfloat16", "descr": "<i2", "fmt": "H", "values": [0] * size}])
 
