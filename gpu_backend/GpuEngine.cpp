@@ -3,6 +3,7 @@
 #include "gpu_backend/GpuEngine.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
@@ -314,6 +315,12 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     timing->registers = result.registers;
   }
   refreshAliasViews(launch, placements);
+  // tt.print (vprintf): the worker's stdout went into its pipe; echo it as the interpreter echoes its prints
+  // (at most the 64 KiB the worker keeps per request).
+  if (options.echoPrints && !worker_->lastOutput().empty()) {
+    std::fwrite(worker_->lastOutput().data(), 1, worker_->lastOutput().size(), stdout);
+    std::fflush(stdout);
+  }
   return outcome;
 }
 
