@@ -3,10 +3,12 @@
 #include "gpu_backend/GpuEngine.h"
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/runtime/GpuWorker.h"
@@ -206,17 +208,38 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     return outcome;
   };
 
-  // Bind parameters by name (as the interpreter does) before compiling, so argument errors come first.
+  // Bind parameters by name (as the interpreter does) before compiling, so argument errors come first. A host
+  // tensor descriptor binds to its !tt.tensordesc parameter (base pointer and padding) and to the 2 x rank
+  // parameters after it (its shape as i32, its strides as i64; interpreter/Launch.cpp, Triton 3.6's launcher).
   std::vector<size_t> argumentOf;
   std::vector<bool> used(launch.arguments.size(), false);
+  std::vector<std::optional<LaunchArgument>> expanded(kernel.numArguments());  // descriptor shape/stride values
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const Value& parameter = *kernel.argument(p);
+    if (expanded[p]) {
+      argumentOf.push_back(launch.arguments.size());
+      continue;
+    }
     size_t index = launch.arguments.size();
     for (size_t i = 0; i < launch.arguments.size(); ++i)
       if (launch.arguments[i].name == parameter.name) index = i;
     if (index == launch.arguments.size())
       return fail("missing argument for parameter %" + parameter.name + " (" + parameter.type.str() + ")");
     const LaunchArgument& argument = launch.arguments[index];
+    if (parameter.type.isTensorDesc() != argument.isTensorDesc())
+      return fail(fmt::format("argument '{}' is {}a tensor descriptor but parameter %{} is {}", argument.name,
+                              argument.isTensorDesc() ? "" : "not ", parameter.name, parameter.type.str()));
+    if (parameter.type.isTensorDesc()) {
+      const size_t rank = static_cast<size_t>(parameter.type.descBlock().rank());
+      if (argument.descShape.size() != rank || argument.descStrides.size() != rank || p + 2 * rank >= kernel.numArguments())
+        return fail(fmt::format("tensor descriptor argument '{}' does not match parameter %{} ({}) and the {} shape "
+                                "and stride parameters after it", argument.name, parameter.name, parameter.type.str(), 2 * rank));
+      for (size_t k = 0; k < 2 * rank; ++k)
+        expanded[p + 1 + k] = LaunchArgument::integer(argument.name, k < rank ? argument.descShape[k] : argument.descStrides[k - rank]);
+      used[index] = true;
+      argumentOf.push_back(index);
+      continue;
+    }
     if (parameter.type.isPointer() != argument.isBuffer())
       return fail(fmt::format("argument '{}' is a {} but parameter %{} is {}", argument.name,
                               argument.isBuffer() ? "buffer" : "scalar", parameter.name, parameter.type.str()));
@@ -242,7 +265,8 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   }
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const size_t index = argumentOf[p];
-    const LaunchArgument& argument = launch.arguments[index];
+    // A descriptor's shape/stride parameters take the host descriptor's values (expanded above).
+    const LaunchArgument& argument = index < launch.arguments.size() ? launch.arguments[index] : *expanded[p];
     gpu::WorkerParameter parameter;
     if (argument.isBuffer()) {
       parameter.isBuffer = true;
@@ -252,6 +276,13 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
       return fail(error);
     }
     work.parameters.push_back(std::move(parameter));
+    if (kernel.argument(p)->type.isTensorDesc()) {  // a descriptor is two PTX parameters: base, then padding (i32)
+      gpu::WorkerParameter padding;
+      const int32_t value = argument.descPadding;
+      padding.bytes.resize(sizeof(value));
+      std::memcpy(padding.bytes.data(), &value, sizeof(value));
+      work.parameters.push_back(std::move(padding));
+    }
   }
 
   const KernelInfo* loaded = load(launch, options, outcome.diagnostics, timing, &work.key);
@@ -284,6 +315,12 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     timing->registers = result.registers;
   }
   refreshAliasViews(launch, placements);
+  // tt.print (vprintf): the worker's stdout went into its pipe; echo it as the interpreter echoes its prints
+  // (at most the 64 KiB the worker keeps per request).
+  if (options.echoPrints && !worker_->lastOutput().empty()) {
+    std::fwrite(worker_->lastOutput().data(), 1, worker_->lastOutput().size(), stdout);
+    std::fflush(stdout);
+  }
   return outcome;
 }
 

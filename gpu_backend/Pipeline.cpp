@@ -159,19 +159,6 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     result.diagnostics.push_back({{}, "num_warps must be a power of two from 1 to 32, not " + std::to_string(options.numWarps)});
     return result;
   }
-  // 0. Tensor descriptors (TMA) are not lowered: refuse them before layouts are assigned.
-  bool usesDescriptors = false;
-  for (size_t i = 0; i < kernel.numArguments(); ++i) usesDescriptors = usesDescriptors || kernel.argument(i)->type.isTensorDesc();
-  walk(*kernel.op(), [&](const Operation& op) {
-    for (const auto& value : op.results) usesDescriptors = usesDescriptors || value->type.isTensorDesc();
-  });
-  if (usesDescriptors) {
-    const SourcePos pos = kernel.op()->textPos;
-    result.diagnostics.push_back({pos, "the GPU engine does not support tensor descriptors (!tt.tensordesc, "
-                                       "tt.make_tensor_descriptor, tt.descriptor_*) yet (" + std::to_string(pos.line) +
-                                       ":" + std::to_string(pos.column) + ")"});
-    return result;
-  }
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
   LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo);

@@ -243,6 +243,16 @@ MutableTileRef evalExtern(const Operation& op, Operands operands, FloatProfile p
       result->setBits(i, exactmath::evalBits(function->function, operands[0]->bitsAt(i), kind));
     return result;
   }
+  // copysign is a bit operation (PTX copysign.f32/f64, which libdevice's __nv_copysignf calls): the magnitude's
+  // bits, NaN payload included, with the sign of the second operand. The H200 keeps the payload (Triton 3.6's
+  // output of golden-extra/libdevice_exact_f32: copysign(0x7FC00000, 1.0) = 0x7FC00000), so no canonical NaN here.
+  if (function->function == MathFunction::CopySign && operands[0]->elementType().scalarKind() == kind &&
+      operands[1]->elementType().scalarKind() == kind) {
+    const uint64_t sign = uint64_t{1} << (result->elementBytes() * 8 - 1);
+    for (int64_t i = 0, n = result->size(); i < n; ++i)
+      result->setBits(i, (operands[0]->bitsAt(i) & ~sign) | (operands[1]->bitsAt(i) & sign));
+    return result;
+  }
   MathFunctionPointer fn = mathFunctionPointer(function->function);
   std::array<double, 3> args{};
   for (int64_t i = 0, n = result->size(); i < n; ++i) {

@@ -3,7 +3,9 @@
 // sqrt.rn. f16 and bf16 are computed in f32 and rounded once — the interpreter's definition, exact for these
 // ops (f32 has more than 2p + 2 bits). Triton profile: contraction allowed, `/` is div.full.f32, math.sqrt is
 // sqrt.approx.ftz.f32, math.exp is ex2.approx.f32 of x * log2(e), math.exp2 ex2.approx.ftz.f32 and math.rsqrt
-// rsqrt.approx.ftz.f32, as Triton lowers them (the interpreter's error bounds assume these).
+// rsqrt.approx.ftz.f32, as Triton lowers them (the interpreter's error bounds assume these); math.erf, sin, cos
+// call libdevice's __nv_erff / __nv_sinf / __nv_cosf. Exact profile: log, log2, erf, sin, cos (and exp, exp2,
+// rsqrt) are ExactMath.cpp.
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -61,11 +63,27 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
   // Math functions: the triton profile's approximate instructions (Triton's own lowering) for f32 exp, exp2 and
   // rsqrt; everything else is ir/eval/ExactMath's algorithm emitted op for op (ExactMath.cpp).
   const bool approximate = kind == OpKind::MathExp || kind == OpKind::MathExp2 || kind == OpKind::MathRsqrt;
-  if (kind == OpKind::MathLog || kind == OpKind::MathLog2 || (approximate && (!triton || type->isDoubleTy()))) {
+  // math.erf, sin and cos under the triton profile are libdevice's (__nv_erff / __nv_sinf / __nv_cosf on f32, the
+  // f16/bf16 operand widened to f32 first; __nv_erf / sin / cos on f64), as Triton lowers them: the H200's math.sin
+  // errors in conformance/triton/measured_bounds.tsv (at most 1.499 ulp over every exponent) are __nv_sinf's.
+  const bool libdeviceMath = kind == OpKind::MathErf || kind == OpKind::MathSin || kind == OpKind::MathCos;
+  if (libdeviceMath && triton) {
+    const std::string name = kind == OpKind::MathErf ? "erf" : kind == OpKind::MathSin ? "sin" : "cos";
+    const std::string symbol = "__nv_" + name + (type->isDoubleTy() ? "" : "f");
+    return lowerElementwise(lowering, op, [&](auto& v) {
+      llvm::Value* x = widen(b, v[0]);
+      return narrowTo(b, callLibdevice(lowering, op, symbol, {x}, x->getType()), type);
+    });
+  }
+  if (kind == OpKind::MathLog || kind == OpKind::MathLog2 || libdeviceMath ||
+      (approximate && (!triton || type->isDoubleTy()))) {
     const ExactFunction function = kind == OpKind::MathExp    ? ExactFunction::Exp
                                    : kind == OpKind::MathExp2 ? ExactFunction::Exp2
                                    : kind == OpKind::MathLog  ? ExactFunction::Log
                                    : kind == OpKind::MathLog2 ? ExactFunction::Log2
+                                   : kind == OpKind::MathErf  ? ExactFunction::Erf
+                                   : kind == OpKind::MathSin  ? ExactFunction::Sin
+                                   : kind == OpKind::MathCos  ? ExactFunction::Cos
                                                               : ExactFunction::Rsqrt;
     return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, function, v[0]); });
   }
@@ -125,7 +143,10 @@ void lowerFloatOp(KernelLowering& lowering, const Operation& op) {
       case OpKind::MathExp2: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_ftz_f, {}, {x}); break;
       case OpKind::MathRsqrt: r = b.CreateIntrinsic(llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f, {}, {x}); break;
       case OpKind::MathLog:
-      case OpKind::MathLog2: TILESIM_UNREACHABLE("exact math functions are lowered above");
+      case OpKind::MathLog2:
+      case OpKind::MathErf:
+      case OpKind::MathSin:
+      case OpKind::MathCos: TILESIM_UNREACHABLE("exact math functions are lowered above");
       default: TILESIM_UNREACHABLE("not a float op");
     }
     return narrowTo(b, r, type);

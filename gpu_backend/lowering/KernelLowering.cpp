@@ -173,6 +173,9 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
     case OpKind::MathLog:    // ExactMath.cpp in both profiles
     case OpKind::MathLog2:
+    case OpKind::MathErf:    // exact: ExactMath.cpp; triton profile: libdevice __nv_erff / sinf / cosf
+    case OpKind::MathSin:
+    case OpKind::MathCos:
       return lowerFloatOp(*this, op);
 
     case OpKind::ArithExtSI:
@@ -206,6 +209,11 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTAddPtr: return lowerMemoryOp(*this, op);
     case OpKind::TTMakeTensorPtr:
     case OpKind::TTAdvance: return lowerBlockPointerOp(*this, op);
+    case OpKind::TTMakeTensorDescriptor:  // predicated global accesses, no TMA (Descriptors.cpp)
+    case OpKind::TTDescriptorLoad:
+    case OpKind::TTDescriptorStore:
+    case OpKind::TTDescriptorGather:
+    case OpKind::TTDescriptorScatter: return lowerDescriptorOp(*this, op);
 
     case OpKind::SCFFor:
     case OpKind::SCFIf:
@@ -239,7 +247,9 @@ void KernelLowering::lowerOp(const Operation& op) {
                                              : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
       });
     case OpKind::TTAssert: return lowerAssert(*this, op);
+    case OpKind::TTPrint: return lowerPrint(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
+    case OpKind::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);
 
     case OpKind::TTReduce: return lowerReduce(*this, op);
     case OpKind::TTScan: return lowerScan(*this, op);
@@ -251,19 +261,7 @@ void KernelLowering::lowerOp(const Operation& op) {
     case OpKind::TTScanReturn:
     case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
 
-    // Not lowered yet (issue 7): sin/cos (Payne-Hanek) and erf are not ported from ir/eval/ExactMath; inline
-    // asm needs the PTX-subset semantics of the interpreter; tt.print needs vprintf formatting of Triton's.
-    case OpKind::MathSin:
-    case OpKind::MathCos:
-    case OpKind::MathErf:
-    case OpKind::TTMakeTensorDescriptor:  // tensor descriptors (TMA): not lowered
-    case OpKind::TTDescriptorLoad:
-    case OpKind::TTDescriptorStore:
-    case OpKind::TTDescriptorGather:
-    case OpKind::TTDescriptorScatter:
-    case OpKind::TTElementwiseInlineAsm:
-    case OpKind::TTFunc:
-    case OpKind::TTPrint:
+    case OpKind::TTFunc:     // not an op inside a kernel body
     case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
     case OpKind::CFCondBr: unsupported(op);
   }
@@ -271,11 +269,15 @@ void KernelLowering::lowerOp(const Operation& op) {
 }
 
 void KernelLowering::lower() {
+  // A !tt.tensordesc parameter is two LLVM parameters: its base pointer and its padding (Descriptors.cpp).
   std::vector<llvm::Type*> parameters;
   for (size_t i = 0; i < kernel_.numArguments(); ++i) {
     Type type = kernel_.argument(i)->type;
     if (type.isPointer()) {
       parameters.push_back(llvm::PointerType::get(context, 1));
+    } else if (type.isTensorDesc()) {
+      parameters.push_back(llvm::PointerType::get(context, 1));
+      parameters.push_back(builder.getInt32Ty());
     } else {
       llvm::Type* scalar = scalarType(*kernel_.op(), type);
       parameters.push_back(scalar->isIntegerTy(1) ? builder.getInt8Ty() : scalar);  // i1 travels as a byte
@@ -286,13 +288,36 @@ void KernelLowering::lower() {
   function->setCallingConv(llvm::CallingConv::PTX_Kernel);
   function->addFnAttr(llvm::Attribute::NoUnwind);
   builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  std::vector<std::pair<size_t, std::pair<llvm::Value*, llvm::Value*>>> descriptors;
+  unsigned next = 0;
   for (size_t i = 0; i < kernel_.numArguments(); ++i) {
-    llvm::Value* argument = function->getArg(static_cast<unsigned>(i));
+    llvm::Value* argument = function->getArg(next++);
     argument->setName(kernel_.argumentName(i));
     Type parameterType = kernel_.argument(i)->type;
+    if (parameterType.isTensorDesc()) {
+      llvm::Value* padding = function->getArg(next++);
+      padding->setName(kernel_.argumentName(i) + ".padding");
+      descriptors.push_back({i, {argument, padding}});
+      continue;
+    }
     if (parameterType.isScalar() && parameterType.scalarKind() == ScalarKind::I1)
       argument = builder.CreateICmpNE(argument, builder.getInt8(0));
     set(kernel_.argument(i), Lowered{{argument}, std::nullopt});
+  }
+  // Its shape (i32) and strides (i64) are the 2 x rank parameters after it (Triton 3.6's launcher).
+  for (const auto& [index, fields] : descriptors) {
+    const int rank = kernel_.argument(index)->type.descBlock().rank();
+    std::vector<llvm::Value*> shape, strides;
+    for (int d = 0; d < 2 * rank; ++d) {
+      const size_t at = index + 1 + static_cast<size_t>(d);
+      const Type expected = d < rank ? Type::i32() : Type::i64();
+      if (at >= kernel_.numArguments() || kernel_.argument(at)->type != expected)
+        unsupported(*kernel_.op(), "with a tensor descriptor parameter not followed by its " + std::to_string(rank) +
+                                       " i32 shape and " + std::to_string(rank) + " i64 stride parameters");
+      (d < rank ? shape : strides).push_back(get(kernel_.argument(at)).regs[0]);
+    }
+    set(kernel_.argument(index),
+        Lowered{descriptorRegisters(*this, fields.first, fields.second, shape, strides), std::nullopt});
   }
   if (kernel_.op()->region(0).blocks.size() > 1) {
     lowerKernelCfg(*this, kernel_.op()->region(0));  // cf.br / cf.cond_br between blocks (Branches.cpp)

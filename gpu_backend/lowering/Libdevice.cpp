@@ -1,10 +1,20 @@
 // tt.extern_elementwise (libdevice `__nv_*` calls; docs/semantics.md §Libdevice) and linking libdevice.10.bc.
-//  - exact profile: the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 rsqrt tanh, and
-//    __nv_fast_expf/logf, which the interpreter evaluates the same way) are emitted op for op (ExactMath.cpp);
-//    the functions whose result is exactly defined (floor ceil trunc round rint nearbyint fabs copysign fmin fmax
-//    fmod fdim fma sqrt, isinf isnan finite signbit) call libdevice, whose implementations of them are exact, with
-//    subnormals kept (nvvm-reflect-ftz = 0). Every other function is refused: the interpreter evaluates it in
-//    double, which no GPU code reproduces bit for bit.
+//  - exact profile, in the interpreter's three classes (interpreter/ElementwiseFloat.cpp evalExtern):
+//    1. the functions with an ExactMath algorithm (exp exp2 exp10 log log2 log10 sin cos rsqrt tanh erf, and
+//       __nv_fast_expf/logf, which the interpreter evaluates the same way) are emitted op for op (ExactMath.cpp):
+//       bit-identical.
+//    2. the functions whose result is exactly defined (floor ceil trunc round rint nearbyint fabs copysign fmin
+//       fmax fmod fdim fma sqrt, isinf isnan finite signbit) call libdevice, whose implementations of them are
+//       exact, with subnormals kept (nvvm-reflect-ftz = 0): bit-identical.
+//    3. the rest (cbrt tan asin acos atan sinh cosh asinh acosh atanh erfc expm1 log1p pow atan2 hypot lgamma
+//       tgamma, __nv_fast_powf): the interpreter computes the double function of the exactly widened operands with
+//       the host's libm and rounds once. For f32 and f16 results the GPU does the same with libdevice's double
+//       function (`__nv_pow` for `__nv_powf`), then one cvt.rn. The two double values are both within a few ulp
+//       of the exact one (glibc 1 ulp or less, libdevice 1-2 ulp), so after the rounding to f32 (29 bits
+//       coarser) they differ only when the exact value lies within those few double ulps of a midpoint between
+//       two floats: about 2^-27 of the inputs. The comparison rule stays bit for bit; a differing lane there is
+//       this documented double-rounding case (docs/gpu-backend.md). f64 (and bf16) results of this class are
+//       refused: libm's and libdevice's doubles differ in the last bit regularly.
 //  - triton profile: every `__nv_*` symbol calls libdevice, with `nvvm-reflect-ftz` = 1 as Triton sets it.
 // linkLibdevice links the bitcode (only the functions used, made internal so O3 inlines them and drops the rest)
 // when the module declares any `__nv_*` function. It is looked up in $TILESIM_LIBDEVICE, the CUDA toolkit
@@ -20,6 +30,7 @@
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/eval/ScalarEval.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -43,6 +54,9 @@ std::optional<ExactFunction> exactAlgorithm(const std::string& name) {
   if (name == "log10") return ExactFunction::Log10;
   if (name == "rsqrt") return ExactFunction::Rsqrt;
   if (name == "tanh") return ExactFunction::Tanh;
+  if (name == "erf") return ExactFunction::Erf;
+  if (name == "sin") return ExactFunction::Sin;
+  if (name == "cos") return ExactFunction::Cos;
   return std::nullopt;
 }
 
@@ -78,28 +92,62 @@ std::vector<std::filesystem::path> libdeviceCandidates() {
 
 }  // namespace
 
-void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
-  Builder& b = lowering.builder;
-  const std::string symbol = op.keywordAttr("symbol", "");
-  if (symbol.rfind("__nv_", 0) != 0) lowering.unsupported(op, "of '" + symbol + "' (only libdevice __nv_* functions)");
-  const Type element = op.operand(0)->type.element();
-  const bool isFloat = element.isScalar() && element.scalarKind() == ScalarKind::F32;
-  const std::string name = baseName(symbol, isFloat);
-  const bool triton = lowering.options.profile == FloatProfile::Triton;
-  if (!triton) {
-    if (std::optional<ExactFunction> function = exactAlgorithm(name); function && op.numOperands() == 1)
-      return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, *function, v[0]); });
-    if (!exactlyDefined(name))
-      lowering.unsupported(op, "of " + symbol + " in the exact profile (the interpreter evaluates it in double)");
-  }
+llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const std::string& symbol,
+                           const std::vector<llvm::Value*>& arguments, llvm::Type* result) {
   std::vector<llvm::Type*> parameters;
-  for (const Value* operand : op.operands) parameters.push_back(lowering.scalarType(op, operand->type));
-  llvm::Type* result = lowering.scalarType(op, op.result()->type);
+  for (llvm::Value* argument : arguments) parameters.push_back(argument->getType());
   auto* type = llvm::FunctionType::get(result, parameters, false);
   llvm::FunctionCallee callee = lowering.module.getOrInsertFunction(symbol, type);
   if (auto* function = llvm::dyn_cast<llvm::Function>(callee.getCallee()); !function || function->getFunctionType() != type)
     lowering.unsupported(op, "of " + symbol + " with two different signatures");
-  lowerElementwise(lowering, op, [&](auto& v) { return b.CreateCall(callee, v); });
+  return lowering.builder.CreateCall(callee, arguments);
+}
+
+void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const std::string symbol = op.keywordAttr("symbol", "");
+  if (symbol.rfind("__nv_", 0) != 0) lowering.unsupported(op, "of '" + symbol + "' (only libdevice __nv_* functions)");
+  const scalar::LibdeviceFunction* known = scalar::findLibdeviceFunction(symbol);
+  const Type element = op.operand(0)->type.element();
+  // The symbol's precision decides its base name (`__nv_cbrtf` is cbrt whatever the operand type).
+  const bool isFloat = known ? !known->isDouble : element.isScalar() && element.scalarKind() == ScalarKind::F32;
+  const std::string name = baseName(symbol, isFloat);
+  const bool triton = lowering.options.profile == FloatProfile::Triton;
+  llvm::Type* result = lowering.scalarType(op, op.result()->type);
+  if (!triton) {
+    if (!known) lowering.unsupported(op, "of " + symbol + " (the interpreter does not know it)");
+    if (std::optional<ExactFunction> function = exactAlgorithm(name); function && op.numOperands() == 1)
+      return lowerElementwise(lowering, op, [&](auto& v) { return emitExactMath(b, *function, v[0]); });
+    if (!exactlyDefined(name)) {
+      if (known->intResult || !(result->isFloatTy() || result->isHalfTy()))
+        lowering.unsupported(op, "of " + symbol + " in the exact profile (the interpreter evaluates it with the host's "
+                                 "libm in double, which libdevice's double does not reproduce bit for bit)");
+      // Class 3: libdevice's double function of the exactly widened operands, rounded once (cvt.rn).
+      const std::string wide = "__nv_" + name;
+      return lowerElementwise(lowering, op, [&](auto& v) {
+        std::vector<llvm::Value*> arguments;
+        for (llvm::Value* argument : v) arguments.push_back(b.CreateFPExt(argument, b.getDoubleTy()));
+        llvm::Value* value = b.CreateFPTrunc(callLibdevice(lowering, op, wide, arguments, b.getDoubleTy()), result);
+        llvm::Type* word = b.getIntNTy(result->getPrimitiveSizeInBits());
+        llvm::Value* canonical = b.CreateBitCast(llvm::ConstantInt::get(word, result->isFloatTy() ? 0x7FFFFFFFu : 0x7FFFu), result);
+        return b.CreateSelect(b.CreateFCmpUNO(value, value), canonical, value);  // the interpreter's FloatCodec
+      });
+    }
+  }
+  // Float operands and results of another width than the symbol's (an f16 tensor given to `__nv_cbrtf`) are
+  // converted to it and back, so the declaration always matches libdevice's definition.
+  llvm::Type* symbolType = known ? (known->isDouble ? b.getDoubleTy() : b.getFloatTy()) : nullptr;
+  auto convert = [&](llvm::Value* value, llvm::Type* target) -> llvm::Value* {
+    if (!target || !value->getType()->isFloatingPointTy() || value->getType() == target) return value;
+    return target->getPrimitiveSizeInBits() > value->getType()->getPrimitiveSizeInBits() ? b.CreateFPExt(value, target)
+                                                                                         : b.CreateFPTrunc(value, target);
+  };
+  llvm::Type* callResult = result->isFloatingPointTy() && symbolType ? symbolType : result;
+  lowerElementwise(lowering, op, [&](auto& v) {
+    std::vector<llvm::Value*> arguments;
+    for (llvm::Value* argument : v) arguments.push_back(convert(argument, symbolType));
+    return convert(callLibdevice(lowering, op, symbol, arguments, callResult), result);
+  });
 }
 
 std::string linkLibdevice(llvm::Module& module, const CompileOptions& options) {

@@ -130,18 +130,28 @@ void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
 llvm::Value* fp8ToFloat(llvm::IRBuilder<>& builder, llvm::Value* bits, bool e5m2);  // exact f32 of an fp8 pattern
 
 // The exact profile's math functions, op for op from ir/eval/ExactMath (ExactMath.cpp): f32/f64, f16/bf16 in f32.
-enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh };
+enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh, Erf, Sin, Cos };
 llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
 
 // tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the
 // pipeline runs before O3: returns an error message, or "" (also when the module calls no __nv_* function).
 void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
+// A call of the libdevice function `symbol` (declared on first use; linkLibdevice links its body).
+llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const std::string& symbol,
+                           const std::vector<llvm::Value*>& arguments, llvm::Type* result);
 std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 
 void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
 void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
 void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
+void lowerDescriptorOp(KernelLowering& lowering, const Operation& op);    // Descriptors.cpp
+void lowerInlineAsm(KernelLowering& lowering, const Operation& op);       // InlineAsm.cpp
+// A descriptor's registers: [base, padding (i32), shape (i64 each), strides (i64 each)] (Descriptors.cpp).
+std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Value* base, llvm::Value* padding,
+                                              const std::vector<llvm::Value*>& shape,
+                                              const std::vector<llvm::Value*>& strides);
 void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
+void lowerPrint(KernelLowering& lowering, const Operation& op);           // Debug.cpp
 void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
 void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp

@@ -1,7 +1,7 @@
 // The exact profile's math functions as the GPU lowering emits them (gpu_backend/lowering/ExactMath.cpp) are the
 // interpreter's (ir/eval/ExactMath) operation for operation: the emitted LLVM IR, compiled for this CPU by LLVM's
-// JIT, gives the bits exactmath::evalBits gives, on special values and on 200,000 random bit patterns per
-// function and type. (The NVPTX back end maps the same IR ops to fma.rn / cvt.rni / div.rn / sqrt.rn; the
+// JIT, gives the bits exactmath::evalBits gives, on special values and on 260,000 inputs (200,000 random bit patterns)
+// per function and type. (The NVPTX back end maps the same IR ops to fma.rn / cvt.rni / div.rn / sqrt.rn; the
 // device check compares on the GPU itself.)
 #include <gtest/gtest.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -28,6 +28,8 @@ constexpr Case kCases[] = {
     {ExactFunction::Exp10, MathFunction::Exp10, "exp10"}, {ExactFunction::Log, MathFunction::Log, "log"},
     {ExactFunction::Log2, MathFunction::Log2, "log2"},    {ExactFunction::Log10, MathFunction::Log10, "log10"},
     {ExactFunction::Rsqrt, MathFunction::Rsqrt, "rsqrt"}, {ExactFunction::Tanh, MathFunction::Tanh, "tanh"},
+    {ExactFunction::Erf, MathFunction::Erf, "erf"},       {ExactFunction::Sin, MathFunction::Sin, "sin"},
+    {ExactFunction::Cos, MathFunction::Cos, "cos"},
 };
 
 // JIT-compiles `T name(T x) { return emitExactMath(function, x); }` for each case and type.
@@ -76,6 +78,8 @@ int countMismatches(T (*emitted)(T), MathFunction reference, ScalarKind kind, co
   // Inputs near 1 (log's cancellation) and in exp's normal range.
   for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(1) + T(std::ldexp(double(random() % 2000) - 1000, -12))));
   for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(double(random() % 200000) / 1000.0 - 100)));
+  // erf's pieces and tail lie in [-7, 7].
+  for (int i = 0; i < 20000; ++i) inputs.push_back(std::bit_cast<Word>(T(double(random() % 1400000) / 100000.0 - 7)));
   int mismatches = 0;
   for (Word input : inputs) {
     const uint64_t expected = exactmath::evalBits(reference, input, kind);

@@ -13,7 +13,9 @@ have_ptxas=1
 failures=0 compiled=0 refused=0 assembled=0
 mapfile -t required < <(grep -v '^#' "$source/gpu_backend/tests/supported.txt" | sed '/^$/d')
 for dir in "$source"/conformance/golden/*/ "$source"/conformance/golden-extra/*/ "$source"/conformance/real-kernels/*/ \
-           "$source"/conformance/engine/*/*/ "$source"/conformance/captured/*/ "$source"/conformance/regressions/*/ \
+           "$source"/conformance/engine/*/*/ "$source"/conformance/captured/*/ "$source"/conformance/corpus10/*/ \
+           "$source"/conformance/nan-bits/*/ \
+           "$source"/conformance/regressions/*/ \
            "$source"/gpu_backend/tests/cases/*/; do
   name=${dir%/}; name=${name#"$source"/}
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
