@@ -162,8 +162,8 @@ inline llvm::Value* divFull(llvm::IRBuilder<>& builder, llvm::Value* a, llvm::Va
 
 // One warp-wide `mma.sync.aligned.<shape>.row.col.<types>` (§9.7.14.5.14 mma; fragments §9.7.14.5.7-9):
 // D = A B + C for a 16 x 8 tile, `a` four .b32 words, `b` two, `c` four f32 (or s32 when `integer`); returns
-// the four D registers. E.g. shape "m16n8k16", types "f32.f16.f16.f32". Pure: every lane of the warp executes
-// it with the same (uniform) control flow, which the lowering guarantees by emitting it outside any branch.
+// the four D registers. E.g. shape "m16n8k16", types "f32.f16.f16.f32". Pure (no memory effects) but convergent:
+// every lane of the warp must execute it together; the lowering emits it in uniform control flow only.
 inline std::vector<llvm::Value*> mmaSync(llvm::IRBuilder<>& builder, const std::string& shape, const std::string& types,
                                          bool integer, const std::vector<llvm::Value*>& a,
                                          const std::vector<llvm::Value*>& b, const std::vector<llvm::Value*>& c) {
@@ -179,7 +179,8 @@ inline std::vector<llvm::Value*> mmaSync(llvm::IRBuilder<>& builder, const std::
   const std::string text = "mma.sync.aligned." + shape + ".row.col." + types + " " + vectorOperand(0, 4) + ", " +
                            vectorOperand(4, 4) + ", " + vectorOperand(8, 2) + ", " + vectorOperand(10, 4) + ";";
   const std::string constraints = "=" + r + ",=" + r + ",=" + r + ",=" + r + ",r,r,r,r,r,r," + r + "," + r + "," + r + "," + r;
-  llvm::Value* d = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, false), inputs);
+  llvm::CallInst* d = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, false), inputs);
+  d->addFnAttr(llvm::Attribute::Convergent);  // never sunk into (or duplicated across) divergent control flow
   std::vector<llvm::Value*> result;
   for (unsigned i = 0; i < 4; ++i) result.push_back(builder.CreateExtractValue(d, {i}));
   return result;
