@@ -16,13 +16,15 @@
 // -> `m16n8k8 ... f32.tf32.tf32.f32` on the operands truncated to tf32 as above (Triton 3.6 hands the raw f32
 // bits to the instruction, which reads only their tf32 part; cvt.rna.tf32.f32 is its tf32x3 split, not this);
 // i8 x i8 -> i32 -> `m16n8k32 ... s32.s8.s8.s32` without .satfinite (Triton's has it), so the i32 sum wraps as
-// the interpreter's and the result is exact. a, b and c are converted into the mma operand and accumulator
+// the interpreter's and the result is exact; f8E4M3FN / f8E5M2 (mixed too) -> `m16n8k32 ... f32.e4m3.e5m2.f32`
+// etc., Triton's sm_89 instruction, which needs PTX ISA 8.4 (the pipeline then emits `.version 8.4`). a, b and c are converted into the mma operand and accumulator
 // layouts (DistributedLayouts.h: mmaLayout; through shared memory), each warp multiplies its 16 x 8 tiles with
 // the k tiles in order (acc = mma(a_kt, b_kt, acc), kt = 0, 1, ...), an f16 result is the f32 accumulator
 // rounded once, and the result is converted back into its assigned layout. Under the `triton` profile the
 // interpreter's error bound for tensor-core dots (interpreter/Dot.h, independent of the summation order) is
 // what the result is judged by. Shapes that are not multiples of the instruction tile, operand or result
-// tensors over 48 KiB, and f64, fp8, f32 ieee/tf32x3/bf16x3/bf16x6 keep the FMA path.
+// tensors over 48 KiB, and f64, f32 ieee/tf32x3/bf16x3/bf16x6 keep the FMA path.
+#include <algorithm>
 #include <bit>
 #include <optional>
 #include <string>
@@ -52,6 +54,7 @@ struct TensorCorePlan {
   int wordBits = 0;  // log2 of the operand elements per 32-bit register
   bool integer = false;
   bool tf32 = false;
+  int ptxVersion = 0;  // KernelLowering::minimumPtxVersion the instruction needs
 };
 
 // The tensor-core lowering of `op`, or nothing when it keeps the FMA path (see the file comment).
@@ -62,8 +65,16 @@ std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, con
   const ScalarKind aKind = a->type.element().scalarKind(), bKind = bOperand->type.element().scalarKind();
   const ScalarKind resultKind = op.result()->type.element().scalarKind();
   TensorCorePlan plan;
-  if (aKind != bKind) return std::nullopt;
-  if ((aKind == ScalarKind::F16 || aKind == ScalarKind::BF16) &&
+  auto fp8Name = [](ScalarKind kind) -> const char* {
+    return kind == ScalarKind::F8E4M3FN ? "e4m3" : kind == ScalarKind::F8E5M2 ? "e5m2" : nullptr;
+  };
+  if (fp8Name(aKind) && fp8Name(bKind) && (resultKind == ScalarKind::F32 || resultKind == ScalarKind::F16)) {
+    // Triton's MMAv2 fp8 instruction (sm_89+, PTX ISA 8.4); the two fp8 kinds may mix. The same fragments as s8.
+    plan.wordBits = 2, plan.ptxVersion = 84;
+    plan.types = std::string("f32.") + fp8Name(aKind) + "." + fp8Name(bKind) + ".f32";
+  } else if (aKind != bKind) {
+    return std::nullopt;
+  } else if ((aKind == ScalarKind::F16 || aKind == ScalarKind::BF16) &&
       (resultKind == ScalarKind::F32 || (resultKind == ScalarKind::F16 && aKind == ScalarKind::F16))) {
     plan.wordBits = 1;
     plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16.f32" : "f32.bf16.bf16.f32";
@@ -114,6 +125,7 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   std::span<const int64_t> resultShape = op.result()->type.shape();
   const int64_t depth = op.operand(0)->type.shape()[resultShape.size() - 1];
   const int warps = lowering.options.numWarps;
+  lowering.minimumPtxVersion = std::max(lowering.minimumPtxVersion, plan.ptxVersion);
   const LinearLayout aLayout = mmaLayout(MmaOperand::A, resultShape, depth, plan.wordBits, warps);
   const LinearLayout bLayout = mmaLayout(MmaOperand::B, resultShape, depth, plan.wordBits, warps);
   const LinearLayout accLayout = mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, warps);
