@@ -67,7 +67,9 @@ void initializeNvptx() {
   });
 }
 
-std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& options, std::string* error) {
+// `ptxVersion` (10 * major + minor, 0 for LLVM's default) becomes the "+ptxNN" feature: the `.version` of the PTX.
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& options, std::string* error,
+                                                         int ptxVersion = 0) {
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
   llvm::TargetOptions targetOptions;
@@ -76,7 +78,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& o
   targetOptions.AllowFPOpFusion =
       options.profile == FloatProfile::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      kTriple, options.sm, "", targetOptions, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      kTriple, options.sm, ptxVersion > 0 ? "+ptx" + std::to_string(ptxVersion) : "", targetOptions, std::nullopt,
+      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
 std::string printModule(const llvm::Module& module) {
@@ -185,6 +188,10 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   } catch (const LoweringFailure& failure) {
     result.diagnostics.push_back(failure.diagnostic);
     return result;
+  }
+  if (lowering.minimumPtxVersion > 0) {  // an instruction newer than LLVM's default `.version` (fp8 mma.sync)
+    machine = createTargetMachine(options, &error, lowering.minimumPtxVersion);
+    TILESIM_ASSERT(machine, "cannot create the NVPTX target with +ptx" + std::to_string(lowering.minimumPtxVersion));
   }
   if (std::string linkError = linkLibdevice(llvmModule, options); !linkError.empty()) {
     result.diagnostics.push_back({{}, linkError});

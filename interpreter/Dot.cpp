@@ -194,8 +194,16 @@ void addErrorBounds(const BoundInputs& in, const DotShape& shape, const float* v
   const double* ea = in.aTile->errorBounds();
   const double* eb = in.bTile->errorBounds();
   const double* ec = in.cTile->errorBounds();
-  double productFactor = (shape.depth + 2) * in.accumulationUnit + in.splitting;
+  // The K roundings of our order happen at the accumulator's magnitude, which starts at |c|: another order (a
+  // tensor core adding a block of products at once) differs by up to about K u (|c| + sum|a*b|), not K u sum|a*b|.
+  const double accumulationFactor = (shape.depth + 2) * in.accumulationUnit;
+  double productFactor = accumulationFactor + in.splitting;
   if (productFactor == 0 && !ea && !eb && !ec && !in.halfResult) return;
+  const ScalarKind cKind = in.cTile->elementType().scalarKind();
+  auto cMagnitude = [&](int64_t i) -> double {
+    if (accumulationFactor == 0) return 0.0;
+    return std::fabs(cKind == ScalarKind::F16 ? halfToFloat(in.cTile->as<uint16_t>()[i]) : in.cTile->as<float>()[i]);
+  };
   std::vector<float> magnitude(static_cast<size_t>(total), 0.0f), propagated(static_cast<size_t>(total), 0.0f);
   std::vector<float> absA = absolute(in.a, aSize), absB = absolute(in.b, bSize);
   if (productFactor > 0)
@@ -214,7 +222,7 @@ void addErrorBounds(const BoundInputs& in, const DotShape& shape, const float* v
   double safety = 1.0 + shape.depth * 0x1p-23;
   double* bounds = result->mutableErrorBounds();
   for (int64_t i = 0; i < total; ++i) {
-    double bound = safety * (productFactor * magnitude[i] + propagated[i]);
+    double bound = safety * (productFactor * magnitude[i] + accumulationFactor * cMagnitude(i) + propagated[i]);
     if (ec) bound += ec[i];
     if (in.halfResult) bound += halfUlpF16(values[i]);
     bounds[i] = std::isnan(bound) ? std::numeric_limits<double>::infinity() : bound;
@@ -345,7 +353,7 @@ MutableTileRef evalDot(const Operation& op, const Tile& a, const Tile& b, const 
     for (int64_t i = 0; i < result->size(); ++i)
       if (std::isnan(result->as<double>()[i])) bits[i] = canonicalNaNBits(ScalarKind::F64);
     if (profile == FloatProfile::Triton) {
-      // The GPU's f64 mma sums in another order: (K+2)*2^-53*sum|a*b|, plus c's bound (operand bounds too).
+      // The GPU's f64 mma sums in another order: (K+3)*2^-53*(|c| + sum|a*b|), plus c's bound (operand bounds too).
       const double *av = a.as<double>(), *bv = b.as<double>();
       const double *ea = a.errorBounds(), *eb = b.errorBounds(), *ec = c.errorBounds();
       double* bounds = result->mutableErrorBounds();
@@ -353,7 +361,7 @@ MutableTileRef evalDot(const Operation& op, const Tile& a, const Tile& b, const 
         for (int64_t m = 0; m < shape.rows; ++m)
           for (int64_t n = 0; n < shape.columns; ++n) {
             int64_t lane = (batch * shape.rows + m) * shape.columns + n;
-            double sum = 0, propagated = 0;
+            double sum = std::fabs(c.as<double>()[lane]), propagated = 0;
             for (int64_t k = 0; k < shape.depth; ++k) {
               int64_t ai = (batch * shape.rows + m) * shape.depth + k, bi = (batch * shape.depth + k) * shape.columns + n;
               sum += std::fabs(av[ai] * bv[bi]);

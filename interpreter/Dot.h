@@ -11,8 +11,11 @@
 //     in f32. An f16 result (out_dtype=fp16) is accumulated in f32 and rounded to f16 (nearest even) once.
 //   - i8 x i8 -> i32: exact products, wrapping int32 accumulation.  f64: sequential fma in double.
 // Error bounds (Tile::errorBounds) exist only under FloatProfile::Triton and only for float dots whose
-// tensor-core order differs from ours: bound[m][n] = bound(c) + (K+2)*u*sum_k|a*b| (+ an input-splitting
-// term for tf32x3/bf16x3/bf16x6, + half an f16 ulp for f16 results) + sum_k(|a|*eb + |b|*ea + ea*eb).
+// tensor-core order differs from ours: bound[m][n] = bound(c) + (K+2)*u*(|c| + sum_k|a*b|) (+ an input-splitting
+// term for tf32x3/bf16x3/bf16x6, + half an f16 ulp for f16 results) + sum_k(|a|*eb + |b|*ea + ea*eb). The bound
+// does not depend on the order the GPU sums in: our K roundings happen at the accumulator's magnitude, which
+// starts at |c|, so |c| is counted with the products (a tensor core adds a block of products to c at once; with
+// |c| >> |a*b| the two orders differ by ulps of c: DotTest ErrorBoundCoversOtherSummationOrders).
 // Undefined lanes propagate: result[m][n] is undefined when c[m][n], any a[m][k] or any b[k][n] is.
 // Thread-safe: no shared mutable state (the engine calls it from one OpenMP thread per program).
 #pragma once

@@ -105,6 +105,119 @@ LinearLayout sliceLayout(const LinearLayout& parent, int axis, std::vector<int>*
   return projected.removeInBits(kRegisterDim, removed);
 }
 
+namespace {
+
+// One bit of the index of a result tile (16 x 8): bit `bit` of the M tile, N tile or batch index.
+struct TileBit {
+  enum Kind : uint8_t { M, N, Batch } kind;
+  int bit;
+};
+
+struct MmaTiling {
+  std::vector<TileBit> warpBits;      // tile bits on warp bits 0, 1, ... (fewer than the warp bits: copies)
+  std::vector<TileBit> registerBits;  // the rest, repeated in registers in this order
+  int warpCount = 0;                  // log2(num_warps)
+};
+
+MmaTiling mmaTiling(std::span<const int64_t> resultShape, int numWarps) {
+  const size_t rank = resultShape.size();
+  TILESIM_ASSERT(rank == 2 || rank == 3, "mma layout: a dot of rank 2 or 3");
+  const int batchBits = rank == 3 ? log2Exact(resultShape[0]) : 0;
+  const int mBits = log2Exact(resultShape[rank - 2]), nBits = log2Exact(resultShape[rank - 1]);
+  TILESIM_ASSERT(mBits >= 4 && nBits >= 3, "mma layout: the result is at least 16 x 8");
+  std::vector<TileBit> tileBits;
+  for (int k = 0; k < mBits - 4; ++k) tileBits.push_back({TileBit::M, k});
+  for (int k = 0; k < nBits - 3; ++k) tileBits.push_back({TileBit::N, k});
+  for (int k = 0; k < batchBits; ++k) tileBits.push_back({TileBit::Batch, k});
+  MmaTiling tiling;
+  tiling.warpCount = log2Exact(numWarps);
+  const size_t onWarps = std::min(tileBits.size(), static_cast<size_t>(tiling.warpCount));
+  tiling.warpBits.assign(tileBits.begin(), tileBits.begin() + static_cast<std::ptrdiff_t>(onWarps));
+  tiling.registerBits.assign(tileBits.begin() + static_cast<std::ptrdiff_t>(onWarps), tileBits.end());
+  return tiling;
+}
+
+bool dependsOn(MmaOperand operand, TileBit::Kind kind) {
+  return operand == MmaOperand::Accumulator || kind == TileBit::Batch || (kind == TileBit::M) == (operand == MmaOperand::A);
+}
+
+}  // namespace
+
+LinearLayout mmaLayout(MmaOperand operand, std::span<const int64_t> resultShape, int64_t depth, int wordBits,
+                       int numWarps) {
+  const size_t rank = resultShape.size();
+  const MmaTiling tiling = mmaTiling(resultShape, numWarps);
+  const int mBits = log2Exact(resultShape[rank - 2]), nBits = log2Exact(resultShape[rank - 1]);
+  const int kBits = log2Exact(depth);
+  TILESIM_ASSERT(kBits >= wordBits + 3, "mma layout: K covers one instruction");
+  // The operand's shape and the offsets of its index bits in the flat row-major index.
+  std::vector<int64_t> shape(resultShape.begin(), resultShape.end());
+  int kOffset = 0, mOffset = 0, nOffset = 0, batchOffset = 0;
+  switch (operand) {
+    case MmaOperand::A:  // [B,]M,K
+      shape[rank - 1] = depth;
+      mOffset = kBits, batchOffset = kBits + mBits;
+      break;
+    case MmaOperand::B:  // [B,]K,N
+      shape[rank - 2] = depth;
+      kOffset = nBits, batchOffset = nBits + kBits;
+      break;
+    case MmaOperand::Accumulator:  // [B,]M,N
+      mOffset = nBits, batchOffset = nBits + mBits;
+      break;
+  }
+  auto k = [&](int bit) { return uint64_t{1} << (kOffset + bit); };
+  auto m = [&](int bit) { return uint64_t{1} << (mOffset + bit); };
+  auto n = [&](int bit) { return uint64_t{1} << (nOffset + bit); };
+  auto tileBasis = [&](TileBit tile) -> uint64_t {
+    if (!dependsOn(operand, tile.kind)) return 0;
+    switch (tile.kind) {
+      case TileBit::M: return m(4 + tile.bit);
+      case TileBit::N: return n(3 + tile.bit);
+      case TileBit::Batch: return uint64_t{1} << (batchOffset + tile.bit);
+    }
+    return 0;
+  };
+  std::vector<uint64_t> registers, lanes, warps;
+  switch (operand) {
+    case MmaOperand::A:
+      for (int bit = 0; bit < wordBits; ++bit) registers.push_back(k(bit));
+      registers.push_back(m(3));
+      registers.push_back(k(wordBits + 2));
+      lanes = {k(wordBits), k(wordBits + 1), m(0), m(1), m(2)};
+      break;
+    case MmaOperand::B:
+      for (int bit = 0; bit < wordBits; ++bit) registers.push_back(k(bit));
+      registers.push_back(k(wordBits + 2));
+      lanes = {k(wordBits), k(wordBits + 1), n(0), n(1), n(2)};
+      break;
+    case MmaOperand::Accumulator:
+      registers = {n(0), m(3)};
+      lanes = {n(1), n(2), m(0), m(1), m(2)};
+      break;
+  }
+  if (operand != MmaOperand::Accumulator)
+    for (int bit = wordBits + 3; bit < kBits; ++bit) registers.push_back(k(bit));  // the k tiles
+  for (TileBit tile : tiling.registerBits)
+    if (dependsOn(operand, tile.kind)) registers.push_back(tileBasis(tile));
+  for (int bit = 0; bit < tiling.warpCount; ++bit)
+    warps.push_back(bit < static_cast<int>(tiling.warpBits.size()) ? tileBasis(tiling.warpBits[static_cast<size_t>(bit)]) : 0);
+  std::vector<LayoutDim> inDims = {{std::string(kWarpDim), static_cast<int>(warps.size())},
+                                   {std::string(kLaneDim), static_cast<int>(lanes.size())},
+                                   {std::string(kRegisterDim), static_cast<int>(registers.size())}};
+  return LinearLayout::fromDimBases(std::move(inDims), tensorDims(shape), {warps, lanes, registers});
+}
+
+int mmaOperandGroup(MmaOperand operand, std::span<const int64_t> resultShape, int numWarps, int group) {
+  const MmaTiling tiling = mmaTiling(resultShape, numWarps);
+  int result = 0, next = 0;
+  for (size_t bit = 0; bit < tiling.registerBits.size(); ++bit) {
+    if (!dependsOn(operand, tiling.registerBits[bit].kind)) continue;
+    result |= ((group >> bit) & 1) << next++;
+  }
+  return result;
+}
+
 int numRegisters(const LinearLayout& layout) { return 1 << layout.inDimBits(kRegisterDim); }
 int numWarps(const LinearLayout& layout) { return 1 << layout.inDimBits(kWarpDim); }
 

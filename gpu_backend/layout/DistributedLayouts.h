@@ -5,6 +5,10 @@
 //    tensor is larger than one tile (extra register bits), or duplicates (zero bases) when it is smaller.
 //  - slice: the layout of a reduction's result, the parent with the reduced dimension projected away: registers
 //    that only differed along it collapse (their bits are removed), lanes and warps along it hold copies.
+//  - mma: Triton's #nvidia_mma version 2 (the accumulator of `mma.sync.aligned.m16n8kK`) and its #dot_op
+//    operands A and B, element for element as the PTX ISA's fragment tables (§9.7.14.5.7-9, "Matrix Fragments
+//    for mma.m16n8k8 / m16n8k16 / m16n8k32") place them; the tiles of the tensor go to warps, then repeat in
+//    registers.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +44,29 @@ bool isPowerOfTwoShape(std::span<const int64_t> shape);
 // The slice layout of `parent` with output dimension `axis` removed. `removedRegisterBits` receives the
 // register bits that collapsed (the result's register r is the parent's register with those bits zero).
 LinearLayout sliceLayout(const LinearLayout& parent, int axis, std::vector<int>* removedRegisterBits);
+
+// The mma.sync layouts of a dot [B,]M,K x [B,]K,N -> [B,]M,N with M % 16 == 0, N % 8 == 0 and K % (8 << wordBits)
+// == 0, powers of two. `wordBits` is log2 of the operand elements one 32-bit register holds: 0 for tf32 (m16n8k8),
+// 1 for f16/bf16 (m16n8k16), 2 for i8 (m16n8k32); one instruction covers 16 x 8 x (8 << wordBits).
+// In one instruction, with g = lane / 4 and t = lane % 4 (the ISA's groupID and threadID_in_group), w = wordBits:
+//  - Accumulator: register bits [n0, m3], lane bits [n1, n2, m0, m1, m2] (c0,c1 at row g, c2,c3 at g + 8;
+//    columns 2t, 2t + 1).
+//  - A: register bits [k0 .. k(w-1), m3, k(w+2)], lane bits [k(w), k(w+1), m0, m1, m2]: consecutive registers
+//    2^w at a time form the 32-bit words a0, a1, a2, a3 of the instruction (low element in the low bits).
+//  - B: register bits [k0 .. k(w-1), k(w+2)], lane bits [k(w), k(w+1), n0, n1, n2]: the words b0, b1.
+// The 16 x 8 tiles of the result (tile bits: the M tiles, then the N tiles, then the batch) go to the warps bit by
+// bit, what is left repeats in registers in that order (an operand gets a zero warp basis, a copy, for a tile bit
+// it does not depend on: A for the N tiles, B for the M tiles). A's and B's registers then repeat over the k
+// tiles (k bits w+3 and up), then over their tile bits left out of the warps. So accumulator register 4 g + i is
+// element i of the warp's tile group g; its k tile kt reads A registers (EA (kt + KT gA)) .. + EA - 1 and B
+// registers EB (kt + KT gB) .. + EB - 1, where EA = 4 << w, EB = 2 << w, KT = K / (8 << w), and gA (gB) is g with
+// only its M and batch (N and batch) bits kept (mmaOperandGroup).
+enum class MmaOperand : uint8_t { A, B, Accumulator };
+LinearLayout mmaLayout(MmaOperand operand, std::span<const int64_t> resultShape, int64_t depth, int wordBits,
+                       int numWarps);
+// The register group of operand A or B that accumulator tile group `group` (accumulator registers 4 group ..
+// 4 group + 3) multiplies (A, B) or the group itself (Accumulator).
+int mmaOperandGroup(MmaOperand operand, std::span<const int64_t> resultShape, int numWarps, int group);
 
 int numRegisters(const LinearLayout& layout);
 int numWarps(const LinearLayout& layout);

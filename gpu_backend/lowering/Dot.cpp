@@ -1,15 +1,37 @@
-// tt.dot, the sequential-FMA path (docs/semantics.md §Dot; interpreter/Dot.h): for every output element, in
-// the result's layout, acc = c; for k = 0 .. K-1 in order: acc = fma(a[m][k], b[k][n], acc) — the interpreter's
-// contract, so the result is bit for bit the interpreter's in both profiles (under `triton` the interpreter's
-// bound for a tensor-core order contains it). a and b are staged in shared memory (SharedStage) and each thread
+// tt.dot, two lowerings (docs/gpu-backend.md "Dot").
+//
+// The sequential-FMA path (docs/semantics.md §Dot; interpreter/Dot.h): for every output element, in the result's
+// layout, acc = c; for k = 0 .. K-1 in order: acc = fma(a[m][k], b[k][n], acc) — the interpreter's contract, so
+// the result is bit for bit the interpreter's. It is the only path of the `exact` profile, and the `triton`
+// profile's for what has no tensor-core path. a and b are staged in shared memory (SharedStage) and each thread
 // walks k for its result registers.
 //  - f32 `ieee` / tf32x3 / bf16x3 / bf16x6: fma.rn.f32 on the values. f32 `tf32`: each input truncated toward
 //    zero to 10 mantissa bits (low 13 bits cleared), inf and NaN kept, as the interpreter (and wgmma) does.
 //  - f16, bf16, f8E4M3FN, f8E5M2 (the two fp8 kinds may mix): converted exactly to f32, fma.rn.f32; an f16
 //    result is accumulated from c widened to f32 and rounded to f16 once at the end.
 //  - i8 x i8 -> i32: sign-extended products, wrapping i32 accumulation. f64: fma.rn.f64.
-// The tensor-core paths (mma.sync m16n8k16 f16/bf16, m16n8k8 tf32, m16n8k32 int8, wgmma) are not lowered yet.
+//
+// The tensor-core path (`triton` profile only), Triton's MMAv2 (mma.sync, as Triton lowers dots on Ampere):
+// f16 x f16 and bf16 x bf16 -> `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32`; f32 `tf32`
+// -> `m16n8k8 ... f32.tf32.tf32.f32` on the operands truncated to tf32 as above (Triton 3.6 hands the raw f32
+// bits to the instruction, which reads only their tf32 part; cvt.rna.tf32.f32 is its tf32x3 split, not this);
+// i8 x i8 -> i32 -> `m16n8k32 ... s32.s8.s8.s32` without .satfinite (Triton's has it), so the i32 sum wraps as
+// the interpreter's and the result is exact; f8E4M3FN / f8E5M2 (mixed too) -> `m16n8k32 ... f32.e4m3.e5m2.f32`
+// etc., Triton's sm_89 instruction, which needs PTX ISA 8.4 (the pipeline then emits `.version 8.4`). a, b and c are converted into the mma operand and accumulator
+// layouts (DistributedLayouts.h: mmaLayout; through shared memory), each warp multiplies its 16 x 8 tiles with
+// the k tiles in order (acc = mma(a_kt, b_kt, acc), kt = 0, 1, ...), an f16 result is the f32 accumulator
+// rounded once, and the result is converted back into its assigned layout. Under the `triton` profile the
+// interpreter's error bound for tensor-core dots (interpreter/Dot.h, independent of the summation order) is
+// what the result is judged by. Shapes that are not multiples of the instruction tile, operand or result
+// tensors over 48 KiB, and f64, f32 ieee/tf32x3/bf16x3/bf16x6 keep the FMA path.
+#include <algorithm>
+#include <bit>
+#include <optional>
+#include <string>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
 #include "gpu_backend/lowering/Lowering.h"
+#include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/OpAttributes.h"
 
@@ -24,9 +46,132 @@ int log2Of(int64_t value) {
   return bits;
 }
 
+constexpr int64_t kMaxConvertedBytes = 48 * 1024;  // what one layout conversion through shared memory may stage
+
+// One mma.sync instruction kind: "m16n8k<8 << wordBits>" and its type suffix.
+struct TensorCorePlan {
+  std::string shape, types;
+  int wordBits = 0;  // log2 of the operand elements per 32-bit register
+  bool integer = false;
+  bool tf32 = false;
+  int ptxVersion = 0;  // KernelLowering::minimumPtxVersion the instruction needs
+};
+
+// The tensor-core lowering of `op`, or nothing when it keeps the FMA path (see the file comment).
+std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, const Operation& op) {
+  if (lowering.options.profile != FloatProfile::Triton) return std::nullopt;
+  const Value* a = op.operand(0);
+  const Value* bOperand = op.operand(1);
+  const ScalarKind aKind = a->type.element().scalarKind(), bKind = bOperand->type.element().scalarKind();
+  const ScalarKind resultKind = op.result()->type.element().scalarKind();
+  TensorCorePlan plan;
+  auto fp8Name = [](ScalarKind kind) -> const char* {
+    return kind == ScalarKind::F8E4M3FN ? "e4m3" : kind == ScalarKind::F8E5M2 ? "e5m2" : nullptr;
+  };
+  if (fp8Name(aKind) && fp8Name(bKind) && (resultKind == ScalarKind::F32 || resultKind == ScalarKind::F16)) {
+    // Triton's MMAv2 fp8 instruction (sm_89+, PTX ISA 8.4); the two fp8 kinds may mix. The same fragments as s8.
+    plan.wordBits = 2, plan.ptxVersion = 84;
+    plan.types = std::string("f32.") + fp8Name(aKind) + "." + fp8Name(bKind) + ".f32";
+  } else if (aKind != bKind) {
+    return std::nullopt;
+  } else if ((aKind == ScalarKind::F16 || aKind == ScalarKind::BF16) &&
+      (resultKind == ScalarKind::F32 || (resultKind == ScalarKind::F16 && aKind == ScalarKind::F16))) {
+    plan.wordBits = 1;
+    plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16.f32" : "f32.bf16.bf16.f32";
+  } else if (aKind == ScalarKind::F32 && resultKind == ScalarKind::F32 &&
+             DotView{op}.inputPrecision() == InputPrecision::TF32) {
+    plan.wordBits = 0, plan.tf32 = true;
+    plan.types = "f32.tf32.tf32.f32";
+  } else if (aKind == ScalarKind::I8 && resultKind == ScalarKind::I32) {
+    plan.wordBits = 2, plan.integer = true;
+    plan.types = "s32.s8.s8.s32";
+  } else {
+    return std::nullopt;
+  }
+  plan.shape = "m16n8k" + std::to_string(8 << plan.wordBits);
+  std::span<const int64_t> resultShape = op.result()->type.shape();
+  const size_t rank = resultShape.size();
+  if ((rank != 2 && rank != 3) || !isPowerOfTwoShape(resultShape) || !isPowerOfTwoShape(a->type.shape())) return std::nullopt;
+  const int64_t depth = a->type.shape()[rank - 1];
+  if (resultShape[rank - 2] < 16 || resultShape[rank - 1] < 8 || depth < (8 << plan.wordBits)) return std::nullopt;
+  if (!std::has_single_bit(static_cast<unsigned>(lowering.options.numWarps))) return std::nullopt;
+  for (const Value* value : std::initializer_list<const Value*>{a, bOperand, op.operand(2), op.result()})
+    if (value->type.numElements() * storageBytes(value->type.element().scalarKind()) > kMaxConvertedBytes) return std::nullopt;
+  return plan;
+}
+
+// The 32-bit operand word of registers regs[first] .. regs[first + 2^wordBits - 1], the first in the low bits.
+llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const std::vector<llvm::Value*>& regs, int first) {
+  const int count = 1 << plan.wordBits, bits = 32 >> plan.wordBits;
+  llvm::Value* word = b.getInt32(0);
+  for (int e = 0; e < count; ++e) {
+    llvm::Value* v = regs[static_cast<size_t>(first + e)];
+    llvm::Value* element;
+    if (plan.tf32) {  // the interpreter's tf32 operand: low 13 bits cleared, inf and NaN kept
+      llvm::Value* raw = b.CreateBitCast(v, b.getInt32Ty());
+      llvm::Value* special = b.CreateICmpEQ(b.CreateAnd(raw, 0x7F800000), b.getInt32(0x7F800000));
+      element = b.CreateSelect(special, raw, b.CreateAnd(raw, 0xFFFFE000));
+    } else {
+      if (!v->getType()->isIntegerTy()) v = b.CreateBitCast(v, b.getIntNTy(static_cast<unsigned>(bits)));
+      element = b.CreateZExt(v, b.getInt32Ty());
+    }
+    word = e == 0 ? element : b.CreateOr(word, b.CreateShl(element, static_cast<uint64_t>(e * bits)));
+  }
+  return word;
+}
+
+void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
+  Builder& b = lowering.builder;
+  std::span<const int64_t> resultShape = op.result()->type.shape();
+  const int64_t depth = op.operand(0)->type.shape()[resultShape.size() - 1];
+  const int warps = lowering.options.numWarps;
+  lowering.minimumPtxVersion = std::max(lowering.minimumPtxVersion, plan.ptxVersion);
+  const LinearLayout aLayout = mmaLayout(MmaOperand::A, resultShape, depth, plan.wordBits, warps);
+  const LinearLayout bLayout = mmaLayout(MmaOperand::B, resultShape, depth, plan.wordBits, warps);
+  const LinearLayout accLayout = mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, warps);
+  const bool halfResult = op.result()->type.element().scalarKind() == ScalarKind::F16;
+  std::vector<llvm::Value*> aRegs = lowering.in(op.operand(0), &aLayout);
+  std::vector<llvm::Value*> bRegs = lowering.in(op.operand(1), &bLayout);
+  std::vector<llvm::Value*> acc = lowering.in(op.operand(2), &accLayout);
+  if (halfResult)
+    for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
+
+  const int wordElements = 1 << plan.wordBits;
+  const int aPerTile = 4 << plan.wordBits, bPerTile = 2 << plan.wordBits;
+  const int kTiles = static_cast<int>(depth >> (plan.wordBits + 3));
+  const int groups = numRegisters(accLayout) / 4;
+  for (int group = 0; group < groups; ++group) {
+    const int aGroup = mmaOperandGroup(MmaOperand::A, resultShape, warps, group);
+    const int bGroup = mmaOperandGroup(MmaOperand::B, resultShape, warps, group);
+    std::vector<llvm::Value*> d(acc.begin() + 4 * group, acc.begin() + 4 * group + 4);
+    for (int kt = 0; kt < kTiles; ++kt) {  // k tiles in order: acc = mma(a_kt, b_kt, acc)
+      const int aFirst = aPerTile * (kt + kTiles * aGroup), bFirst = bPerTile * (kt + kTiles * bGroup);
+      TILESIM_ASSERT(aFirst + aPerTile <= static_cast<int>(aRegs.size()) && bFirst + bPerTile <= static_cast<int>(bRegs.size()),
+                     "mma lowering: operand registers out of range");
+      std::vector<llvm::Value*> aWords, bWords;
+      for (int w = 0; w < 4; ++w) aWords.push_back(operandWord(b, plan, aRegs, aFirst + w * wordElements));
+      for (int w = 0; w < 2; ++w) bWords.push_back(operandWord(b, plan, bRegs, bFirst + w * wordElements));
+      d = ptx::mmaSync(b, plan.shape, plan.types, plan.integer, aWords, bWords, d);
+    }
+    std::copy(d.begin(), d.end(), acc.begin() + 4 * group);
+  }
+  if (halfResult)
+    for (llvm::Value*& value : acc) value = b.CreateFPTrunc(value, b.getHalfTy());
+
+  Lowered inMma;
+  inMma.regs = std::move(acc);
+  inMma.layout = accLayout;
+  const LinearLayout* assigned = lowering.layoutOf(op.result());
+  Lowered lowered;
+  lowered.layout = *assigned;
+  lowered.regs = convertLayout(lowering, inMma, *assigned, op.result()->type.element(), &op);
+  lowering.set(op.result(), std::move(lowered));
+}
+
 }  // namespace
 
 void lowerDot(KernelLowering& lowering, const Operation& op) {
+  if (std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, op)) return lowerDotTensorCore(lowering, op, *plan);
   Builder& b = lowering.builder;
   const Value* a = op.operand(0);
   const Value* bOperand = op.operand(1);

@@ -92,6 +92,9 @@ class KernelLowering {
   const Module* sourceModule = nullptr;
   std::vector<std::unique_ptr<LayoutAssignment>> calleeLayouts;
   int callDepth = 0;
+  // The PTX ISA version the emitted instructions need, as 10 * major + minor (0: LLVM's default, 8.0 for sm_90a);
+  // the pipeline emits `.version` accordingly (fp8 mma.sync needs 8.4).
+  int minimumPtxVersion = 0;
 
  private:
   const Function& kernel_;

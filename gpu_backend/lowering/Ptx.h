@@ -6,7 +6,8 @@
 //  - float -> int conversion with PTX's saturating semantics (§9.7.9.21 cvt, .rzi): LLVM's fptosi is poison
 //    out of range, and fptosi.sat gives 0 for NaN where the hardware gives 2^63 for 64-bit targets;
 //  - int -> f16/bf16 (§9.7.9.21 cvt, .rn): one rounding, never through f32 first;
-//  - div.full.f32 (§9.7.3.8 div) for the triton profile, which LLVM 19 has no intrinsic for.
+//  - div.full.f32 (§9.7.3.8 div) for the triton profile, which LLVM 19 has no intrinsic for;
+//  - mma.sync (§9.7.14.5.14 mma), the tensor-core dot of the triton profile, spelt as Triton spells it.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -157,6 +158,32 @@ inline llvm::Value* convert(llvm::IRBuilder<>& builder, const std::string& modif
 inline llvm::Value* divFull(llvm::IRBuilder<>& builder, llvm::Value* a, llvm::Value* b) {
   auto* type = llvm::FunctionType::get(builder.getFloatTy(), {builder.getFloatTy(), builder.getFloatTy()}, false);
   return builder.CreateCall(llvm::InlineAsm::get(type, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {a, b});
+}
+
+// One warp-wide `mma.sync.aligned.<shape>.row.col.<types>` (§9.7.14.5.14 mma; fragments §9.7.14.5.7-9):
+// D = A B + C for a 16 x 8 tile, `a` four .b32 words, `b` two, `c` four f32 (or s32 when `integer`); returns
+// the four D registers. E.g. shape "m16n8k16", types "f32.f16.f16.f32". Pure (no memory effects) but convergent:
+// every lane of the warp must execute it together; the lowering emits it in uniform control flow only.
+inline std::vector<llvm::Value*> mmaSync(llvm::IRBuilder<>& builder, const std::string& shape, const std::string& types,
+                                         bool integer, const std::vector<llvm::Value*>& a,
+                                         const std::vector<llvm::Value*>& b, const std::vector<llvm::Value*>& c) {
+  llvm::Type* accumulator = integer ? builder.getInt32Ty() : builder.getFloatTy();
+  const std::string r = integer ? "r" : "f";
+  std::vector<llvm::Type*> inputTypes;
+  std::vector<llvm::Value*> inputs;
+  for (llvm::Value* word : a) inputTypes.push_back(word->getType()), inputs.push_back(word);
+  for (llvm::Value* word : b) inputTypes.push_back(word->getType()), inputs.push_back(word);
+  for (llvm::Value* value : c) inputTypes.push_back(accumulator), inputs.push_back(value);
+  auto* resultType = llvm::StructType::get(builder.getContext(), {accumulator, accumulator, accumulator, accumulator});
+  auto* type = llvm::FunctionType::get(resultType, inputTypes, false);
+  const std::string text = "mma.sync.aligned." + shape + ".row.col." + types + " " + vectorOperand(0, 4) + ", " +
+                           vectorOperand(4, 4) + ", " + vectorOperand(8, 2) + ", " + vectorOperand(10, 4) + ";";
+  const std::string constraints = "=" + r + ",=" + r + ",=" + r + ",=" + r + ",r,r,r,r,r,r," + r + "," + r + "," + r + "," + r;
+  llvm::CallInst* d = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, false), inputs);
+  d->addFnAttr(llvm::Attribute::Convergent);  // never sunk into (or duplicated across) divergent control flow
+  std::vector<llvm::Value*> result;
+  for (unsigned i = 0; i < 4; ++i) result.push_back(builder.CreateExtractValue(d, {i}));
+  return result;
 }
 
 }  // namespace tilesim::gpu::ptx

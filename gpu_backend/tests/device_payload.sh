@@ -12,6 +12,6 @@ dir=${1:-$root/build-device}
 binary=$root/build-static/tools/cli/tilesim
 [ -x "$binary" ] || { echo "no $binary: cmake -S . -B build-static -DTILESIM_STATIC_TOOLS=ON && cmake --build build-static --target tilesim" >&2; exit 2; }
 rm -rf "$dir" && mkdir -p "$dir"
-cp -r "$root/gpu_backend/tests/cases" "$root/gpu_backend/tests/device_check.sh" "$dir/"
+cp -r "$root/gpu_backend/tests/cases" "$root/gpu_backend/tests/device_check.sh" "$root/gpu_backend/tests/device_dots.sh" "$dir/"
 xz -T2 -6 -c "$binary" >"$dir/tilesim.xz"
 du -sh "$dir"

@@ -240,6 +240,46 @@ TEST(Dot, ErrorBoundsOnlyUnderTritonProfile) {
   EXPECT_NEAR(dot.run(FloatProfile::Triton)->errorBounds()[0], 1.25, 1e-5);
 }
 
+// The triton-profile bound must hold whatever order the GPU sums in (a tensor core adds a block of products
+// to the accumulator at once; the interpreter rounds after every product). With an accumulator c much larger than
+// the products, the interpreter's K roundings happen at |c|'s magnitude, so the bound must count |c| too. Three
+// other orders, each computed independently here: k reversed; blocks of 16 products summed exactly (in double)
+// and added to the f32 accumulator with one rounding (a model of mma.sync m16n8k16); the exact sum rounded once.
+TEST(Dot, ErrorBoundCoversOtherSummationOrders) {
+  std::mt19937 random(21);
+  constexpr int64_t M = 8, N = 8, K = 64;
+  DotCase dot(Type::tensor({M, K}, Type::f16()), Type::tensor({K, N}, Type::f16()), Type::tensor({M, N}, Type::f32()), "tf32");
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  for (int64_t i = 0; i < dot.a->size(); ++i) dot.a->setBits(i, floatBitsFromDouble(unit(random), ScalarKind::F16));
+  for (int64_t i = 0; i < dot.b->size(); ++i) dot.b->setBits(i, floatBitsFromDouble(unit(random), ScalarKind::F16));
+  for (int64_t i = 0; i < dot.c->size(); ++i) dot.c->as<float>()[i] = static_cast<float>(1000.0 + 100.0 * unit(random));
+  MutableTileRef result = dot.run(FloatProfile::Triton);
+  ASSERT_NE(result->errorBounds(), nullptr);
+  int64_t checked = 0;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      auto product = [&](int64_t k) {
+        return double{elementAsFloat(*dot.a, m * K + k)} * double{elementAsFloat(*dot.b, k * N + n)};  // exact
+      };
+      const float c = dot.c->as<float>()[m * N + n];
+      float reversed = c, blocked = c;
+      double exact = c;
+      for (int64_t k = K - 1; k >= 0; --k) reversed = static_cast<float>(double{reversed} + product(k));  // one RN
+      for (int64_t k0 = 0; k0 < K; k0 += 16) {
+        double block = 0;
+        for (int64_t k = k0; k < k0 + 16; ++k) block += product(k);  // exact: f16 products, 16 terms
+        blocked = static_cast<float>(double{blocked} + block);
+      }
+      for (int64_t k = 0; k < K; ++k) exact += product(k);
+      const double value = result->as<float>()[m * N + n], bound = result->errorBounds()[m * N + n];
+      for (double other : {double{reversed}, double{blocked}, double{static_cast<float>(exact)}}) {
+        EXPECT_LE(std::fabs(other - value), bound) << "[" << m << "][" << n << "] " << other << " vs " << value;
+        ++checked;
+      }
+    }
+  EXPECT_EQ(checked, M * N * 3);
+}
+
 TEST(Dot, UndefinedLanesSpreadAlongRowsAndColumns) {
   DotCase dot(Type::tensor({4, 4}, Type::f32()), Type::tensor({4, 4}, Type::f32()), Type::tensor({4, 4}, Type::f32()));
   dot.a->mutableUndefinedMask()[1 * 4 + 2] = 1;  // row 1 of the result

@@ -2,7 +2,7 @@
 // interpreter and on the named engine under the `exact` float profile, and compares every buffer bit for bit.
 // `--profile triton` compares under the triton profile, the interpreter reducing every tt.reduce in the order the
 // GPU backend lowers it to (gpu::tritonReduceLayouts): bit-exact where the kernel's other ops are exact under
-// both engines (no approximate math, no contractible mul + add outside a reduce's fold).
+// both engines (no approximate math, no contractible mul + add outside a reduce's fold, no float tensor-core dot).
 // `--recorded NAME` compares with outputs recorded earlier instead of running an engine: a case directory whose
 // case.json names, per buffer, `engine_outputs: {NAME: FILE.npy}` (the fuzz RegressionWriter writes `gpu`), so a
 // GPU disagreement can be replayed against a changed interpreter on a machine without a GPU; `--profile triton`
