@@ -120,6 +120,75 @@ void Executor::barrier() {
   pendingAccesses_.clear();
 }
 
+void Executor::appendToLog(const AccessRecord& record) {
+  std::vector<AccessRecord>& records = log_->records;
+  if (!records.empty()) {  // extends the last record when it touches it (the next row of a tile)
+    AccessRecord& last = records.back();
+    if (last.program == record.program && last.buffer == record.buffer && last.write == record.write &&
+        record.begin >= last.begin && record.begin <= last.end) {
+      last.end = std::max(last.end, record.end);
+      return;
+    }
+  }
+  if (records.size() >= log_->limit) {
+    log_->overflow = true;
+    return;
+  }
+  records.push_back(record);
+}
+
+void Executor::flushAccessesSlow() {
+  // Few runs (rows of a tile, the common case), or runs of several buffers or kinds: as they are.
+  bool uniform = pending_.size() > 8;
+  for (const AccessRecord& r : pending_)
+    uniform = uniform && r.buffer == pending_[0].buffer && r.write == pending_[0].write;
+  if (!uniform) {
+    for (const AccessRecord& r : pending_) appendToLog(r);
+    pending_.clear();
+    return;
+  }
+  // Many runs of one buffer: one record if they tile [lowest, highest) exactly (a transposed tile), checked
+  // with a bitmap; otherwise sorted and merged.
+  uint64_t low = UINT64_MAX, high = 0, total = 0;
+  for (const AccessRecord& r : pending_) {
+    low = std::min(low, r.begin);
+    high = std::max(high, r.end);
+    total += r.end - r.begin;
+  }
+  bool exact = total == high - low;
+  if (exact) {
+    coverBits_.assign(static_cast<size_t>((high - low + 63) / 64), 0);
+    for (const AccessRecord& r : pending_) {
+      for (uint64_t e = r.begin - low; e < r.end - low && exact; ++e) {
+        const uint64_t bit = uint64_t{1} << (e % 64);
+        exact = !(coverBits_[e / 64] & bit);
+        coverBits_[e / 64] |= bit;
+      }
+      if (!exact) break;
+    }
+  }
+  if (exact) {
+    AccessRecord whole = pending_[0];
+    whole.begin = low;
+    whole.end = high;
+    appendToLog(whole);
+  } else {
+    std::sort(pending_.begin(), pending_.end(),
+              [](const AccessRecord& a, const AccessRecord& b) { return a.begin < b.begin; });
+    AccessRecord run = pending_[0];
+    for (size_t i = 1; i < pending_.size(); ++i) {
+      if (pending_[i].begin <= run.end) {
+        run.end = std::max(run.end, pending_[i].end);
+      } else {
+        appendToLog(run);
+        run = pending_[i];
+      }
+    }
+    appendToLog(run);
+  }
+  pending_.clear();
+}
+
 void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, ProgramPrints* printed) {
   programId_ = programId;
   linearId_ = linearId;
@@ -143,6 +212,14 @@ void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, Pr
   } catch (const std::length_error&) {
     sink_.outOfMemory = true;
     sink_.outOfMemoryProgram = programId;
+  }
+  if (log_) {  // the accesses of an op that trapped
+    try {
+      flushAccesses();
+    } catch (const std::bad_alloc&) {
+      log_->overflow = true;  // the launch reruns with the shadow
+      pending_.clear();
+    }
   }
 }
 
@@ -172,6 +249,7 @@ std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const Tile
         return yielded;
       }
       executeOp(*op, frame);
+      if (log_) flushAccesses();
       if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
         std::vector<TileRef> results;
         for (const auto& r : op->results) results.push_back(get(frame, r.get()));

@@ -7,6 +7,7 @@
 // ends the program by throwing ProgramTrap, which runProgram turns into a Report.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <tuple>
@@ -60,6 +61,26 @@ struct ProgramPrints {
   int64_t dropped = 0;
 };
 
+// Race detection by access log (Memory::enableRaceLog): the element intervals each program read or wrote
+// with plain accesses, one record per run of consecutive elements (a contiguous tile row is one record). Each
+// thread keeps its own log; after the launch, accessLogsConflict says whether two programs' intervals
+// overlap with at least one write: exactly when the per-element shadow would have reported a race (it
+// reports one iff such a pair exists). A log that outgrew `limit` records stops and says `overflow` (the
+// launch then runs again with the shadow, as for a conflict).
+struct AccessRecord {
+  uint64_t begin = 0, end = 0;  // elements [begin, end) of the buffer
+  uint32_t program = 0;         // linear id
+  uint32_t buffer : 31 = 0;     // the buffer's window (below 2^23)
+  uint32_t write : 1 = 0;
+};
+struct AccessLog {
+  std::vector<AccessRecord> records;
+  size_t limit = 0;
+  bool overflow = false;
+};
+// Whether two records of different programs overlap with at least one of them a write (sorts `records`).
+bool accessLogsConflict(std::vector<AccessRecord>& records);
+
 struct ProgramTrap {
   Report report;
 };
@@ -99,6 +120,29 @@ class Executor {
   void noteLockedAccess(Buffer& buffer, uint64_t element) {
     pendingAccesses_.push_back({&buffer, element, heldIdentities_.back()});
   }
+  void setAccessLog(AccessLog* log) { log_ = log; }
+  // A plain access of `size` bytes at byte `offset` of `buffer`, in race-log mode. An op's per-lane accesses
+  // collect in `pending_` (a lane extending the previous one's run joins it) and go to the log as runs when
+  // the op ends (flushAccesses): a transposed or permuted tile still becomes one record.
+  void logAccess(const Buffer& buffer, uint64_t offset, uint64_t size, bool write) {
+    const unsigned shift = static_cast<unsigned>(__builtin_ctz(static_cast<unsigned>(buffer.elementBytes)));
+    const uint64_t begin = offset >> shift, end = ((offset + size - 1) >> shift) + 1;
+    const auto window = static_cast<uint32_t>(buffer.base >> kBufferWindowBits);
+    if (!pending_.empty()) {
+      AccessRecord& last = pending_.back();
+      if (last.buffer == window && last.write == static_cast<uint32_t>(write) && begin >= last.begin &&
+          begin <= last.end) {
+        last.end = std::max(last.end, end);
+        return;
+      }
+    }
+    pending_.push_back({begin, end, static_cast<uint32_t>(linearId_), window, static_cast<uint32_t>(write)});
+  }
+  // Moves the accesses of the op that just ran into the log, merged into runs.
+  void flushAccesses() {
+    if (!pending_.empty()) flushAccessesSlow();
+  }
+  void logOverflow() { log_->overflow = true; }
   void barrier();  // gpu.barrier: every pending access is now ordered before the program's next release
   void noteOutOfMemory(std::array<int64_t, 3> programId) {
     sink_.outOfMemory = true;
@@ -146,6 +190,11 @@ class Executor {
   std::vector<HeldLock> heldLockList_;      // reset by runProgram
   std::vector<uint32_t> heldIdentities_;    // their identities, innermost last
   std::vector<PendingAccess> pendingAccesses_;
+  AccessLog* log_ = nullptr;  // race-log mode: this thread's log
+  std::vector<AccessRecord> pending_;  // the current op's accesses (race-log mode)
+  std::vector<uint64_t> coverBits_;    // flushAccessesSlow's scratch
+  void flushAccessesSlow();
+  void appendToLog(const AccessRecord& record);
 };
 
 // Op families (each in its own file). They read operands from the frame and set results.

@@ -47,6 +47,42 @@ void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame)
   executor.set(frame, op.result(), result);
 }
 
+// A sweep over the records by buffer and start: per buffer, the furthest end reached by reads and by writes,
+// each kept for two distinct programs (the furthest, and the furthest of any other program), so that "does an
+// earlier interval of another program reach past this start" is one comparison.
+bool accessLogsConflict(std::vector<AccessRecord>& records) {
+  std::sort(records.begin(), records.end(), [](const AccessRecord& a, const AccessRecord& b) {
+    return a.buffer != b.buffer ? a.buffer < b.buffer : a.begin < b.begin;
+  });
+  struct Furthest {
+    uint64_t end = 0, otherEnd = 0;  // otherEnd: the furthest end of the programs other than `program`
+    uint32_t program = UINT32_MAX;
+    uint64_t beyond(uint32_t p) const { return p == program ? otherEnd : end; }
+    void add(uint64_t e, uint32_t p) {
+      if (p == program) {
+        end = std::max(end, e);
+      } else if (e > end) {
+        otherEnd = end;
+        end = e;
+        program = p;
+      } else {
+        otherEnd = std::max(otherEnd, e);
+      }
+    }
+  };
+  Furthest reads, writes;
+  uint32_t buffer = UINT32_MAX;
+  for (const AccessRecord& r : records) {
+    if (r.buffer != buffer) {
+      reads = writes = Furthest{};
+      buffer = r.buffer;
+    }
+    if (writes.beyond(r.program) > r.begin || (r.write && reads.beyond(r.program) > r.begin)) return true;
+    (r.write ? writes : reads).add(r.end, r.program);
+  }
+  return false;
+}
+
 namespace {
 
 // Binds one kernel parameter; returns the tile or sets `error`.
@@ -238,7 +274,6 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   if (memory.buffers().size() >= (size_t{1} << (63 - kBufferWindowBits))) return fail("too many buffers");
   for (const auto& buffer : memory.buffers())  // the wild-pointer rule needs every buffer in its window's first half
     if (buffer->sizeBytes >= kMaxBufferBytes) return fail("argument '" + buffer->name + "': buffers of 512 GiB or more are not supported");
-  if (options.checks) memory.enableRaceShadow();
   if (options.profile == FloatProfile::Triton) memory.enableErrorBounds();
 
   LaunchContext context;
@@ -303,12 +338,24 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   int threads = options.threads > 0 ? options.threads : omp_get_max_threads();
   threads = static_cast<int>(std::min<int64_t>({threads, kMaxThreads, std::max<int64_t>(programs, 1)}));
   context.trace = trace;
+  // Races. A kernel without atomics (so without spin locks) runs first with the access log instead of the
+  // per-element shadow: each program's plain accesses as element intervals, checked for a conflict between two
+  // programs afterwards (accessLogsConflict) — no shadow pages to zero, no word per element, no compare-and-swap.
+  // The shadow reports a race iff such a conflict exists, so when there is none the launch's outcome is the
+  // shadow's; when there is one (or the log outgrew its budget) the launch runs again from its inputs with the
+  // shadow, which reports the races. Kernels with atomics, and traced programs, use the shadow from the start.
+  bool hasAtomics = false;
+  for (const Function& function : launch.module->allFunctions())
+    walk(*function.op(), [&](const Operation& op) { hasAtomics = hasAtomics || opFamily(op.kind) == OpFamily::Atomic; });
+  const bool raceLog = options.checks && !trace && !hasAtomics;
+  if (raceLog) memory.enableRaceLog();
+  else if (options.checks) memory.enableRaceShadow();
   // With several threads, which program of a racing pair sees the race depends on timing. To report races the
   // same way on every run, a launch that found one runs again from its inputs on one thread in forward order.
   // Each buffer's inputs for that rerun: the caller's pristine copy when it has one, else a copy taken now.
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<const uint8_t*> inputSource;
-  if (options.checks && threads > 1 && !trace)
+  if (options.checks && (threads > 1 || raceLog) && !trace)
     for (size_t i = 0; i < launch.arguments.size(); ++i) {
       if (!storageOf[i]) continue;
       const Buffer& buffer = *storageOf[i];
@@ -320,11 +367,18 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
       }
     }
   std::vector<ReportSink> sinks;
+  std::vector<AccessLog> logs;
+  // The log's budget: 24 bytes a record, at most about 12 bytes per buffer element in all (the shadow needs 8).
+  uint64_t totalElements = 0;
+  for (const auto& buffer : memory.buffers()) totalElements += buffer->numElements();
+  const size_t logBudget = static_cast<size_t>(std::max<uint64_t>(uint64_t{1} << 20, totalElements / 2));
   auto runPrograms = [&](int threadCount, const LaunchOptions& runOptions, PrintCollector& prints) {
     const ProgramOrderMap order(programs, runOptions);
     memory.setConcurrent(threadCount > 1 && !trace);
     sinks.assign(static_cast<size_t>(threadCount), ReportSink{});
     for (ReportSink& sink : sinks) sink.maxPerKind = runOptions.maxReportsPerKind;
+    logs.assign(memory.raceLogEnabled() ? static_cast<size_t>(threadCount) : 0, AccessLog{});
+    for (AccessLog& log : logs) log.limit = logBudget / static_cast<size_t>(threadCount) + 1024;
     auto runOne = [&](Executor& executor, int64_t linear) {
       std::array<int64_t, 3> id{linear % launch.grid[0], (linear / launch.grid[0]) % launch.grid[1],
                                 linear / (launch.grid[0] * launch.grid[1])};
@@ -341,12 +395,15 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
       bool inGrid = true;  // checked first: a huge --program must not overflow the linear id
       for (size_t axis = 0; axis < 3; ++axis) inGrid = inGrid && t[axis] >= 0 && t[axis] < launch.grid[axis];
       Executor executor(context, sinks[0]);
+      if (!logs.empty()) executor.setAccessLog(&logs[0]);
       if (inGrid) runOne(executor, t[0] + launch.grid[0] * (t[1] + launch.grid[1] * t[2]));
       return;
     }
 #pragma omp parallel num_threads(threadCount)
     {
-      Executor executor(context, sinks[static_cast<size_t>(omp_get_thread_num())]);
+      const auto thread = static_cast<size_t>(omp_get_thread_num());
+      Executor executor(context, sinks[thread]);
+      if (!logs.empty()) executor.setAccessLog(&logs[thread]);
 #pragma omp for schedule(dynamic, 1)
       for (int64_t i = 0; i < programs; ++i) runOne(executor, order[i]);
     }
@@ -356,12 +413,31 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   const size_t raceKind = static_cast<size_t>(Report::Kind::Race);
   bool raced = false;
   for (const ReportSink& sink : sinks) raced = raced || sink.counts[raceKind] > 0;
+  if (raceLog) {
+    std::vector<AccessRecord> records;
+    size_t count = 0;
+    for (const AccessLog& log : logs) {
+      raced = raced || log.overflow;
+      count += log.records.size();
+    }
+    if (!raced) {
+      records.reserve(count);
+      for (AccessLog& log : logs) {
+        records.insert(records.end(), log.records.begin(), log.records.end());
+        log.records = {};
+      }
+      raced = accessLogsConflict(records);
+    }
+    logs.clear();
+  }
   if (raced && !inputSource.empty()) {
     for (size_t b = 0; b < inputSource.size(); ++b)
       std::copy(inputSource[b], inputSource[b] + memory.buffers()[b]->sizeBytes, memory.buffers()[b]->data);
+    memory.switchToRaceShadow();
     memory.resetShadows();
+    // A one-thread launch reruns in the order it asked for (its shadow run would have reported in that order).
     LaunchOptions canonical = options;
-    canonical.order = ProgramOrder::Forward;
+    if (threads > 1) canonical.order = ProgramOrder::Forward;
     prints = std::make_unique<PrintCollector>(options.maxPrintLines);
     context.options = canonical;
     runPrograms(1, canonical, *prints);

@@ -123,6 +123,17 @@ class Memory {
  public:
   Buffer& addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint64_t sizeBytes);
   void enableRaceShadow();
+  // Race detection by access log (Executor::logAccess): no per-element shadow; the launch checks the logged
+  // intervals of all programs for a conflict afterwards and, if it finds one, runs again with the shadow
+  // (switchToRaceShadow), which then reports every race exactly as it would have (Launch.cpp).
+  void enableRaceLog() { raceLog_ = true; }
+  void switchToRaceShadow() {
+    raceLog_ = false;
+    if (!raceShadow_) enableRaceShadow();
+  }
+  bool raceLogEnabled() const { return raceLog_; }
+  // Whether races are tracked at all (shadow or log): accesses then go through the checking path.
+  bool raceTracked() const { return raceShadow_ || raceLog_; }
   // Whether programs run on several threads at once (the shadow then needs atomic updates).
   void setConcurrent(bool concurrent) { concurrent_ = concurrent; }
   void enableErrorBounds();
@@ -182,6 +193,7 @@ class Memory {
   std::mutex locksMutex_;
   std::unordered_map<uint64_t, uint32_t> locks_;  // lock address -> identity
   bool raceShadow_ = false;
+  bool raceLog_ = false;
   bool concurrent_ = true;
   bool errorBounds_ = false;
 };

@@ -50,7 +50,11 @@ class MemoryAccessor {
       return nullptr;
     }
     *offset = access.offset;
-    if (executor_.checks() && memory_.raceShadowEnabled()) {
+    if (executor_.checks() && memory_.raceLogEnabled()) {
+      // Race-log mode runs only kernels without atomics (Launch.cpp); an atomic here forces the shadow rerun.
+      if (atomic) executor_.logOverflow();
+      else executor_.logAccess(*access.buffer, access.offset, size, write);
+    } else if (executor_.checks() && memory_.raceShadowEnabled()) {
       const int64_t program = executor_.programLinearId();
       const std::span<const uint32_t> held = executor_.heldLocks();
       RaceHit hit = atomic  ? memory_.noteAtomic(*access.buffer, access.offset, size, program, held)

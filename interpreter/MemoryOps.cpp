@@ -146,7 +146,12 @@ Access contiguousAccess(const LaneSource& source, const Tile& pointers, int64_t 
 void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* laneTile, Access access, int64_t n,
                     int bytes, bool write) {
   Memory& memory = *executor.context().memory;
-  if (!executor.checks() || !memory.raceShadowEnabled()) return;
+  if (!executor.checks()) return;
+  if (memory.raceLogEnabled()) {  // one record for the whole row
+    executor.logAccess(*access.buffer, access.offset, static_cast<uint64_t>(n) * static_cast<uint64_t>(bytes), write);
+    return;
+  }
+  if (!memory.raceShadowEnabled()) return;
   const int64_t program = executor.programLinearId();
   const uint64_t size = static_cast<uint64_t>(bytes);
   const std::span<const uint32_t> held = executor.heldLocks();  // inside a spin lock's critical section
@@ -177,7 +182,7 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 0)) : 0;
   const Memory& addressSpace = *executor.context().memory;
   const bool tracksBounds = addressSpace.errorBoundsEnabled();
-  const bool fastPath = !executor.checks() || !addressSpace.raceShadowEnabled();
+  const bool fastPath = !executor.checks() || !addressSpace.raceTracked();
   double* bounds = nullptr;
   uint8_t* undefined = nullptr;
   auto markUndefined = [&](int64_t lane) { (undefined ? undefined : undefined = result->mutableUndefinedMask())[lane] = 1; };
@@ -255,7 +260,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   const LaneSource source = laneSource(pointers, mask, values.shape(), bytes, op.attr("boundaryCheck"));
   const Memory& addressSpace = *executor.context().memory;
   const bool tracksBounds = addressSpace.errorBoundsEnabled();
-  const bool fastPath = !executor.checks() || !addressSpace.raceShadowEnabled();
+  const bool fastPath = !executor.checks() || !addressSpace.raceTracked();
   const uint8_t* undefinedValue = values.undefinedMask();
   const double* valueBounds = values.errorBounds();
   const char* in = static_cast<const char*>(values.raw());
