@@ -134,9 +134,12 @@ Access contiguousAccess(const LaneSource& source, const Tile& pointers, int64_t 
   const uint64_t* address = source.addresses;
   const uint64_t first = address[0], step = static_cast<uint64_t>(bytes);
   if (first % step != 0) return {};
-  bool consecutive = true;
-  for (int64_t lane = 1; lane < n; ++lane) consecutive &= address[lane] == first + static_cast<uint64_t>(lane) * step;
-  if (!consecutive) return {};
+  uint64_t differs = 0, expected = first;  // branch-free, so that it vectorises
+  for (int64_t lane = 0; lane < n; ++lane) {
+    differs |= address[lane] ^ expected;
+    expected += step;
+  }
+  if (differs != 0) return {};
   Access access = memory.translate(first, static_cast<uint64_t>(n) * step);
   if (!access.buffer || (access.buffer->base >> kBufferWindowBits) != (first >> kBufferWindowBits)) return {};
   return access;
@@ -312,20 +315,41 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
     }
   }
 }
+// out[lane] = base + offset * 2^shift, wrapping (unsigned, as the GPU's). The loop is branch-free so that it
+// vectorises: it only ORs together whether any result left its base's home window, and the rare tile where one
+// did is fixed up afterwards lane by lane (offsetAddress: made wild).
+template <bool BaseIsScalar, bool OffsetIsScalar, typename Offset>
+void addOffsetsLoop(const uint64_t* __restrict base, const Offset* __restrict offsets, unsigned shift,
+                    uint64_t* __restrict out, int64_t n) {
+  uint64_t moved = 0;
+  for (int64_t lane = 0; lane < n; ++lane) {
+    const uint64_t b = base[BaseIsScalar ? 0 : lane];
+    const uint64_t address =
+        b + (static_cast<uint64_t>(static_cast<int64_t>(offsets[OffsetIsScalar ? 0 : lane])) << shift);
+    moved |= (address + kMaxBufferBytes) ^ (b + kMaxBufferBytes);
+    out[lane] = address;
+  }
+  if ((moved >> kBufferWindowBits) == 0) return;
+  for (int64_t lane = 0; lane < n; ++lane)
+    out[lane] = offsetAddress(base[BaseIsScalar ? 0 : lane],
+                              static_cast<uint64_t>(static_cast<int64_t>(offsets[OffsetIsScalar ? 0 : lane])) << shift);
+}
+
 template <typename Offset>
 void addOffsets(const Tile& pointers, const Offset* offsets, bool offsetIsScalar, int64_t scale, uint64_t* out,
                 int64_t n) {
   const uint64_t* base = pointers.as<uint64_t>();
   const bool baseIsScalar = pointers.size() == 1;
-  // Wrapping (unsigned) multiply and add, as the GPU's; a result outside the base's window is made wild.
-  for (int64_t lane = 0; lane < n; ++lane)
-    out[lane] = offsetAddress(base[baseIsScalar ? 0 : lane],
-                              static_cast<uint64_t>(static_cast<int64_t>(offsets[offsetIsScalar ? 0 : lane])) *
-                                  static_cast<uint64_t>(scale));
+  const auto shift = static_cast<unsigned>(std::countr_zero(static_cast<uint64_t>(scale)));  // element sizes are 2^k
+  TILESIM_ASSERT((int64_t{1} << shift) == scale, "pointee size not a power of 2");
+  if (baseIsScalar)
+    offsetIsScalar ? addOffsetsLoop<true, true>(base, offsets, shift, out, n) : addOffsetsLoop<true, false>(base, offsets, shift, out, n);
+  else
+    offsetIsScalar ? addOffsetsLoop<false, true>(base, offsets, shift, out, n) : addOffsetsLoop<false, false>(base, offsets, shift, out, n);
 }
 
 TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile& offsets) {
-  MutableTileRef result = makeTile(op.result()->type);
+  MutableTileRef result = makeTileToOverwrite(op.result()->type);
   const int64_t scale = pointeeBytes(pointers.type());
   const int64_t n = result->size();
   const bool offsetIsScalar = offsets.size() == 1;

@@ -129,7 +129,7 @@ void copyRun(const Tile& input, int64_t from, Tile& result, int64_t begin, int64
 }  // namespace
 
 TileRef splat(const Tile& scalar, Type resultType) {
-  MutableTileRef result = makeTile(resultType);
+  MutableTileRef result = makeTileToOverwrite(resultType);
   fillFrom(scalar, 0, *result, 0, result->size());
   return result;
 }
@@ -141,7 +141,7 @@ TileRef broadcastTo(const Tile& input, Type resultType) {
   if (inShape.empty() || input.size() == 1) return splat(input, resultType);
   TILESIM_ASSERT(inShape.size() == outShape.size(), "broadcast between ranks");
   std::vector<int64_t> inStrides = stridesOf(inShape);
-  MutableTileRef result = makeTile(resultType);
+  MutableTileRef result = makeTileToOverwrite(resultType);
   const size_t rank = outShape.size();
   const int64_t run = outShape[rank - 1];
   const bool fillRuns = inShape[rank - 1] == 1;

@@ -19,6 +19,14 @@ Tile::Tile(Type type) : type_(type), size_(type.numElements()), elementBytes_(ti
   data_.reset(new uint64_t[std::max<size_t>(words, 1)]());  // zero-filled
 }
 
+Tile::Tile(Type type, Uninitialized) : type_(type), size_(type.numElements()), elementBytes_(tileElementBytes(type)) {
+  Type element = type.element();
+  isBool_ = element.isScalar() && element.scalarKind() == ScalarKind::I1;
+  size_t words = (static_cast<size_t>(size_) * elementBytes_ + 7) / 8;
+  data_.reset(new uint64_t[std::max<size_t>(words, 1)]);
+  data_[std::max<size_t>(words, 1) - 1] = 0;  // the padding bytes after the last element stay defined
+}
+
 void Tile::setBits(int64_t lane, uint64_t bits) {
   char* p = static_cast<char*>(raw()) + lane * elementBytes_;
   switch (elementBytes_) {

@@ -49,6 +49,8 @@ class Tile {
  public:
   Tile() = default;
   explicit Tile(Type type);  // zero-filled
+  struct Uninitialized {};
+  Tile(Type type, Uninitialized);  // for ops that write every lane (splat, broadcast, tt.addptr)
   Tile(const Tile&) = delete;
   Tile& operator=(const Tile&) = delete;
 
@@ -115,5 +117,7 @@ using TileRef = std::shared_ptr<const Tile>;
 using MutableTileRef = std::shared_ptr<Tile>;
 
 inline MutableTileRef makeTile(Type type) { return std::make_shared<Tile>(type); }
+// A tile whose data the caller overwrites whole before anyone reads it (no zero-fill).
+inline MutableTileRef makeTileToOverwrite(Type type) { return std::make_shared<Tile>(type, Tile::Uninitialized{}); }
 
 }  // namespace tilesim
