@@ -145,6 +145,101 @@ Access contiguousAccess(const LaneSource& source, const Tile& pointers, int64_t 
   return access;
 }
 
+// The strided fast path: every lane active with a defined mask and address (as for contiguousAccess), the
+// addresses an affine function of the lane's (row, column) — first + row * rowStep + column * columnStep, the
+// columns being the last dim — and all of them aligned inside one buffer: a tile row of a row-major matrix
+// (matmul's A and B tiles), a transposed tile (attention's K^T). Not under the per-element race shadow (its
+// per-lane notes are the per-lane path's). Returns the access of the first lane, or no buffer.
+struct StridedAccess {
+  Access first;
+  int64_t rows = 0, columns = 0, rowStep = 0, columnStep = 0;  // steps in bytes
+};
+StridedAccess stridedAccess(const LaneSource& source, const Tile& pointers, int64_t n, int bytes, const Memory& memory,
+                            bool checks) {
+  if (source.isBlock || n < 2 || pointers.size() != n || source.undefinedAddress || source.undefinedMask ||
+      memory.errorBoundsEnabled() || (checks && memory.raceShadowEnabled()))
+    return {};
+  if (source.mask) {
+    if (source.maskIsScalar) {
+      if (!(source.mask[0] & 1)) return {};
+    } else {
+      uint8_t all = 1;
+      for (int64_t lane = 0; lane < n; ++lane) all &= source.mask[lane];
+      if (!(all & 1)) return {};
+    }
+  }
+  std::span<const int64_t> shape = pointers.shape();
+  const int64_t columns = shape.empty() ? n : shape.back(), rows = n / columns;
+  if (columns < 1 || rows * columns != n) return {};
+  const uint64_t* address = source.addresses;
+  const uint64_t first = address[0];
+  const uint64_t columnStep = columns > 1 ? address[1] - first : 0, rowStep = rows > 1 ? address[columns] - first : 0;
+  const uint64_t size = static_cast<uint64_t>(bytes);
+  if (first % size != 0 || columnStep % size != 0 || rowStep % size != 0) return {};
+  uint64_t differs = 0, rowStart = first;  // branch-free, so that it vectorises
+  for (int64_t r = 0; r < rows; ++r, rowStart += rowStep) {
+    uint64_t expected = rowStart;
+    const uint64_t* row = address + r * columns;
+    for (int64_t c = 0; c < columns; ++c, expected += columnStep) differs |= row[c] ^ expected;
+  }
+  if (differs != 0) return {};
+  // In one buffer: the steps are at most the buffer's size, so the affine addresses cannot wrap, and the
+  // extreme corners (the lowest and highest addresses of an affine grid) are inside it.
+  const Access access = memory.translate(first, size);
+  if (!access.buffer) return {};
+  const auto rs = static_cast<int64_t>(rowStep), cs = static_cast<int64_t>(columnStep);
+  const auto limit = static_cast<int64_t>(access.buffer->sizeBytes);
+  if (rs > limit || -rs > limit || cs > limit || -cs > limit) return {};
+  const int64_t low = static_cast<int64_t>(access.offset) + std::min<int64_t>(0, rs) * (rows - 1) +
+                      std::min<int64_t>(0, cs) * (columns - 1);
+  const int64_t high = static_cast<int64_t>(access.offset) + std::max<int64_t>(0, rs) * (rows - 1) +
+                       std::max<int64_t>(0, cs) * (columns - 1);
+  if (low < 0 || high + bytes > limit) return {};
+  return {access, rows, columns, rs, cs};
+}
+
+// The race log's records of a strided access: one run per row (or column) when those are contiguous, else per
+// lane (merged when the op ends, Executor::flushAccesses).
+void logStrided(Executor& executor, const StridedAccess& strided, int bytes, bool write) {
+  if (!executor.checks() || !executor.context().memory->raceLogEnabled()) return;
+  const Buffer& buffer = *strided.first.buffer;
+  const auto base = static_cast<int64_t>(strided.first.offset);
+  const auto size = static_cast<uint64_t>(bytes);
+  if (strided.columnStep == bytes) {
+    for (int64_t r = 0; r < strided.rows; ++r)
+      executor.logAccess(buffer, static_cast<uint64_t>(base + r * strided.rowStep), size * static_cast<uint64_t>(strided.columns), write);
+  } else if (strided.rowStep == bytes) {
+    for (int64_t c = 0; c < strided.columns; ++c)
+      executor.logAccess(buffer, static_cast<uint64_t>(base + c * strided.columnStep), size * static_cast<uint64_t>(strided.rows), write);
+  } else {
+    for (int64_t r = 0; r < strided.rows; ++r)
+      for (int64_t c = 0; c < strided.columns; ++c)
+        executor.logAccess(buffer, static_cast<uint64_t>(base + r * strided.rowStep + c * strided.columnStep), size, write);
+  }
+}
+
+// Moves the lanes of a strided access: `toTile` loads (memory -> tile), else stores, lane by lane in lane order.
+template <int Bytes>
+void moveStrided(const StridedAccess& strided, char* tile, bool toTile) {
+  uint8_t* base = strided.first.buffer->data + strided.first.offset;
+  for (int64_t r = 0; r < strided.rows; ++r) {
+    uint8_t* row = base + r * strided.rowStep;
+    char* lanes = tile + r * strided.columns * Bytes;
+    if (toTile)
+      for (int64_t c = 0; c < strided.columns; ++c) std::memcpy(lanes + c * Bytes, row + c * strided.columnStep, Bytes);
+    else
+      for (int64_t c = 0; c < strided.columns; ++c) std::memcpy(row + c * strided.columnStep, lanes + c * Bytes, Bytes);
+  }
+}
+void moveStrided(const StridedAccess& strided, int bytes, char* tile, bool toTile) {
+  switch (bytes) {
+    case 1: moveStrided<1>(strided, tile, toTile); break;
+    case 2: moveStrided<2>(strided, tile, toTile); break;
+    case 4: moveStrided<4>(strided, tile, toTile); break;
+    default: moveStrided<8>(strided, tile, toTile); break;
+  }
+}
+
 // Race-shadow notes for the n consecutive elements of a contiguous access, reported per lane like resolve's.
 void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* laneTile, Access access, int64_t n,
                     int bytes, bool write) {
@@ -194,6 +289,14 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   if (Access whole = contiguousAccess(source, pointers, n, bytes, addressSpace); whole.buffer) {
     std::memcpy(out, whole.buffer->data + whole.offset, static_cast<size_t>(n) * static_cast<size_t>(bytes));
     noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/false);
+    if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
+      for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
+    executor.set(frame, op.result(), result);
+    return;
+  }
+  if (StridedAccess strided = stridedAccess(source, pointers, n, bytes, addressSpace, executor.checks()); strided.first.buffer) {
+    moveStrided(strided, bytes, out, /*toTile=*/true);
+    logStrided(executor, strided, bytes, /*write=*/false);
     if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
       for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
     executor.set(frame, op.result(), result);
@@ -272,6 +375,11 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
     if (Access whole = contiguousAccess(source, pointers, n, bytes, addressSpace); whole.buffer) {
       noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/true);
       std::memcpy(whole.buffer->data + whole.offset, in, static_cast<size_t>(n) * static_cast<size_t>(bytes));
+      return;
+    }
+    if (StridedAccess strided = stridedAccess(source, pointers, n, bytes, addressSpace, executor.checks()); strided.first.buffer) {
+      logStrided(executor, strided, bytes, /*write=*/true);
+      moveStrided(strided, bytes, const_cast<char*>(in), /*toTile=*/false);
       return;
     }
   }
