@@ -37,6 +37,24 @@ else:
 import numpy as np  # noqa: E402
 import triton  # noqa: E402
 
+if options.triton and tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 5):
+    # Triton 3.6's interpreter turns a scalar tensor into a Python int with int() of its 1-element numpy array
+    # (tensor.__index__, e.g. the bounds of tl.range), which numpy 2.5 refuses (`TypeError: only 0-dimensional
+    # arrays can be converted to Python scalars`; the GPU host has numpy 2.5.2). The same value through .item(),
+    # so Triton's interpreter runs as it does under older numpy; the patch is printed in the header.
+    import triton.runtime.interpreter as _interpreter
+
+    _original_patch = _interpreter._patch_lang_tensor
+
+    def _patch_lang_tensor(tensor, scope):
+        _original_patch(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(np.asarray(self.handle.data).reshape(-1)[0].item()))
+
+    _interpreter._patch_lang_tensor = _patch_lang_tensor
+    NUMPY_SHIM = f"; numpy {np.__version__}: tensor.__index__ through .item()"
+else:
+    NUMPY_SHIM = ""
+
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python", "tests"))
 import kernels  # noqa: E402
 
@@ -149,6 +167,7 @@ cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if l
 mode = "TRITON_INTERPRET=1" if options.triton else \
     f"tilesim.interpret (checks {'off' if options.no_checks else 'on'}, threads {options.threads or os.cpu_count()})"
 mode += "; CPU torch tensors" if options.torch else "; numpy arrays"
+mode += NUMPY_SHIM
 print(f"# {mode}; {cpu}, {os.cpu_count()} CPUs; Python {platform.python_version()}, triton {triton.__version__}")
 print(f"{'kernel':10s} {'best s':>10s} {'warm-up s':>10s} {'max err':>10s}")
 failed = 0
