@@ -8,6 +8,8 @@
 //                program that read it (low half; all ones = several), updated by compare-and-swap, so two
 //                programs running at once on different threads are totally ordered on every element; a writer
 //                with the top bit set (kAtomicWriter) wrote with atomics (all ones = atomics of several programs);
+//                used by kernels with atomics, traced programs, and the rerun of a launch whose access log
+//                (Executor.h, Launch.cpp) found a conflict; other launches keep no per-element shadow;
 //   error bounds: the triton-profile error bound of the value last stored (see Tile.h);
 //   float atomic-add groups: for elements that float `atomic_rmw fadd` touched under the triton profile, what
 //                the order-independent bound of their sum needs (AtomicAddGroups, allocated on the first one).
