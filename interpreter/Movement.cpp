@@ -42,7 +42,7 @@ TileRef retype(const Tile& input, Type resultType) {
 }  // namespace
 
 TileRef gatherLanes(const Tile& input, std::span<const int64_t> sourceLane, Type resultType) {
-  MutableTileRef result = makeTile(resultType);
+  MutableTileRef result = makeTileToOverwrite(resultType);  // every lane is written below
   const int64_t n = result->size();
   TILESIM_ASSERT(static_cast<int64_t>(sourceLane.size()) == n, "gatherLanes map size");
   const int bytes = input.elementBytes();

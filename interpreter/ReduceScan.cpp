@@ -47,11 +47,13 @@ std::vector<int64_t> sliceShape(std::span<const int64_t> shape, int axis, int64_
 // Lanes begin, begin + stride, ..., (count of them) along the axis.
 TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count, int64_t stride = 1) {
   AxisGeometry g = geometry(input.shape(), axis);
-  std::vector<int64_t> lanes;
-  lanes.reserve(static_cast<size_t>(g.outer * count * g.inner));
+  std::vector<int64_t> lanes(static_cast<size_t>(g.outer * count * g.inner));  // filled by index: no push_back
+  int64_t* lane = lanes.data();                                                 // checks in the hot loop
   for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t n = 0; n < count; ++n)
-      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + begin + n * stride) * g.inner + i);
+    for (int64_t n = 0; n < count; ++n) {
+      const int64_t start = (o * g.extent + begin + n * stride) * g.inner;
+      for (int64_t i = 0; i < g.inner; ++i) *lane++ = start + i;
+    }
   Type type = input.type().withShape(sliceShape(input.shape(), axis, count));
   return ops::gatherLanes(input, lanes, type);
 }
@@ -59,11 +61,13 @@ TileRef slice(const Tile& input, int axis, int64_t begin, int64_t count, int64_t
 // Lanes indices[0], indices[1], ... along the axis.
 TileRef gatherAlong(const Tile& input, int axis, const std::vector<int64_t>& indices) {
   AxisGeometry g = geometry(input.shape(), axis);
-  std::vector<int64_t> lanes;
-  lanes.reserve(static_cast<size_t>(g.outer) * indices.size() * static_cast<size_t>(g.inner));
+  std::vector<int64_t> lanes(static_cast<size_t>(g.outer) * indices.size() * static_cast<size_t>(g.inner));
+  int64_t* lane = lanes.data();
   for (int64_t o = 0; o < g.outer; ++o)
-    for (int64_t at : indices)
-      for (int64_t i = 0; i < g.inner; ++i) lanes.push_back((o * g.extent + at) * g.inner + i);
+    for (int64_t at : indices) {
+      const int64_t start = (o * g.extent + at) * g.inner;
+      for (int64_t i = 0; i < g.inner; ++i) *lane++ = start + i;
+    }
   Type type = input.type().withShape(sliceShape(input.shape(), axis, static_cast<int64_t>(indices.size())));
   return ops::gatherLanes(input, lanes, type);
 }
