@@ -11,7 +11,7 @@
 #    one table with the factors. Then the same on numpy arrays (Triton's interpreter through numpy_tensor.py).
 #    Under numpy >= 2.5 interpret_bench.py applies its tensor.__index__ shim to Triton's interpreter (the header
 #    says so), without which Triton's interpreter fails on every kernel with a tl.range over a tensor bound.
-# Stage limits 300 + 2 x 220 s keep the whole under 8 minutes.
+# Stage limits 200 + 190 + 150 s keep the whole under 9 minutes; expected about 5 (build 1-2, tables 1.5 each).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 out="${OUT:-/tmp/tilesim-speedup-out}"
@@ -26,7 +26,7 @@ stamp "checkout $(git -C "$root" log -1 --format='%h %s' 2>/dev/null | cut -c1-1
 if [ -n "${TILESIM_PREBUILT:-}" ]; then  # a module already built for this Python (for trying the script elsewhere)
   cp "$TILESIM_PREBUILT" "$work/ext/"
 else
-  PYTHON=python3 timeout 300 bash "$root/tools/python/scripts/build_standalone.sh" "$work/ext" > "$work/build.log" 2>&1
+  PYTHON=python3 timeout 200 bash "$root/tools/python/scripts/build_standalone.sh" "$work/ext" > "$work/build.log" 2>&1
   stamp "build_standalone exit $?: $(tail -1 "$work/build.log")"
 fi
 extension="$(ls "$work"/ext/_tilesim*.so 2>/dev/null | head -1)"
@@ -39,10 +39,10 @@ export TILESIM_EXTENSION="$extension" PYTHONPATH="$root/tools/python" TRITON_CAC
 export OMP_WAIT_POLICY=passive PYTHONUNBUFFERED=1 CUDA_VISIBLE_DEVICES=
 cd "$root"
 stamp "speedup.py --torch"
-timeout 220 python3 bench/python/speedup.py --torch --repeat 5 --timeout 200 "$@"
+timeout 190 python3 bench/python/speedup.py --torch --repeat 5 --timeout 150 "$@"
 stamp "speedup --torch exit $?"
 stamp "speedup.py (numpy arrays)"
-timeout 220 python3 bench/python/speedup.py --repeat 5 --timeout 200 "$@"
+timeout 150 python3 bench/python/speedup.py --repeat 3 --timeout 120 "$@"
 stamp "speedup (numpy) exit $?"
 }
 main "$@" 2>&1 | tee "$out/device_speedup.log"
