@@ -108,7 +108,13 @@ class Tile {
   int64_t size_ = 0;
   int elementBytes_ = 0;
   bool isBool_ = false;
-  std::unique_ptr<uint64_t[]> data_;  // 8-byte aligned, so typed access through as<T>() is aligned
+  // Tile data comes from a per-thread cache of blocks by power-of-two size (Tile.cpp): programs make and drop
+  // tiles of the same few sizes on every op, which glibc's malloc serves from its slower bins (above 1 KiB).
+  struct DataDeleter {
+    size_t words;  // no initialiser: one would make it not default-constructible inside the incomplete Tile
+    void operator()(uint64_t* data) const;
+  };
+  std::unique_ptr<uint64_t[], DataDeleter> data_;  // 8-byte aligned, so typed access through as<T>() is aligned
   std::unique_ptr<uint8_t[]> undefined_;
   std::unique_ptr<double[]> errorBound_;
 };
