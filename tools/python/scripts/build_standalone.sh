@@ -18,6 +18,36 @@ fi
 cxx="${CXX:-$(command -v g++ || command -v c++ || command -v clang++ || true)}"
 [ -n "$cxx" ] || { echo "build_standalone: no C++ compiler (g++, c++ or clang++) found" >&2; exit 1; }
 objects="$(mktemp -d)"
+# interpreter/MeasuredBounds.cpp includes a table CMake generates from conformance/triton/measured_bounds.tsv
+# (cmake/GenerateMeasuredBounds.cmake): made here with cmake -P when there is a cmake, else by the same rules in
+# Python (the GPU host has no cmake).
+generated="$objects/generated"
+mkdir -p "$generated"
+tsv="$root/conformance/triton/measured_bounds.tsv"
+if command -v cmake > /dev/null; then
+  cmake -DINPUT="$tsv" -DOUTPUT="$generated/MeasuredBoundsTable.inc" -P "$root/cmake/GenerateMeasuredBounds.cmake"
+else
+  "$python" - "$tsv" "$generated/MeasuredBoundsTable.inc" <<'PY'
+import sys
+source, target = sys.argv[1], sys.argv[2]
+provenance, body = [], []
+for line in open(source).read().split("\n"):
+    if line.startswith("#"):
+        provenance.append(f"// {line}\n")
+        continue
+    if line.startswith("function\t") or line == "":
+        continue
+    fields = line.split("\t")
+    if len(fields) != 10:
+        sys.exit(f"{source}: a row needs 10 tab-separated fields, got {len(fields)}: {line}")
+    function, dtype, sign, low, high, ulp, _, ftz_input, ftz_result, _ = fields
+    kind = {"f32": "ScalarKind::F32", "f64": "ScalarKind::F64"}.get(dtype) or sys.exit(f"{source}: unknown dtype '{dtype}'")
+    sign_value = 1 if sign == "+" else -1 if sign == "-" else 0
+    ulp = "INFINITY" if ulp in ("inf", "nan") else ulp
+    body.append(f'    {{"{function}", {kind}, {sign_value}, {low}, {high}, {ulp}, {ftz_input} != 0, {ftz_result} != 0}},\n')
+open(target, "w").write(f"// Generated from {source} by cmake/GenerateMeasuredBounds.cmake; do not edit.\n" + "".join(provenance + body))
+PY
+fi
 sources=()
 for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx tools/engines; do
   for file in "$root/$dir"/*.cpp; do sources+=("$file"); done
@@ -25,7 +55,7 @@ done
 sources+=("$root/tools/python/Binding.cpp")
 printf '%s\n' "${sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
   'f="{}"; o="'"$objects"'/$(echo "$f" | tr / _).o"; '"$cxx"' -std=c++20 -O3 -fPIC -fopenmp -fvisibility=hidden \
-   -I"'"$root"'" -isystem "'"$py_include"'" -isystem "'"$pybind"'" -c "$f" -o "$o"'
+   -I"'"$root"'" -I"'"$generated"'" -isystem "'"$py_include"'" -isystem "'"$pybind"'" -c "$f" -o "$o"'
 "$cxx" -shared -fopenmp -o "$out/_tilesim$suffix" "$objects"/*.o
 rm -rf "$objects"
 echo "build_standalone: $out/_tilesim$suffix"
