@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/resource.h>
+
 #include "conformance/runner/Compare.h"
 #include "fuzz/campaign/Shrink.h"
 #include "fuzz/programs/ProgramCheck.h"
@@ -295,8 +297,13 @@ class Worker {
     ProgramRecord record;
     record.index = index;
     record.seed = programSeed(options_.seed, index);
+    const auto generateStart = std::chrono::steady_clock::now();
     KernelPlan plan = planFor(options_.seed, index);
     CheckedProgram program;
+    if (options_.timings) {
+      program.stages = &stages_;
+      stages_.generate += std::chrono::duration<double>(std::chrono::steady_clock::now() - generateStart).count();
+    }
     Verdict verdict = check(plan, program, &checksRun);
     record.status = verdict.status;
     record.check = verdict.check;
@@ -416,6 +423,10 @@ class Worker {
     return (std::filesystem::path(dir) / name).string();
   }
 
+ public:
+  StageSeconds stages_;  // this worker's stage times (with --timings)
+
+ private:
   const CampaignOptions& options_;
   int id_;
   std::chrono::steady_clock::time_point start_;
@@ -431,8 +442,18 @@ std::atomic<bool> stopRequested{false};
 
 void requestCampaignStop() { stopRequested.store(true); }
 
+namespace {
+double processCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+}  // namespace
+
 CampaignResult runCampaign(const CampaignOptions& options) {
   CampaignResult result;
+  const double cpuStart = processCpuSeconds();
   result.summary.seed = options.seed;
   result.summary.target = options.targetName;
   result.summary.shards.push_back(std::to_string(options.shardIndex) + "/" + std::to_string(options.shardCount));
@@ -473,6 +494,10 @@ CampaignResult runCampaign(const CampaignOptions& options) {
       result.summary.add(record);
       for (const auto& [name, n] : checksRun) result.summary.checks[name] += n;
       if (options.keepRecords) result.records.push_back(std::move(record));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      result.summary.stages.add(worker.stages_);
     }
     slot.done = true;
   };
@@ -536,6 +561,8 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     else threads[static_cast<size_t>(id)].join();
   }
   result.summary.seconds = elapsed();
+  result.summary.cpuSeconds = processCpuSeconds() - cpuStart;
+  result.summary.timed = options.timings;
   std::sort(result.summary.failures.begin(), result.summary.failures.end(),
             [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
   std::sort(result.records.begin(), result.records.end(),

@@ -19,8 +19,22 @@
 
 namespace tilesim::fuzz {
 
+// Wall-clock seconds per stage of the property, on the checking thread (`tilesim fuzz --timings`).
+struct StageSeconds {
+  double generate = 0;   // the plan from the program seed (the campaign fills this one)
+  double build = 0;      // plan -> module and input buffers (KernelGen)
+  double print = 0;      // the module as text, twice (the second time: the re-parsed module, the round trip)
+  double parse = 0;      // the printed text back to a module
+  double verify = 0;
+  double reference = 0;  // the lane-by-lane reference, both profiles
+  double interpret = 0;  // the four interpreter runs
+  double compare = 0;    // buffers against the reference, runs against each other
+  void add(const StageSeconds& other);
+};
+
 // What one checked program was, for statistics and for writing it out as a case.
 struct CheckedProgram {
+  StageSeconds* stages = nullptr;          // when set, each stage's time is added here
   BuiltKernel built;                       // the builder's module and the input buffers
   std::unique_ptr<Module> parsed;          // the re-parsed printed module (what every engine runs)
   std::string text;                        // the printed module
