@@ -11,6 +11,7 @@
 #include "fuzz/programs/ReferenceLanes.h"
 #include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
+#include "ir/launch/ParameterName.h"
 
 namespace tilesim::fuzz {
 namespace {
@@ -101,7 +102,7 @@ class Reference {
     program_ = program;
     env_.clear();
     Block& body = kernel_.body();
-    for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), kernel_.argumentName(i));
+    for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), parameterBindingName(kernel_, i));
     runBlock(body);
   }
 
