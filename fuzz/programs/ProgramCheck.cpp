@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "ir/FloatBits.h"
 #include "ir/text/Parser.h"
@@ -56,6 +57,29 @@ class StageTimer {
   std::chrono::steady_clock::time_point last_;
 };
 
+// Records how the program failed and returns the message.
+std::string failed(CheckedProgram& program, std::string kind, std::string message, std::vector<std::string> buffers = {}) {
+  program.failure.kind = std::move(kind);
+  program.failure.buffers = std::move(buffers);
+  return message;
+}
+
+}  // namespace
+
+std::string withoutNumbers(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size() && text[i] != '\n'; ++i) {
+    if (text[i] >= '0' && text[i] <= '9') {
+      if (out.empty() || out.back() != '#') out += '#';
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+namespace {
+
 struct RunConfig {
   ProgramOrder order;
   int threads;
@@ -80,21 +104,24 @@ std::string prepareProgram(const KernelPlan& plan, CheckedProgram& program) {
   StageTimer timer(program.stages);
   program.built = buildKernel(plan);
   timer.lap(&StageSeconds::build);
-  if (!program.built.error.empty()) return "builder: " + program.built.error;
+  if (!program.built.error.empty()) return failed(program, "builder: " + withoutNumbers(program.built.error), "builder: " + program.built.error);
   program.text = printModule(*program.built.module);
   timer.lap(&StageSeconds::print);
   ParseResult parsed = parseModule(program.text, "fuzz.ttir");
   timer.lap(&StageSeconds::parse);
-  if (!parsed.diagnostics.empty()) return "round-trip: re-parse failed: " + parsed.diagnostics[0].str() + "\n" + program.text;
+  if (!parsed.diagnostics.empty())
+    return failed(program, "round-trip: re-parse", "round-trip: re-parse failed: " + parsed.diagnostics[0].str() + "\n" + program.text);
   const bool samePrint = printModule(*parsed.module) == program.text;
   timer.lap(&StageSeconds::print);
-  if (!samePrint) return "round-trip: printing the re-parsed module differs\n" + program.text;
+  if (!samePrint) return failed(program, "round-trip: reprint", "round-trip: printing the re-parsed module differs\n" + program.text);
   Diagnostics diagnostics = verifyModule(*parsed.module);
   timer.lap(&StageSeconds::verify);
-  if (!diagnostics.empty()) return "verifier: rejects the builder's module: " + diagnostics[0].str() + "\n" + program.text;
+  if (!diagnostics.empty())
+    return failed(program, "verifier: " + withoutNumbers(diagnostics[0].message),
+                  "verifier: rejects the builder's module: " + diagnostics[0].str() + "\n" + program.text);
   program.parsed = std::move(parsed.module);
   std::optional<Function> kernel = program.parsed->kernel();
-  if (!kernel) return "builder: no kernel in\n" + program.text;
+  if (!kernel) return failed(program, "builder: no kernel", "builder: no kernel in\n" + program.text);
   program.opCounts.clear();
   for (const auto& function : program.parsed->functions)
     walk(*function, [&](const Operation& op) { ++program.opCounts[std::string(op.name())]; });
@@ -109,7 +136,7 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
   StageTimer timer(program.stages);
 
   ReferenceOutcome reference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Exact, program.parsed.get());
-  if (!reference.error.empty()) return "reference: " + reference.error + "\n" + text;
+  if (!reference.error.empty()) return failed(program, "reference: " + withoutNumbers(reference.error), "reference: " + reference.error + "\n" + text);
   // Math functions differ between the profiles (ExactMath vs correctly rounded), and f32 atomic adds flush
   // subnormals under triton, so a program with them has a triton reference of its own; for any other program the
   // two runs are the same computation (referenceDependsOnProfile) and the exact one serves both.
@@ -117,10 +144,11 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
   const bool profileDependent = referenceDependsOnProfile(*program.parsed);
   if (profileDependent) {
     tritonReference = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton, program.parsed.get());
-    if (!tritonReference.error.empty()) return "reference: " + tritonReference.error + "\n" + text;
+    if (!tritonReference.error.empty())
+      return failed(program, "reference: " + withoutNumbers(tritonReference.error), "reference: " + tritonReference.error + "\n" + text);
   }
-  if (reference.outOfBounds) return "generator: the reference saw an out-of-bounds access\n" + text;
-  if (reference.assertFails) return "generator: an always-true tt.assert fails in the reference\n" + text;
+  if (reference.outOfBounds) return failed(program, "generator: out-of-bounds", "generator: the reference saw an out-of-bounds access\n" + text);
+  if (reference.assertFails) return failed(program, "generator: assert", "generator: an always-true tt.assert fails in the reference\n" + text);
   program.undefinedStore = reference.undefinedReachesMemory;
   program.undefinedBehaviour = reference.undefinedBehaviour;
   // Kept also when a check below fails: the reference is what a regression case expects.
@@ -153,40 +181,59 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
     timer.lap(&StageSeconds::compare);
     LaunchOutcome outcome = interpreter.run(launch, options);
     timer.lap(&StageSeconds::interpret);
-    if (!outcome.started()) return "launch: did not start: " + outcome.diagnostics[0].str() + "\n" + text;
+    if (!outcome.started())
+      return failed(program, "launch: " + withoutNumbers(outcome.diagnostics[0].message), "launch: did not start: " + outcome.diagnostics[0].str() + "\n" + text);
     std::string reports;
+    std::set<std::string> unexpected;  // "race in tt.store"
     bool undefinedReported = false, ubReported = false;
     for (const Report& report : outcome.result.reports) {
       if (report.kind == Report::Kind::UndefinedUse) undefinedReported = true;
       else if (report.kind == Report::Kind::UndefinedBehavior) ubReported = true;
-      else reports += "  unexpected report: " + report.str() + "\n";
+      else {
+        reports += "  unexpected report: " + report.str() + "\n";
+        unexpected.insert(std::string(reportKindName(report.kind)) + " in " + report.op);
+      }
     }
-    if (!reports.empty()) return "reports: unexpected\n" + reports + text;
+    if (!reports.empty()) {
+      std::string kind = "reports: unexpected";
+      for (const std::string& what : unexpected) kind += " " + what + ";";
+      return failed(program, kind, "reports: unexpected\n" + reports + text);
+    }
     if (ubReported != reference.undefinedBehaviour && !(ubReported && reference.undefinedBehaviourPossible))
-      return std::string(ubReported ? "reports: interpreter reports undefined behaviour, the reference sees none"
-                                    : "reports: the reference sees undefined behaviour (div by 0, shift, float->int), the interpreter reports none") +
-             "\n" + built.summary + text;
+      return failed(program, ubReported ? "reports: spurious undefined-behavior" : "reports: missing undefined-behavior",
+                    std::string(ubReported ? "reports: interpreter reports undefined behaviour, the reference sees none"
+                                           : "reports: the reference sees undefined behaviour (div by 0, shift, float->int), the interpreter reports none") +
+                        "\n" + built.summary + text);
     if (undefinedReported != reference.undefinedReachesMemory)
-      return std::string(undefinedReported ? "reports: interpreter reports an undefined value reaching memory, the reference does not"
-                                           : "reports: the reference sees an undefined value reach memory, the interpreter reports nothing") +
-             "\n" + text;
+      return failed(program, undefinedReported ? "reports: spurious undefined-value" : "reports: missing undefined-value",
+                    std::string(undefinedReported ? "reports: interpreter reports an undefined value reaching memory, the reference does not"
+                                                  : "reports: the reference sees an undefined value reach memory, the interpreter reports nothing") +
+                        "\n" + text);
     if (first.empty() || config.profile != firstProfile) {
       std::string mismatches;
+      std::vector<std::string> differing;
       size_t buffer = 0;
       for (const LaunchArgument& argument : launch.arguments)
         if (argument.kind == LaunchArgument::Kind::Buffer) {
-          mismatches += compareBuffers(argument, expected.buffers.at(buffer), expected.undefinedElements.at(buffer));
+          std::string mismatch = compareBuffers(argument, expected.buffers.at(buffer), expected.undefinedElements.at(buffer));
+          if (!mismatch.empty()) differing.push_back(argument.name);
+          mismatches += mismatch;
           ++buffer;
         }
-      if (!mismatches.empty()) return "mismatch: interpreter and reference disagree\n" + mismatches + built.summary + text;
+      if (!mismatches.empty())
+        return failed(program, "mismatch", "mismatch: interpreter and reference disagree\n" + mismatches + built.summary + text,
+                      differing);
       if (config.profile == FloatProfile::Exact) program.exactOutputs = launch.arguments;
       else program.tritonOutputs = launch.arguments;
       first = std::move(launch.arguments);
       firstProfile = config.profile;
     } else {
+      std::vector<std::string> differing;
       for (size_t i = 0; i < first.size(); ++i)
-        if (first[i].bytes != launch.arguments[i].bytes)
-          return "determinism: result depends on program order or threads (" + first[i].name + ")\n" + text;
+        if (first[i].bytes != launch.arguments[i].bytes) differing.push_back(first[i].name);
+      if (!differing.empty())
+        return failed(program, "determinism",
+                      "determinism: result depends on program order or threads (" + differing[0] + ")\n" + text, differing);
     }
   }
   timer.lap(&StageSeconds::compare);

@@ -32,6 +32,19 @@ struct StageSeconds {
   void add(const StageSeconds& other);
 };
 
+// How a program failed, finer than the check's name, so that a shrinker keeps only candidates that fail the same
+// way (docs/fuzzing.md, Shrinking): `kind` is the check and which of its failures ("reports: unexpected race in
+// tt.store", "reports: missing undefined-behavior", "mismatch"), `buffers` the arguments whose bytes differ
+// (mismatch, determinism; a target engine's comparison adds its own).
+struct FailureClass {
+  std::string kind;
+  std::vector<std::string> buffers;
+};
+
+// The first line of `text` with every run of digits as '#' (positions, sizes, values), so that equal failures of
+// different programs compare equal.
+std::string withoutNumbers(const std::string& text);
+
 // What one checked program was, for statistics and for writing it out as a case.
 struct CheckedProgram {
   StageSeconds* stages = nullptr;          // when set, each stage's time is added here
@@ -45,6 +58,7 @@ struct CheckedProgram {
   std::vector<LaunchArgument> tritonOutputs;  // the same under the triton profile (with error bounds)
   std::vector<std::vector<uint8_t>> undefinedElements;  // per buffer argument: 1 where an undefined lane was stored
   ReferenceOutcome reference;              // exact-profile reference (buffers in argument order)
+  FailureClass failure;                    // set when the check fails
 };
 
 // Builds, prints, re-parses and verifies the plan. Returns "" or what failed (a builder, printer or verifier bug).
