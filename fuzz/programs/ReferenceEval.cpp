@@ -238,7 +238,8 @@ class Reference {
     if (numOperands > operands.size()) return fail("reference: too many operands for " + std::string(op.name()));
     for (size_t k = 0; k < numOperands; ++k) operands[k] = &get(op.operand(k));
     Lanes& result = fresh(op.result(), type);
-    std::vector<uint64_t> lanes(numOperands);
+    std::array<uint64_t, 4> lanes{};
+    const std::span<const uint64_t> laneSpan(lanes.data(), numOperands);
     std::string error;
     for (int64_t i = 0; i < result.size(); ++i) {
       for (size_t k = 0; k < numOperands; ++k) {
@@ -246,7 +247,7 @@ class Reference {
         result.undefined[i] |= operands[k]->undefined[i];
       }
       bool undefinedBehaviour = false;
-      std::optional<uint64_t> value = evalLane(op, lanes, operandKind, resultKind, exactMath_, &error, &undefinedBehaviour);
+      std::optional<uint64_t> value = evalLane(op, laneSpan, operandKind, resultKind, exactMath_, &error, &undefinedBehaviour);
       if (!value) return fail(error);
       // An undefined lane's value is unspecified, so whether it is UB is too.
       if (result.undefined[i]) outcome_.undefinedBehaviourPossible |= canBeUndefinedBehaviour(op.kind);
@@ -403,21 +404,22 @@ class Reference {
   // One scalar per value: a lane of each reduce/scan operand, as the combine region's block arguments.
   using Scalars = std::vector<std::pair<uint64_t, uint8_t>>;
 
-  Scalars combine(const Block& region, const Scalars& left, const Scalars& right) {
+  // out = combine(left, right); `out` may be `left` or `right` (both are bound to the region first).
+  void combine(const Block& region, const Scalars& left, const Scalars& right, Scalars& out) {
     for (size_t k = 0; k < left.size() + right.size(); ++k) {
       const auto& [bits, undefined] = k < left.size() ? left[k] : right[k - left.size()];
       Lanes& lanes = fresh(region.argument(k), region.argument(k)->type);
       lanes.bits[0] = bits;
       lanes.undefined[0] = undefined;
     }
-    Scalars out;
+    const size_t expected = left.size();
+    out.clear();
     if (const Operation* terminator = runOps(region))
       for (const Value* v : terminator->operands) {
         const Lanes& lanes = env_.at(v);
         out.push_back({lanes.bits[0], lanes.undefined[0]});
       }
-    if (out.size() != left.size()) fail("reference: combine region yields the wrong number of values");
-    return out;
+    if (out.size() != expected) fail("reference: combine region yields the wrong number of values");
   }
 
   struct Geometry {
@@ -452,7 +454,7 @@ class Reference {
       for (int64_t i = 0; i < g.inner; ++i) {
         std::vector<Scalars> values = column(op, g, o, i);
         for (int64_t w = 1; w < g.extent; w *= 2)
-          for (int64_t j = 0; j + w < g.extent; j += 2 * w) values[j] = combine(op.region(0).front(), values[j], values[j + w]);
+          for (int64_t j = 0; j + w < g.extent; j += 2 * w) combine(op.region(0).front(), values[j], values[j + w], values[j]);
         if (!outcome_.error.empty()) return;
         for (size_t k = 0; k < results.size(); ++k) {
           results[k].bits[o * g.inner + i] = values[0][k].first;
@@ -475,7 +477,7 @@ class Reference {
         std::vector<Scalars> values = column(op, g, o, i);
         if (reverse) std::reverse(values.begin(), values.end());
         for (int64_t d = 1; d < g.extent; d *= 2)
-          for (int64_t j = g.extent - 1; j >= d; --j) values[j] = combine(op.region(0).front(), values[j - d], values[j]);
+          for (int64_t j = g.extent - 1; j >= d; --j) combine(op.region(0).front(), values[j - d], values[j], values[j]);
         if (!outcome_.error.empty()) return;
         for (int64_t step = 0; step < g.extent; ++step) {
           int64_t at = reverse ? g.extent - 1 - step : step;
