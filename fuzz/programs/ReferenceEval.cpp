@@ -579,7 +579,12 @@ class Reference {
         result.bits[i] = maskToWidth(bits, kind);
         result.undefined[i] = pointer.undefined[0];
       } else if (padding == 2 && isFloatKind(kind)) {
-        result.bits[i] = floatBitsFromDouble(std::nan(""), kind);
+        // docs/semantics.md: the format's quiet NaN (0x7FC00000 for f32, as the GPU pads), not the canonical NaN
+        // ops produce (0x7FFFFFFF); visible through a bitcast. Formats without infinities have one NaN.
+        const FloatFormat format = floatFormat(kind);
+        result.bits[i] = !format.hasInfinity ? canonicalNaNBits(kind)
+                                             : (((uint64_t{1} << format.exponentBits) - 1) << format.mantissaBits) |
+                                                   (uint64_t{1} << (format.mantissaBits - 1));
       } else if (padding == 0) {
         result.undefined[i] = 1;  // no padding option: the lanes outside are undefined
       }
@@ -760,12 +765,19 @@ class Reference {
     const Lanes* mask = op.numOperands() > 1 ? &get(op.operand(1)) : nullptr;
     Lanes result = makeLanes(op.result()->type);
     const ScalarKind kind = op.operand(0)->type.scalarKind();
+    bool anyUndefined = false;  // an undefined value (or mask lane) counted: which bin it lands in is unspecified
     for (int64_t i = 0; i < values.size(); ++i) {
+      if (mask && mask->undefined[i]) anyUndefined = true;
       if (mask && !(mask->bits[i] & 1)) continue;
-      if (values.undefined[i]) outcome_.undefinedReachesMemory = true;  // an undefined value is counted
+      if (values.undefined[i]) {
+        outcome_.undefinedReachesMemory = true;  // an undefined value is counted
+        anyUndefined = true;
+      }
       const int64_t v = signExtendLane(values.bits[i], kind);
       if (v >= 0 && v < result.size()) result.bits[v] = maskToWidth(result.bits[v] + 1, ScalarKind::I32);
     }
+    // Every bin's count depends on the undefined lanes' values, so every bin is undefined.
+    if (anyUndefined) std::fill(result.undefined.begin(), result.undefined.end(), uint8_t{1});
     env_[op.result()] = std::move(result);
   }
 
