@@ -14,6 +14,7 @@
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
 #include "ir/FloatBits.h"
+#include "ir/launch/ParameterName.h"
 #include "ir/text/Printer.h"
 
 namespace tilesim {
@@ -220,20 +221,21 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
       argumentOf.push_back(launch.arguments.size());
       continue;
     }
+    const std::string parameterName = parameterBindingName(kernel, p);
     size_t index = launch.arguments.size();
     for (size_t i = 0; i < launch.arguments.size(); ++i)
-      if (launch.arguments[i].name == parameter.name) index = i;
+      if (launch.arguments[i].name == parameterName) index = i;
     if (index == launch.arguments.size())
-      return fail("missing argument for parameter %" + parameter.name + " (" + parameter.type.str() + ")");
+      return fail("missing argument for parameter %" + parameterName + " (" + parameter.type.str() + ")");
     const LaunchArgument& argument = launch.arguments[index];
     if (parameter.type.isTensorDesc() != argument.isTensorDesc())
       return fail(fmt::format("argument '{}' is {}a tensor descriptor but parameter %{} is {}", argument.name,
-                              argument.isTensorDesc() ? "" : "not ", parameter.name, parameter.type.str()));
+                              argument.isTensorDesc() ? "" : "not ", parameterName, parameter.type.str()));
     if (parameter.type.isTensorDesc()) {
       const size_t rank = static_cast<size_t>(parameter.type.descBlock().rank());
       if (argument.descShape.size() != rank || argument.descStrides.size() != rank || p + 2 * rank >= kernel.numArguments())
         return fail(fmt::format("tensor descriptor argument '{}' does not match parameter %{} ({}) and the {} shape "
-                                "and stride parameters after it", argument.name, parameter.name, parameter.type.str(), 2 * rank));
+                                "and stride parameters after it", argument.name, parameterName, parameter.type.str(), 2 * rank));
       for (size_t k = 0; k < 2 * rank; ++k)
         expanded[p + 1 + k] = LaunchArgument::integer(argument.name, k < rank ? argument.descShape[k] : argument.descStrides[k - rank]);
       used[index] = true;
@@ -242,11 +244,11 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     }
     if (parameter.type.isPointer() != argument.isBuffer())
       return fail(fmt::format("argument '{}' is a {} but parameter %{} is {}", argument.name,
-                              argument.isBuffer() ? "buffer" : "scalar", parameter.name, parameter.type.str()));
+                              argument.isBuffer() ? "buffer" : "scalar", parameterName, parameter.type.str()));
     if (parameter.type.isPointer() && parameter.type.pointee().isScalar() &&
         storageBytes(parameter.type.pointee().scalarKind()) != storageBytes(argument.elementKind))
       return fail(fmt::format("argument '{}' holds {} elements but parameter %{} points to {}", argument.name,
-                              scalarKindName(argument.elementKind), parameter.name, parameter.type.pointee().str()));
+                              scalarKindName(argument.elementKind), parameterName, parameter.type.pointee().str()));
     used[index] = true;
     argumentOf.push_back(index);
   }

@@ -17,6 +17,7 @@
 #include "interpreter/Dot.h"
 #include "interpreter/Executor.h"
 #include "ir/FloatBits.h"
+#include "ir/launch/ParameterName.h"
 
 namespace tilesim {
 
@@ -86,27 +87,27 @@ bool accessLogsConflict(std::vector<AccessRecord>& records) {
 namespace {
 
 // Binds one kernel parameter; returns the tile or sets `error`.
-TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, uint64_t address,
-                      std::string* error) {
+TileRef bindParameter(const Value& parameter, const std::string& parameterName, const LaunchArgument& argument,
+                      uint64_t address, std::string* error) {
   Type type = parameter.type;
   MutableTileRef tile = makeTile(type);
   if (type.isTensorDesc()) {
     Type block = type.descBlock();
     if (!argument.isTensorDesc()) {
-      *error = "argument '" + argument.name + "' is not a tensor descriptor but parameter %" + parameter.name +
+      *error = "argument '" + argument.name + "' is not a tensor descriptor but parameter %" + parameterName +
                " is " + type.str();
       return nullptr;
     }
     const size_t rank = static_cast<size_t>(block.rank());
     if (argument.descShape.size() != rank || argument.descStrides.size() != rank ||
         (!argument.descBlockShape.empty() && argument.descBlockShape != std::vector<int64_t>(block.shape().begin(), block.shape().end()))) {
-      *error = "tensor descriptor argument '" + argument.name + "' does not match parameter %" + parameter.name +
+      *error = "tensor descriptor argument '" + argument.name + "' does not match parameter %" + parameterName +
                " (" + type.str() + "): rank " + std::to_string(rank) + " and the block shape must agree";
       return nullptr;
     }
     if (storageBytes(block.scalarKind()) != storageBytes(argument.elementKind)) {
       *error = "argument '" + argument.name + "' holds " + scalarKindName(argument.elementKind) +
-               " elements but parameter %" + parameter.name + " describes " + block.element().str();
+               " elements but parameter %" + parameterName + " describes " + block.element().str();
       return nullptr;
     }
     TensorDescriptor& desc = *tile->as<TensorDescriptor>();
@@ -121,26 +122,26 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, ui
   }
   if (type.isPointer()) {
     if (argument.kind != LaunchArgument::Kind::Buffer) {
-      *error = "argument '" + argument.name + "' is a scalar but parameter %" + parameter.name + " is a pointer (" +
+      *error = "argument '" + argument.name + "' is a scalar but parameter %" + parameterName + " is a pointer (" +
                type.str() + ")";
       return nullptr;
     }
     Type pointee = type.pointee();
     if (pointee.isScalar() && storageBytes(pointee.scalarKind()) != storageBytes(argument.elementKind)) {
       *error = "argument '" + argument.name + "' holds " + scalarKindName(argument.elementKind) +
-               " elements but parameter %" + parameter.name + " points to " + pointee.str();
+               " elements but parameter %" + parameterName + " points to " + pointee.str();
       return nullptr;
     }
     tile->setBits(0, address);
     return tile;
   }
   if (argument.kind != LaunchArgument::Kind::Scalar) {
-    *error = "argument '" + argument.name + "' is a buffer but parameter %" + parameter.name + " is a scalar (" +
+    *error = "argument '" + argument.name + "' is a buffer but parameter %" + parameterName + " is a scalar (" +
              type.str() + ")";
     return nullptr;
   }
   if (!type.isScalar()) {
-    *error = "parameter %" + parameter.name + " has type " + type.str() + ", which a launch cannot pass";
+    *error = "parameter %" + parameterName + " has type " + type.str() + ", which a launch cannot pass";
     return nullptr;
   }
   if (type.isFloat()) {
@@ -149,7 +150,7 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, ui
                                          type.scalarKind()));
   } else {
     if (argument.scalarIsFloat) {
-      *error = "argument '" + argument.name + "' is a float but parameter %" + parameter.name + " is " + type.str();
+      *error = "argument '" + argument.name + "' is a float but parameter %" + parameterName + " is " + type.str();
       return nullptr;
     }
     int bits = type.bitWidth();
@@ -158,7 +159,7 @@ TileRef bindParameter(const Value& parameter, const LaunchArgument& argument, ui
       int64_t hi = type.scalarKind() == ScalarKind::I1 ? 1 : (int64_t{1} << bits) - 1;
       if (argument.intValue < lo || argument.intValue > hi) {
         *error = "argument '" + argument.name + "' = " + std::to_string(argument.intValue) + " does not fit parameter %" +
-                 parameter.name + " of type " + type.str();
+                 parameterName + " of type " + type.str();
         return nullptr;
       }
     }
@@ -289,16 +290,17 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   std::vector<bool> used(launch.arguments.size(), false);
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const Value& parameter = *kernel.argument(p);
+    const std::string parameterName = parameterBindingName(kernel, p);
     auto it = std::find_if(launch.arguments.begin(), launch.arguments.end(),
-                           [&](const LaunchArgument& a) { return a.name == parameter.name; });
+                           [&](const LaunchArgument& a) { return a.name == parameterName; });
     if (it == launch.arguments.end())
-      return fail("missing argument for parameter %" + parameter.name + " (" + parameter.type.str() + ")");
+      return fail("missing argument for parameter %" + parameterName + " (" + parameter.type.str() + ")");
     used[it - launch.arguments.begin()] = true;
     const size_t index = static_cast<size_t>(it - launch.arguments.begin());
     const uint64_t address =
         it->isBuffer() ? storageOf[placements[index].storage]->base + placements[index].offset : 0;
     std::string error;
-    TileRef tile = bindParameter(parameter, *it, address, &error);
+    TileRef tile = bindParameter(parameter, parameterName, *it, address, &error);
     if (!tile) return fail(error);
     context.kernelArguments.push_back(tile);
     if (!parameter.type.isTensorDesc()) continue;
@@ -306,16 +308,16 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
     // strides (i64 each): the 2 x rank parameters after it take those values, whatever their names.
     const size_t rank = it->descShape.size();
     if (p + 2 * rank >= kernel.numArguments())
-      return fail("parameter %" + parameter.name + " (" + parameter.type.str() + ") must be followed by " +
+      return fail("parameter %" + parameterName + " (" + parameter.type.str() + ") must be followed by " +
                   std::to_string(rank) + " i32 shape and " + std::to_string(rank) + " i64 stride parameters");
     for (size_t k = 0; k < 2 * rank; ++k) {
       const Value& expanded = *kernel.argument(p + 1 + k);
       const bool isShape = k < rank;
       if (expanded.type != (isShape ? Type::i32() : Type::i64()))
-        return fail("parameter %" + expanded.name + " after tensor descriptor %" + parameter.name + " must be " +
+        return fail("parameter %" + parameterBindingName(kernel, p + 1 + k) + " after tensor descriptor %" + parameterName + " must be " +
                     (isShape ? "i32 (a shape entry)" : "i64 (a stride entry)") + ", not " + expanded.type.str());
       LaunchArgument value = LaunchArgument::integer(it->name, isShape ? it->descShape[k] : it->descStrides[k - rank]);
-      TileRef valueTile = bindParameter(expanded, value, 0, &error);
+      TileRef valueTile = bindParameter(expanded, parameterBindingName(kernel, p + 1 + k), value, 0, &error);
       if (!valueTile) return fail(error);
       context.kernelArguments.push_back(valueTile);
     }

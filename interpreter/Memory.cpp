@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -23,10 +24,24 @@ Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint
   return *buffers_.back();
 }
 
-// One mmap with MAP_POPULATE: the kernel hands over zeroed pages in one call instead of one page fault per
-// 4 KiB touched later from many threads at once (which serialises on the address-space lock).
+// Large shadows: one mmap with MAP_POPULATE: the kernel hands over zeroed pages in one call instead of one page
+// fault per 4 KiB touched later from many threads at once (which serialises on the address-space lock). Small
+// ones (the common case: a fuzz campaign launches thousands of small kernels a second) come from calloc: an
+// mmap + munmap pair per buffer per launch costs a system call each and a TLB shootdown on every core.
+constexpr size_t kMappedShadowBytes = size_t{256} << 10;
+
 void Buffer::ShadowWords::allocate(size_t count) {
   bytes = count * sizeof(uint64_t);
+  if (bytes < kMappedShadowBytes) {
+    words = static_cast<uint64_t*>(std::calloc(count, sizeof(uint64_t)));
+    if (!words) {
+      bytes = 0;
+      throw std::bad_alloc();
+    }
+    mapped = false;
+    return;
+  }
+  mapped = true;
   void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
   if (memory == MAP_FAILED) {  // a user's buffer too big for its shadow: the launch reports it, never aborts
     bytes = 0;
@@ -36,7 +51,9 @@ void Buffer::ShadowWords::allocate(size_t count) {
 }
 
 Buffer::ShadowWords::~ShadowWords() {
-  if (words) munmap(words, bytes);
+  if (!words) return;
+  if (mapped) munmap(words, bytes);
+  else std::free(words);
 }
 
 void Memory::enableRaceShadow() {

@@ -88,6 +88,7 @@ struct Buffer {
   struct ShadowWords {
     uint64_t* words = nullptr;
     size_t bytes = 0;
+    bool mapped = false;  // from mmap (large shadows) or calloc (small ones)
     ShadowWords() = default;
     ShadowWords(const ShadowWords&) = delete;
     ShadowWords& operator=(const ShadowWords&) = delete;

@@ -10,6 +10,8 @@
 #include <mutex>
 #include <thread>
 
+#include <sys/resource.h>
+
 #include "conformance/runner/Compare.h"
 #include "fuzz/campaign/Shrink.h"
 #include "fuzz/programs/ProgramCheck.h"
@@ -45,12 +47,14 @@ std::string checkName(const std::string& message) {
 struct Verdict {
   ProgramStatus status = ProgramStatus::Passed;
   std::string check, message;
+  FailureClass failure;               // how it failed (the shrinker keeps candidates that fail the same way)
   std::vector<EngineOutputs> others;  // the target's buffers, for the regression case
 };
 
 // Compares the target's buffers with the interpreter's; "" when they agree.
 std::string compareWithTarget(const CheckedProgram& program, const std::vector<LaunchArgument>& oracle,
-                              const std::vector<LaunchArgument>& got, bool useBounds, const char* targetName) {
+                              const std::vector<LaunchArgument>& got, bool useBounds, const char* targetName,
+                              std::vector<std::string>& differing) {
   std::string message;
   size_t buffer = 0;
   for (size_t i = 0; i < oracle.size(); ++i) {
@@ -65,7 +69,10 @@ std::string compareWithTarget(const CheckedProgram& program, const std::vector<L
     std::vector<int64_t> shape{count};
     std::vector<double> bounds = useBounds ? oracle[i].errorBound : std::vector<double>{};
     OutputComparison comparison = compareOutput(oracle[i].name, oracle[i].elementKind, shape, candidate, oracle[i].bytes, bounds);
-    if (!comparison.passed()) message += std::string("  ") + targetName + " " + comparison.details() + "\n";
+    if (!comparison.passed()) {
+      message += std::string("  ") + targetName + " " + comparison.details() + "\n";
+      differing.push_back(oracle[i].name);
+    }
   }
   return message;
 }
@@ -120,6 +127,7 @@ class Worker {
       verdict.status = ProgramStatus::Failed;
       verdict.check = checkName(message);
       verdict.message = message;
+      verdict.failure = program.failure;
       return verdict;
     }
     ran("reference"); ran("determinism");
@@ -154,10 +162,13 @@ class Worker {
         } else {
           std::vector<LaunchArgument> oracle = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
           if (options_.tritonProfile) reduceInTargetOrder(plan, program, oracle);
-          std::string mismatch = compareWithTarget(program, oracle, launch.arguments, options_.tritonProfile, target_->name());
+          std::vector<std::string> differing;
+          std::string mismatch =
+              compareWithTarget(program, oracle, launch.arguments, options_.tritonProfile, target_->name(), differing);
           if (!mismatch.empty()) {
             verdict.status = ProgramStatus::Failed;
             verdict.check = "target-mismatch";
+            verdict.failure = {"target-mismatch", differing};
             verdict.message = std::string("target-mismatch: interp and ") + target_->name() + " disagree\n" + mismatch +
                               program.built.summary + program.text;
             EngineOutputs others{target_->name(), {}};
@@ -194,6 +205,7 @@ class Worker {
             verdict.status = ProgramStatus::Failed;
             verdict.check = "ptxas";
             verdict.message = ptxas + "\n" + program.text;
+            verdict.failure = {withoutNumbers(ptxas), {}};
           }
         } else {
           ran("ptxas");
@@ -295,8 +307,13 @@ class Worker {
     ProgramRecord record;
     record.index = index;
     record.seed = programSeed(options_.seed, index);
+    const auto generateStart = std::chrono::steady_clock::now();
     KernelPlan plan = planFor(options_.seed, index);
     CheckedProgram program;
+    if (options_.timings) {
+      program.stages = &stages_;
+      stages_.generate += std::chrono::duration<double>(std::chrono::steady_clock::now() - generateStart).count();
+    }
     Verdict verdict = check(plan, program, &checksRun);
     record.status = verdict.status;
     record.check = verdict.check;
@@ -355,14 +372,16 @@ class Worker {
     KernelPlan minimal = plan;
     ShrinkStats stats;
     if (options_.shrink) {
-      const std::string wanted = verdict.check;
-      std::function<bool(const KernelPlan&)> stillFails = [&](const KernelPlan& candidate) {
+      // Only a candidate that fails the same way: the same check, the same kind of failure in it, on the same
+      // buffers (sameFailure) — not a candidate whose change made some other failure.
+      ShrinkPredicate stillFails = [&](const KernelPlan& candidate, const std::vector<int>& outputOrigin) {
         // A time-bounded campaign ends on time: past the grace period the shrinker keeps what it has.
         const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         if (options_.seconds > 0 && elapsed > options_.seconds + options_.shrinkGraceSeconds) return false;
         CheckedProgram program;
         Verdict v = check(candidate, program, nullptr);
-        return v.status == ProgramStatus::Failed && v.check == wanted;
+        return v.status == ProgramStatus::Failed && v.check == verdict.check &&
+               sameFailure(verdict.failure, v.failure, outputOrigin);
       };
       minimal = shrinkPlan(plan, stillFails, options_.shrinkBudget, &stats);
     }
@@ -416,6 +435,10 @@ class Worker {
     return (std::filesystem::path(dir) / name).string();
   }
 
+ public:
+  StageSeconds stages_;  // this worker's stage times (with --timings)
+
+ private:
   const CampaignOptions& options_;
   int id_;
   std::chrono::steady_clock::time_point start_;
@@ -431,8 +454,18 @@ std::atomic<bool> stopRequested{false};
 
 void requestCampaignStop() { stopRequested.store(true); }
 
+namespace {
+double processCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+}  // namespace
+
 CampaignResult runCampaign(const CampaignOptions& options) {
   CampaignResult result;
+  const double cpuStart = processCpuSeconds();
   result.summary.seed = options.seed;
   result.summary.target = options.targetName;
   result.summary.shards.push_back(std::to_string(options.shardIndex) + "/" + std::to_string(options.shardCount));
@@ -473,6 +506,10 @@ CampaignResult runCampaign(const CampaignOptions& options) {
       result.summary.add(record);
       for (const auto& [name, n] : checksRun) result.summary.checks[name] += n;
       if (options.keepRecords) result.records.push_back(std::move(record));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      result.summary.stages.add(worker.stages_);
     }
     slot.done = true;
   };
@@ -536,6 +573,8 @@ CampaignResult runCampaign(const CampaignOptions& options) {
     else threads[static_cast<size_t>(id)].join();
   }
   result.summary.seconds = elapsed();
+  result.summary.cpuSeconds = processCpuSeconds() - cpuStart;
+  result.summary.timed = options.timings;
   std::sort(result.summary.failures.begin(), result.summary.failures.end(),
             [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
   std::sort(result.records.begin(), result.records.end(),

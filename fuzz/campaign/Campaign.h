@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fuzz/programs/KernelGen.h"
+#include "fuzz/programs/ProgramCheck.h"
 #include "ir/launch/Engine.h"
 
 namespace tilesim::fuzz {
@@ -57,6 +58,9 @@ struct CampaignSummary {
   std::string target = "interp";
   int64_t programs = 0, passed = 0, failed = 0, skipped = 0;
   double seconds = 0;                        // wall time (summed over merged shards)
+  double cpuSeconds = 0;                     // user + system CPU time of the campaign's process (getrusage)
+  StageSeconds stages;                       // per-stage wall time summed over jobs (with --timings)
+  bool timed = false;                        // `stages` was measured
   uint64_t digest = 0;                       // sum of the programs' digests (order independent)
   std::map<std::string, int64_t> ops;        // op mnemonic -> occurrences
   std::map<std::string, int64_t> programsWithOp;
@@ -110,6 +114,7 @@ struct CampaignOptions {
   // CampaignResult::abandoned set (the stuck threads cannot be joined: a GPU kernel that never ends holds its
   // thread inside the driver, so the caller must end the process without running destructors). 0: wait forever.
   double hangSeconds = 120;
+  bool timings = false;         // measure the time per stage (CampaignSummary::stages)
   bool keepRecords = false;     // fill CampaignResult::records (tests)
 };
 

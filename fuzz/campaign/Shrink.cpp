@@ -10,8 +10,10 @@ namespace {
 
 class Shrinker {
  public:
-  Shrinker(KernelPlan plan, const std::function<bool(const KernelPlan&)>& stillFails, int budget)
-      : plan_(std::move(plan)), stillFails_(stillFails), budget_(budget) {}
+  Shrinker(KernelPlan plan, const ShrinkPredicate& stillFails, int budget)
+      : plan_(std::move(plan)), stillFails_(stillFails), budget_(budget) {
+    for (size_t j = 0; j < plan_.outputs.size(); ++j) origin_.push_back(static_cast<int>(j));
+  }
 
   KernelPlan run(ShrinkStats* stats) {
     bool progress = true;
@@ -30,12 +32,14 @@ class Shrinker {
   }
 
  private:
-  // Tries `candidate`; keeps it when it still fails.
-  bool attempt(const KernelPlan& candidate) {
+  // Tries `candidate` (outputs as in the current plan, or as `origin` says); keeps it when it still fails.
+  bool attempt(const KernelPlan& candidate) { return attempt(candidate, origin_); }
+  bool attempt(const KernelPlan& candidate, const std::vector<int>& origin) {
     if (stats_.tried >= budget_) return false;
     ++stats_.tried;
-    if (!stillFails_(candidate)) return false;
+    if (!stillFails_(candidate, origin)) return false;
     plan_ = candidate;
+    origin_ = origin;
     ++stats_.accepted;
     return true;
   }
@@ -46,7 +50,9 @@ class Shrinker {
       KernelPlan c = plan_;
       c.outputs.erase(c.outputs.begin() + static_cast<long>(j));
       if (j < c.outputTrims.size()) c.outputTrims.erase(c.outputTrims.begin() + static_cast<long>(j));
-      if (attempt(c)) any = true; else ++j;
+      std::vector<int> origin = origin_;
+      origin.erase(origin.begin() + static_cast<long>(j));
+      if (attempt(c, origin)) any = true; else ++j;
     }
     return any;
   }
@@ -104,21 +110,24 @@ class Shrinker {
 
   bool dropNodeRanges() {
     bool any = false;
-    // The tail after each output's node first: a store of value v needs nothing after it.
-    for (size_t keep = 0; keep < plan_.nodes.size(); ++keep) {
+    // The tail after a node first: one output (each in turn, keeping who it is) stores that node's value, and
+    // nothing after the node is needed.
+    bool cut = false;
+    for (size_t keep = 0; keep < plan_.nodes.size() && !cut; ++keep) {
       KernelPlan c = plan_;
       c.nodes.resize(keep + 1);
       const std::vector<uint8_t> made = madeValues(c);
       if (!made[keep]) continue;
       uint32_t value = static_cast<uint32_t>(c.inputs.size());
       for (size_t j = 0; j < keep; ++j) value += made[j];
-      c.outputs = {value};
-      c.outputTrims.resize(1);
-      if (attempt(c)) {
-        any = true;
-        break;
+      for (size_t j = 0; j < plan_.outputs.size() && !cut; ++j) {
+        KernelPlan d = c;
+        d.outputs = {value};
+        d.outputTrims = {j < plan_.outputTrims.size() ? plan_.outputTrims[j] : 0};
+        cut = attempt(d, {origin_[j]});
       }
     }
+    any |= cut;
     for (size_t chunk = std::max<size_t>(1, plan_.nodes.size() / 2); chunk >= 1; chunk /= 2) {
       for (size_t i = 0; i + chunk <= plan_.nodes.size();) {
         KernelPlan c = plan_;
@@ -235,16 +244,59 @@ class Shrinker {
   }
 
   KernelPlan plan_;
-  const std::function<bool(const KernelPlan&)>& stillFails_;
+  std::vector<int> origin_;  // per output of plan_: its index in the original plan
+  const ShrinkPredicate& stillFails_;
   int budget_;
   ShrinkStats stats_;
 };
 
 }  // namespace
 
+KernelPlan shrinkPlan(const KernelPlan& plan, const ShrinkPredicate& stillFails, int budget, ShrinkStats* stats) {
+  return Shrinker(plan, stillFails, budget).run(stats);
+}
+
 KernelPlan shrinkPlan(const KernelPlan& plan, const std::function<bool(const KernelPlan&)>& stillFails, int budget,
                       ShrinkStats* stats) {
-  return Shrinker(plan, stillFails, budget).run(stats);
+  ShrinkPredicate ignoringOrigins = [&](const KernelPlan& candidate, const std::vector<int>&) { return stillFails(candidate); };
+  return shrinkPlan(plan, ignoringOrigins, budget, stats);
+}
+
+namespace {
+// A buffer argument's identity across shrinking: `out<original output index>`, `in`, `atom` (or the name).
+std::string bufferIdentity(const std::string& name, const std::vector<int>* outputOrigin) {
+  auto numbered = [&](const char* prefix, size_t& number) {
+    const size_t length = std::strlen(prefix);
+    if (name.size() <= length || name.compare(0, length, prefix) != 0) return false;
+    number = 0;
+    for (size_t i = length; i < name.size(); ++i) {
+      if (name[i] < '0' || name[i] > '9') return false;
+      number = number * 10 + static_cast<size_t>(name[i] - '0');
+    }
+    return true;
+  };
+  size_t number = 0;
+  if (numbered("out", number)) {
+    if (!outputOrigin) return name;
+    return number < outputOrigin->size() ? "out" + std::to_string((*outputOrigin)[number]) : "out?";
+  }
+  if (numbered("in", number)) return "in";
+  if (numbered("atom", number)) return "atom";
+  return name;
+}
+}  // namespace
+
+bool sameFailure(const FailureClass& original, const FailureClass& candidate, const std::vector<int>& outputOrigin) {
+  if (candidate.kind != original.kind) return false;
+  if (original.buffers.empty()) return candidate.buffers.empty();
+  if (candidate.buffers.empty()) return false;
+  std::vector<std::string> wanted;
+  for (const std::string& name : original.buffers) wanted.push_back(bufferIdentity(name, nullptr));
+  for (const std::string& name : candidate.buffers) {
+    std::string id = bufferIdentity(name, &outputOrigin);
+    if (std::find(wanted.begin(), wanted.end(), id) == wanted.end()) return false;
+  }
+  return true;
 }
 
 }  // namespace tilesim::fuzz

@@ -114,6 +114,9 @@ void CampaignSummary::merge(const CampaignSummary& other) {
   failed += other.failed;
   skipped += other.skipped;
   seconds += other.seconds;
+  cpuSeconds += other.cpuSeconds;
+  stages.add(other.stages);
+  timed = timed || other.timed;
   digest += other.digest;
   auto addAll = [](std::map<std::string, int64_t>& into, const std::map<std::string, int64_t>& from) {
     for (const auto& [key, n] : from) into[key] += n;
@@ -143,6 +146,12 @@ nlohmann::ordered_json CampaignSummary::toJson() const {
   json["skipped"] = skipped;
   json["seconds"] = seconds;
   json["programs_per_second"] = seconds > 0 ? static_cast<double>(programs) / seconds : 0.0;
+  json["cpu_seconds"] = cpuSeconds;
+  json["programs_per_cpu_second"] = cpuSeconds > 0 ? static_cast<double>(programs) / cpuSeconds : 0.0;
+  if (timed)
+    json["stage_seconds"] = {{"generate", stages.generate}, {"build", stages.build}, {"print", stages.print},
+                             {"parse", stages.parse}, {"verify", stages.verify}, {"reference", stages.reference},
+                             {"interpret", stages.interpret}, {"compare", stages.compare}};
   char digestText[32];
   std::snprintf(digestText, sizeof digestText, "%016llx", static_cast<unsigned long long>(digest));
   json["digest"] = digestText;
@@ -181,6 +190,19 @@ std::optional<CampaignSummary> CampaignSummary::fromJson(const nlohmann::json& j
     summary.failed = json.at("failed").get<int64_t>();
     summary.skipped = json.at("skipped").get<int64_t>();
     summary.seconds = json.at("seconds").get<double>();
+    summary.cpuSeconds = json.value("cpu_seconds", 0.0);
+    if (json.contains("stage_seconds")) {
+      const auto& s = json.at("stage_seconds");
+      summary.timed = true;
+      summary.stages.generate = s.at("generate").get<double>();
+      summary.stages.build = s.at("build").get<double>();
+      summary.stages.print = s.at("print").get<double>();
+      summary.stages.parse = s.at("parse").get<double>();
+      summary.stages.verify = s.at("verify").get<double>();
+      summary.stages.reference = s.at("reference").get<double>();
+      summary.stages.interpret = s.at("interpret").get<double>();
+      summary.stages.compare = s.at("compare").get<double>();
+    }
     summary.digest = std::stoull(json.at("digest").get<std::string>(), nullptr, 16);
     summary.ops = json.at("ops").get<std::map<std::string, int64_t>>();
     summary.programsWithOp = json.at("programs_with_op").get<std::map<std::string, int64_t>>();
@@ -215,6 +237,26 @@ std::string CampaignSummary::human() const {
                 target.c_str(), static_cast<unsigned long long>(seed), shards.size(), static_cast<long long>(programs),
                 seconds, seconds > 0 ? static_cast<double>(programs) / seconds : 0.0);
   out << line;
+  if (cpuSeconds > 0) {
+    std::snprintf(line, sizeof line, "  CPU time %.1f s user+sys (%.1f programs per CPU-second)\n", cpuSeconds,
+                  static_cast<double>(programs) / cpuSeconds);
+    out << line;
+  }
+  if (timed) {
+    const double total = stages.generate + stages.build + stages.print + stages.parse + stages.verify +
+                         stages.reference + stages.interpret + stages.compare;
+    auto share = [&](double s) { return total > 0 ? 100.0 * s / total : 0.0; };
+    std::snprintf(line, sizeof line,
+                  "  stage wall seconds (summed over jobs): generate %.2f (%.0f%%), build %.2f (%.0f%%), print %.2f "
+                  "(%.0f%%), parse %.2f (%.0f%%), verify %.2f (%.0f%%),\n", stages.generate, share(stages.generate),
+                  stages.build, share(stages.build), stages.print, share(stages.print), stages.parse, share(stages.parse),
+                  stages.verify, share(stages.verify));
+    out << line;
+    std::snprintf(line, sizeof line, "    reference %.2f (%.0f%%), interpret %.2f (%.0f%%), compare %.2f (%.0f%%)\n",
+                  stages.reference, share(stages.reference), stages.interpret, share(stages.interpret), stages.compare,
+                  share(stages.compare));
+    out << line;
+  }
   out << "  passed " << passed << ", failed " << failed << ", skipped " << skipped;
   if (!skips.empty()) {
     out << " (";

@@ -19,8 +19,35 @@
 
 namespace tilesim::fuzz {
 
+// Wall-clock seconds per stage of the property, on the checking thread (`tilesim fuzz --timings`).
+struct StageSeconds {
+  double generate = 0;   // the plan from the program seed (the campaign fills this one)
+  double build = 0;      // plan -> module and input buffers (KernelGen)
+  double print = 0;      // the module as text, twice (the second time: the re-parsed module, the round trip)
+  double parse = 0;      // the printed text back to a module
+  double verify = 0;
+  double reference = 0;  // the lane-by-lane reference, both profiles
+  double interpret = 0;  // the four interpreter runs
+  double compare = 0;    // buffers against the reference, runs against each other
+  void add(const StageSeconds& other);
+};
+
+// How a program failed, finer than the check's name, so that a shrinker keeps only candidates that fail the same
+// way (docs/fuzzing.md, Shrinking): `kind` is the check and which of its failures ("reports: unexpected race in
+// tt.store", "reports: missing undefined-behavior", "mismatch"), `buffers` the arguments whose bytes differ
+// (mismatch, determinism; a target engine's comparison adds its own).
+struct FailureClass {
+  std::string kind;
+  std::vector<std::string> buffers;
+};
+
+// The first line of `text` with every run of digits as '#' (positions, sizes, values), so that equal failures of
+// different programs compare equal.
+std::string withoutNumbers(const std::string& text);
+
 // What one checked program was, for statistics and for writing it out as a case.
 struct CheckedProgram {
+  StageSeconds* stages = nullptr;          // when set, each stage's time is added here
   BuiltKernel built;                       // the builder's module and the input buffers
   std::unique_ptr<Module> parsed;          // the re-parsed printed module (what every engine runs)
   std::string text;                        // the printed module
@@ -31,6 +58,7 @@ struct CheckedProgram {
   std::vector<LaunchArgument> tritonOutputs;  // the same under the triton profile (with error bounds)
   std::vector<std::vector<uint8_t>> undefinedElements;  // per buffer argument: 1 where an undefined lane was stored
   ReferenceOutcome reference;              // exact-profile reference (buffers in argument order)
+  FailureClass failure;                    // set when the check fails
 };
 
 // Builds, prints, re-parses and verifies the plan. Returns "" or what failed (a builder, printer or verifier bug).

@@ -128,6 +128,40 @@ TEST(ProgramFuzz, InterpreterMatchesLaneByLaneReference) {
   EXPECT_TRUE(success);
 }
 
+// The property runs the reference once for both profiles when referenceDependsOnProfile says the profile cannot
+// matter; here both runs are made and must agree bit for bit for every such program (and the programs it sends to
+// two runs must include some whose runs differ, or the criterion would be vacuous).
+TEST(ProgramFuzz, ProfileIndependentReferencesAgree) {
+  int independent = 0, dependent = 0, differing = 0;
+  for (uint64_t seed = 1; seed <= 400; ++seed) {
+    KernelPlan plan = genKernelPlan()(rc::Random(seed * 0x9E3779B97F4A7C15ull), 100).value();
+    BuiltKernel built = buildKernel(plan);
+    if (!built.module) continue;
+    std::optional<Function> kernel = built.module->kernel();
+    ASSERT_TRUE(kernel);
+    ReferenceOutcome exact = runReference(*kernel, built.arguments, built.grid, FloatProfile::Exact, built.module.get());
+    ReferenceOutcome triton = runReference(*kernel, built.arguments, built.grid, FloatProfile::Triton, built.module.get());
+    const bool same = exact.buffers == triton.buffers && exact.undefinedElements == triton.undefinedElements &&
+                      exact.undefinedReachesMemory == triton.undefinedReachesMemory &&
+                      exact.undefinedBehaviour == triton.undefinedBehaviour &&
+                      exact.undefinedBehaviourPossible == triton.undefinedBehaviourPossible &&
+                      exact.outOfBounds == triton.outOfBounds && exact.assertFails == triton.assertFails &&
+                      exact.error == triton.error;
+    if (referenceDependsOnProfile(*built.module)) {
+      ++dependent;
+      differing += !same;
+    } else {
+      ++independent;
+      EXPECT_TRUE(same) << "seed " << seed << ": the profiles disagree on a program without profile-dependent ops\n"
+                        << printModule(*built.module);
+    }
+  }
+  std::cout << independent << " profile-independent programs agreed; " << dependent << " dependent, " << differing
+            << " of them differ\n";
+  EXPECT_GE(independent, 100);
+  EXPECT_GE(differing, 1);
+}
+
 // Every case the fuzzer saved in conformance/regressions/ must pass once its bug is fixed (a case kept for a bug
 // that is still open is listed in docs/fuzzing.md and named `open_*`, which this test skips).
 TEST(ProgramFuzz, RegressionCasesPass) {

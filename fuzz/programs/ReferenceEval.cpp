@@ -11,6 +11,7 @@
 #include "fuzz/programs/ReferenceLanes.h"
 #include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
+#include "ir/launch/ParameterName.h"
 
 namespace tilesim::fuzz {
 namespace {
@@ -46,12 +47,16 @@ Lanes makeLanes(Type type) {
   return lanes;
 }
 
-std::vector<int64_t> multiIndex(int64_t linear, const std::vector<int64_t>& shape) {
-  std::vector<int64_t> index(shape.size());
+void multiIndex(int64_t linear, const std::vector<int64_t>& shape, std::vector<int64_t>& index) {
+  index.resize(shape.size());
   for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
     index[d] = linear % shape[d];
     linear /= shape[d];
   }
+}
+std::vector<int64_t> multiIndex(int64_t linear, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> index;
+  multiIndex(linear, shape, index);
   return index;
 }
 
@@ -97,7 +102,7 @@ class Reference {
     program_ = program;
     env_.clear();
     Block& body = kernel_.body();
-    for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), kernel_.argumentName(i));
+    for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), parameterBindingName(kernel_, i));
     runBlock(body);
   }
 
@@ -123,18 +128,39 @@ class Reference {
     fail("reference: no argument named " + name);
   }
 
-  // Runs the ops of `block`; returns the terminator's operands.
-  std::vector<Lanes> runBlock(const Block& block) {
+  // Runs the ops of `block`; returns its terminator (null on an error or without one).
+  const Operation* runOps(const Block& block) {
     for (const auto& op : block.operations) {
-      if (!outcome_.error.empty()) return {};
-      if (hasTrait(op->kind, kTerminator)) {
-        std::vector<Lanes> results;
-        for (const Value* v : op->operands) results.push_back(env_.at(v));
-        return results;
-      }
+      if (!outcome_.error.empty()) return nullptr;
+      if (hasTrait(op->kind, kTerminator)) return op.get();
       evalOp(*op);
     }
-    return {};
+    return nullptr;
+  }
+
+  // Runs the ops of `block`; returns the terminator's operands.
+  std::vector<Lanes> runBlock(const Block& block) {
+    std::vector<Lanes> results;
+    if (const Operation* terminator = runOps(block))
+      for (const Value* v : terminator->operands) results.push_back(env_.at(v));
+    return results;
+  }
+
+  // The value's lanes as makeLanes(type) makes them (zero bits, all defined, no buffer), reusing the storage the
+  // value had (a region runs many times: each combine of a reduction, each loop iteration).
+  Lanes& fresh(const Value* value, Type type) {
+    Lanes& lanes = env_[value];
+    lanes.type = type;
+    auto shape = type.shape();
+    lanes.shape.assign(shape.begin(), shape.end());
+    const size_t count = static_cast<size_t>(type.numElements());
+    lanes.bits.assign(count, 0);
+    lanes.undefined.assign(count, 0);
+    lanes.buffer = -1;
+    lanes.blockShape.clear();
+    lanes.blockStrides.clear();
+    lanes.blockOffsets.clear();
+    return lanes;
   }
 
   const Lanes& get(const Value* value) { return env_.at(value); }
@@ -143,19 +169,17 @@ class Reference {
     Type type = op.numResults() ? op.result()->type : Type();
     switch (op.kind) {
       case OpKind::TTGetProgramId: {
-        Lanes lanes = makeLanes(type);
+        Lanes& lanes = fresh(op.result(), type);
         lanes.bits[0] = static_cast<uint64_t>(program_[ProgramAxisView{op}.index()]);
-        env_[op.result()] = std::move(lanes);
         return;
       }
       case OpKind::TTMakeRange: {
-        Lanes lanes = makeLanes(type);
+        Lanes& lanes = fresh(op.result(), type);
         for (int64_t i = 0; i < lanes.size(); ++i) lanes.bits[i] = maskToWidth(static_cast<uint64_t>(op.intAttr("start") + i), ScalarKind::I32);
-        env_[op.result()] = std::move(lanes);
         return;
       }
       case OpKind::ArithConstant: {
-        Lanes lanes = makeLanes(type);
+        Lanes& lanes = fresh(op.result(), type);
         const Attribute* value = op.attr("value");
         ScalarKind kind = type.scalarKind();
         for (int64_t i = 0; i < lanes.size(); ++i) {
@@ -164,13 +188,11 @@ class Reference {
                                                                      : static_cast<uint64_t>(value->intValue());
           lanes.bits[i] = maskToWidth(bits, kind);
         }
-        env_[op.result()] = std::move(lanes);
         return;
       }
       case OpKind::TTGetNumPrograms: {
-        Lanes lanes = makeLanes(type);
+        Lanes& lanes = fresh(op.result(), type);
         lanes.bits[0] = static_cast<uint64_t>(grid_[ProgramAxisView{op}.index()]);
-        env_[op.result()] = std::move(lanes);
         return;
       }
       case OpKind::TTUnsplat:
@@ -208,26 +230,30 @@ class Reference {
       default: break;
     }
     if (!hasTrait(op.kind, kElementwise)) return fail("reference: unsupported op " + std::string(op.name()));
-    Lanes result = makeLanes(type);
     ScalarKind operandKind = op.operand(0)->type.scalarKind();
     ScalarKind resultKind = type.scalarKind();
-    std::vector<uint64_t> lanes(op.numOperands());
+    // At most 3 operands (select, fma, clamp); looked up once, not per lane.
+    std::array<const Lanes*, 4> operands{};
+    const size_t numOperands = op.numOperands();
+    if (numOperands > operands.size()) return fail("reference: too many operands for " + std::string(op.name()));
+    for (size_t k = 0; k < numOperands; ++k) operands[k] = &get(op.operand(k));
+    Lanes& result = fresh(op.result(), type);
+    std::array<uint64_t, 4> lanes{};
+    const std::span<const uint64_t> laneSpan(lanes.data(), numOperands);
+    std::string error;
     for (int64_t i = 0; i < result.size(); ++i) {
-      for (size_t k = 0; k < op.numOperands(); ++k) {
-        const Lanes& operand = get(op.operand(k));
-        lanes[k] = operand.bits[i];
-        result.undefined[i] |= operand.undefined[i];
+      for (size_t k = 0; k < numOperands; ++k) {
+        lanes[k] = operands[k]->bits[i];
+        result.undefined[i] |= operands[k]->undefined[i];
       }
-      std::string error;
       bool undefinedBehaviour = false;
-      std::optional<uint64_t> value = evalLane(op, lanes, operandKind, resultKind, exactMath_, &error, &undefinedBehaviour);
+      std::optional<uint64_t> value = evalLane(op, laneSpan, operandKind, resultKind, exactMath_, &error, &undefinedBehaviour);
       if (!value) return fail(error);
       // An undefined lane's value is unspecified, so whether it is UB is too.
       if (result.undefined[i]) outcome_.undefinedBehaviourPossible |= canBeUndefinedBehaviour(op.kind);
       else outcome_.undefinedBehaviour |= undefinedBehaviour;
       result.bits[i] = *value;
     }
-    env_[op.result()] = std::move(result);
   }
 
   // splat, broadcast, expand_dims, reshape, trans: each output lane reads one input lane: the same row-major
@@ -235,20 +261,22 @@ class Reference {
   // input is one lane), or the index permuted by `order` (trans: result dim d is input dim order[d]).
   void moveLanes(const Operation& op) {
     const Lanes& input = get(op.operand(0));
-    Lanes result = makeLanes(op.result()->type);
+    Lanes& result = fresh(op.result(), op.result()->type);
     result.buffer = input.buffer;
+    const Attribute* order = op.kind == OpKind::TTTrans ? op.attr("order") : nullptr;
+    if (op.kind == OpKind::TTTrans && !order) return fail("reference: tt.trans without order");
+    std::vector<int64_t> index, source;
     for (int64_t i = 0; i < result.size(); ++i) {
       int64_t from = 0;
       if (op.kind == OpKind::TTExpandDims || op.kind == OpKind::TTReshape || op.kind == OpKind::TTUnsplat) {
         from = i;
       } else if (op.kind == OpKind::TTTrans) {
-        const Attribute* order = op.attr("order");
-        if (!order) return fail("reference: tt.trans without order");
-        std::vector<int64_t> index = multiIndex(i, result.shape), source(index.size());
+        multiIndex(i, result.shape, index);
+        source.resize(index.size());
         for (size_t d = 0; d < index.size(); ++d) source[order->arrayValues()[d]] = index[d];
         from = linearIndex(source, input.shape);
       } else if (op.kind == OpKind::TTBroadcast) {
-        std::vector<int64_t> index = multiIndex(i, result.shape);
+        multiIndex(i, result.shape, index);
         for (size_t d = 0; d < index.size(); ++d)
           if (input.shape[d] == 1) index[d] = 0;
         from = linearIndex(index, input.shape);
@@ -256,13 +284,12 @@ class Reference {
       result.bits[i] = input.bits[from];
       result.undefined[i] = input.undefined[from];
     }
-    env_[op.result()] = std::move(result);
   }
 
   // join: out[i..., k] = (k ? b : a)[i...]; split: out_k[i...] = in[i..., k]; cat (1-D): a then b.
   void joinSplitCat(const Operation& op) {
     for (size_t r = 0; r < op.numResults(); ++r) {
-      Lanes result = makeLanes(op.result(r)->type);
+      Lanes& result = fresh(op.result(r), op.result(r)->type);
       for (int64_t i = 0; i < result.size(); ++i) {
         const Lanes* from = &get(op.operand(0));
         int64_t lane = i;
@@ -278,21 +305,19 @@ class Reference {
         result.bits[i] = from->bits[lane];
         result.undefined[i] = from->undefined[lane];
       }
-      env_[op.result(r)] = std::move(result);
     }
   }
 
   void addPointer(const Operation& op) {
     const Lanes& pointer = get(op.operand(0));
     const Lanes& offset = get(op.operand(1));
-    Lanes result = makeLanes(op.result()->type);
+    Lanes& result = fresh(op.result(), op.result()->type);
     result.buffer = pointer.buffer;
     ScalarKind offsetKind = op.operand(1)->type.scalarKind();
     for (int64_t i = 0; i < result.size(); ++i) {
       result.bits[i] = static_cast<uint64_t>(static_cast<int64_t>(pointer.bits[i]) + signExtendLane(offset.bits[i], offsetKind));
       result.undefined[i] = pointer.undefined[i] | offset.undefined[i];
     }
-    env_[op.result()] = std::move(result);
   }
 
   // Whether lane i is active; an undefined mask lane that decides an access must be reported.
@@ -322,7 +347,7 @@ class Reference {
 
   void load(const Operation& op) {
     const Lanes& pointer = get(op.operand(0));
-    Lanes result = makeLanes(op.result()->type);
+    Lanes& result = fresh(op.result(), op.result()->type);
     ScalarKind kind = result.type.scalarKind();
     for (int64_t i = 0; i < result.size(); ++i) {
       if (active(op, i)) {
@@ -339,7 +364,6 @@ class Reference {
       }
       result.undefined[i] |= maskUndefined(op, i);
     }
-    env_[op.result()] = std::move(result);
   }
 
   void store(const Operation& op) {
@@ -367,7 +391,7 @@ class Reference {
     const Lanes& condition = get(op.operand(0));
     const Lanes& whenTrue = get(op.operand(1));
     const Lanes& whenFalse = get(op.operand(2));
-    Lanes result = makeLanes(op.result()->type);
+    Lanes& result = fresh(op.result(), op.result()->type);
     result.buffer = whenTrue.buffer;
     for (int64_t i = 0; i < result.size(); ++i) {
       int64_t c = condition.size() == 1 ? 0 : i;
@@ -375,25 +399,27 @@ class Reference {
       result.bits[i] = side.bits[i];
       result.undefined[i] = condition.undefined[c] | side.undefined[i];
     }
-    env_[op.result()] = std::move(result);
   }
 
   // One scalar per value: a lane of each reduce/scan operand, as the combine region's block arguments.
   using Scalars = std::vector<std::pair<uint64_t, uint8_t>>;
 
-  Scalars combine(const Block& region, const Scalars& left, const Scalars& right) {
+  // out = combine(left, right); `out` may be `left` or `right` (both are bound to the region first).
+  void combine(const Block& region, const Scalars& left, const Scalars& right, Scalars& out) {
     for (size_t k = 0; k < left.size() + right.size(); ++k) {
       const auto& [bits, undefined] = k < left.size() ? left[k] : right[k - left.size()];
-      Lanes lanes = makeLanes(region.argument(k)->type);
+      Lanes& lanes = fresh(region.argument(k), region.argument(k)->type);
       lanes.bits[0] = bits;
       lanes.undefined[0] = undefined;
-      env_[region.argument(k)] = std::move(lanes);
     }
-    std::vector<Lanes> results = runBlock(region);
-    Scalars out;
-    for (const Lanes& lanes : results) out.push_back({lanes.bits[0], lanes.undefined[0]});
-    if (out.size() != left.size()) fail("reference: combine region yields the wrong number of values");
-    return out;
+    const size_t expected = left.size();
+    out.clear();
+    if (const Operation* terminator = runOps(region))
+      for (const Value* v : terminator->operands) {
+        const Lanes& lanes = env_.at(v);
+        out.push_back({lanes.bits[0], lanes.undefined[0]});
+      }
+    if (out.size() != expected) fail("reference: combine region yields the wrong number of values");
   }
 
   struct Geometry {
@@ -428,7 +454,7 @@ class Reference {
       for (int64_t i = 0; i < g.inner; ++i) {
         std::vector<Scalars> values = column(op, g, o, i);
         for (int64_t w = 1; w < g.extent; w *= 2)
-          for (int64_t j = 0; j + w < g.extent; j += 2 * w) values[j] = combine(op.region(0).front(), values[j], values[j + w]);
+          for (int64_t j = 0; j + w < g.extent; j += 2 * w) combine(op.region(0).front(), values[j], values[j + w], values[j]);
         if (!outcome_.error.empty()) return;
         for (size_t k = 0; k < results.size(); ++k) {
           results[k].bits[o * g.inner + i] = values[0][k].first;
@@ -451,7 +477,7 @@ class Reference {
         std::vector<Scalars> values = column(op, g, o, i);
         if (reverse) std::reverse(values.begin(), values.end());
         for (int64_t d = 1; d < g.extent; d *= 2)
-          for (int64_t j = g.extent - 1; j >= d; --j) values[j] = combine(op.region(0).front(), values[j - d], values[j]);
+          for (int64_t j = g.extent - 1; j >= d; --j) combine(op.region(0).front(), values[j - d], values[j], values[j]);
         if (!outcome_.error.empty()) return;
         for (int64_t step = 0; step < g.extent; ++step) {
           int64_t at = reverse ? g.extent - 1 - step : step;
@@ -553,7 +579,12 @@ class Reference {
         result.bits[i] = maskToWidth(bits, kind);
         result.undefined[i] = pointer.undefined[0];
       } else if (padding == 2 && isFloatKind(kind)) {
-        result.bits[i] = floatBitsFromDouble(std::nan(""), kind);
+        // docs/semantics.md: the format's quiet NaN (0x7FC00000 for f32, as the GPU pads), not the canonical NaN
+        // ops produce (0x7FFFFFFF); visible through a bitcast. Formats without infinities have one NaN.
+        const FloatFormat format = floatFormat(kind);
+        result.bits[i] = !format.hasInfinity ? canonicalNaNBits(kind)
+                                             : (((uint64_t{1} << format.exponentBits) - 1) << format.mantissaBits) |
+                                                   (uint64_t{1} << (format.mantissaBits - 1));
       } else if (padding == 0) {
         result.undefined[i] = 1;  // no padding option: the lanes outside are undefined
       }
@@ -734,12 +765,19 @@ class Reference {
     const Lanes* mask = op.numOperands() > 1 ? &get(op.operand(1)) : nullptr;
     Lanes result = makeLanes(op.result()->type);
     const ScalarKind kind = op.operand(0)->type.scalarKind();
+    bool anyUndefined = false;  // an undefined value (or mask lane) counted: which bin it lands in is unspecified
     for (int64_t i = 0; i < values.size(); ++i) {
+      if (mask && mask->undefined[i]) anyUndefined = true;
       if (mask && !(mask->bits[i] & 1)) continue;
-      if (values.undefined[i]) outcome_.undefinedReachesMemory = true;  // an undefined value is counted
+      if (values.undefined[i]) {
+        outcome_.undefinedReachesMemory = true;  // an undefined value is counted
+        anyUndefined = true;
+      }
       const int64_t v = signExtendLane(values.bits[i], kind);
       if (v >= 0 && v < result.size()) result.bits[v] = maskToWidth(result.bits[v] + 1, ScalarKind::I32);
     }
+    // Every bin's count depends on the undefined lanes' values, so every bin is undefined.
+    if (anyUndefined) std::fill(result.undefined.begin(), result.undefined.end(), uint8_t{1});
     env_[op.result()] = std::move(result);
   }
 
@@ -781,6 +819,21 @@ class Reference {
 };
 
 }  // namespace
+
+bool referenceDependsOnProfile(const Module& module) {
+  // Keep in step with every read of Reference::exactMath_ (evalLane's math functions, atomic fadd).
+  bool depends = false;
+  for (const Function& function : module.allFunctions())
+    walk(*function.op(), [&](const Operation& op) {
+      switch (op.kind) {
+        case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog: case OpKind::MathLog2:
+        case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathRsqrt: case OpKind::MathErf:
+        case OpKind::TTAtomicRMW: depends = true; break;
+        default: break;
+      }
+    });
+  return depends;
+}
 
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
                               std::array<int64_t, 3> grid, FloatProfile profile, const Module* module) {

@@ -40,6 +40,12 @@ struct ReferenceOutcome {
 // Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does). `profile`
 // picks the math functions' values: the exact profile's own algorithms or the correctly rounded ones (triton).
 // `module` holds the functions tt.call names (null: a kernel without calls).
+// Whether the reference's result can depend on the float profile: only the math functions with an algorithm of
+// their own (exp, exp2, log, log2, sin, cos, rsqrt, erf) and float atomic adds (f32 flush to zero) read the
+// profile. Without them both profiles give the same outcome bit for bit, so one run serves both
+// (`ProgramFuzz.ProfileIndependentReferencesAgree` holds this to the two runs).
+bool referenceDependsOnProfile(const Module& module);
+
 ReferenceOutcome runReference(const Function& kernel, const std::vector<LaunchArgument>& arguments,
                               std::array<int64_t, 3> grid, FloatProfile profile = FloatProfile::Exact,
                               const Module* module = nullptr);

@@ -1,5 +1,6 @@
 // Argument constructors and buffer placement (aliases resolved to their storage), shared by every engine.
 #include "ir/launch/Launch.h"
+#include "ir/launch/ParameterName.h"
 
 #include <algorithm>
 #include <set>
@@ -104,7 +105,7 @@ Diagnostics checkSpecialisation(const Launch& launch, const std::vector<BufferPl
     const Attribute* divisibility = findAttribute(kernel.argumentAttributes(p), "tt.divisibility");
     if (!divisibility || divisibility->kind() != Attribute::Kind::Integer || divisibility->intValue() <= 1) continue;
     const uint64_t required = static_cast<uint64_t>(divisibility->intValue());
-    const std::string& name = kernel.argumentName(p);
+    const std::string name = parameterBindingName(kernel, p);
     for (size_t i = 0; i < launch.arguments.size(); ++i) {
       const LaunchArgument& argument = launch.arguments[i];
       if (argument.name != name) continue;

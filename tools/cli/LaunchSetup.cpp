@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "ir/launch/ParameterName.h"
 #include "tools/cli/Cli.h"
 
 namespace tilesim::cli {
@@ -145,8 +146,8 @@ int addArgument(const std::string& spec, const Function& kernel, PreparedLaunch&
   std::optional<Type> parameterType;
   std::vector<std::string> names;
   for (size_t i = 0; i < kernel.numArguments(); ++i) {
-    names.push_back(kernel.argumentName(i));
-    if (kernel.argumentName(i) == name) parameterType = kernel.argument(i)->type;
+    names.push_back(parameterBindingName(kernel, i));
+    if (names.back() == name) parameterType = kernel.argument(i)->type;
   }
   if (!parameterType) {
     printError(fmt::format("--arg {}: kernel @{} has no parameter %{} (parameters: {})", name, kernel.name(), name,

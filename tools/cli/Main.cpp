@@ -42,6 +42,7 @@ int runMain(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tilesim::cli::reexecFuzzWithPassiveOpenMP(argc, argv);
   try {
     return runMain(argc, argv);
   } catch (const std::bad_alloc&) {  // the input needs more memory than this machine gives: not a tilesim bug
