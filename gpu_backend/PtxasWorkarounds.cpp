@@ -13,16 +13,32 @@
 namespace tilesim::gpu {
 namespace {
 
-bool isI16OrVectorOfI16(llvm::Type* type) { return type->getScalarType()->isIntegerTy(16); }
+bool isRewrittenWidth(llvm::Type* type) {
+  llvm::Type* scalar = type->getScalarType();
+  return scalar->isIntegerTy(16) || scalar->isIntegerTy(32) || scalar->isIntegerTy(64);
+}
 
-// One i16 lane through the replacement PTX.
+// One lane through the replacement PTX (PTX ISA 8.5 §9.7.1.2 sub: .u wraps; §9.7.9.21 cvt: .s32.s16
+// sign-extends, .u16.u32 keeps the low 16 bits; §9.7.1.6 abs; §9.7.1.10 max). Not side-effecting: LLVM may
+// still CSE or drop them.
 llvm::Value* safeLane(llvm::IRBuilder<>& builder, llvm::Value* x, bool absolute) {
-  auto* type = llvm::FunctionType::get(builder.getInt16Ty(), {builder.getInt16Ty()}, false);
-  // PTX ISA 8.5 §9.7.1.2 sub (.u16: wraps), §9.7.9.21 cvt (.s32.s16 sign-extends, .u16.u32 keeps the low 16
-  // bits), §9.7.1.6 abs (.s32). Not side-effecting: LLVM may still CSE or drop them.
-  const char* text = absolute ? "{\n\t.reg .b32 %t;\n\tcvt.s32.s16 %t, $1;\n\tabs.s32 %t, %t;\n\tcvt.u16.u32 $0, %t;\n\t}"
-                              : "sub.u16 $0, 0, $1;";
-  return builder.CreateCall(llvm::InlineAsm::get(type, text, "=h,h", false), {x});
+  llvm::Type* type = x->getType();
+  const unsigned bits = type->getIntegerBitWidth();
+  const char* text = nullptr;
+  const char* constraints = nullptr;
+  if (bits == 16) {
+    text = absolute ? "{\n\t.reg .b32 %t;\n\tcvt.s32.s16 %t, $1;\n\tabs.s32 %t, %t;\n\tcvt.u16.u32 $0, %t;\n\t}"
+                    : "sub.u16 $0, 0, $1;";
+    constraints = "=h,h";
+  } else if (bits == 32) {
+    text = absolute ? "{\n\t.reg .b32 %an;\n\tsub.u32 %an, 0, $1;\n\tmax.s32 $0, $1, %an;\n\t}" : "sub.u32 $0, 0, $1;";
+    constraints = "=r,r";
+  } else {
+    text = absolute ? "{\n\t.reg .b64 %an;\n\tsub.u64 %an, 0, $1;\n\tmax.s64 $0, $1, %an;\n\t}" : "sub.u64 $0, 0, $1;";
+    constraints = "=l,l";
+  }
+  auto* function = llvm::FunctionType::get(type, {type}, false);
+  return builder.CreateCall(llvm::InlineAsm::get(function, text, constraints, false), {x});
 }
 
 llvm::Value* safeValue(llvm::IRBuilder<>& builder, llvm::Value* x, bool absolute) {
@@ -41,7 +57,7 @@ int avoidPtxasSixteenBitNegation(llvm::Module& module) {
   for (llvm::Function& function : module)
     for (llvm::BasicBlock& block : function)
       for (llvm::Instruction& instruction : block) {
-        if (!isI16OrVectorOfI16(instruction.getType())) continue;
+        if (!isRewrittenWidth(instruction.getType())) continue;
         if (auto* binary = llvm::dyn_cast<llvm::BinaryOperator>(&instruction)) {
           auto* zero = llvm::dyn_cast<llvm::Constant>(binary->getOperand(0));
           if (binary->getOpcode() == llvm::Instruction::Sub && zero && zero->isNullValue()) found.push_back({binary, false});

@@ -16,7 +16,13 @@ namespace tilesim::gpu {
 // PTX that ptxas wraps correctly: `sub.u16 d, 0, x`, and `abs.s32` of `cvt.s32.s16 x` truncated by
 // `cvt.u16.u32`. Vectors of i16 are rewritten lane by lane. Runs after O3 (which is what forms these: `0 - x`,
 // `x * -1`, the select idiom of abs). Returns how many instructions were rewritten.
+// The same rewrite for i32 and i64 (`neg.s32`/`.s64`, `abs.s32`/`.s64`): ptxas folds a negation into a
+// three-input VIMNMX3 (sm_90) and loses it, and it assumes abs is non-negative, so a following `rem.s32`
+// drops the dividend's sign for abs(INT_MIN) (the H200 campaign of 14:06-14:41 UTC: `max` reductions of `0 - x`
+// with INT_MIN inputs, `abs(x) % y`, `log(sitofp(abs(x)))`). Negation becomes `sub.u32 d, 0, x` (an explicit
+// IMAD.MOV -x for every lane in the SASS) and abs `max.s32 x, (0 - x)` (ptxas keeps the sign test after it).
 int avoidPtxasSixteenBitNegation(llvm::Module& module);
+
 
 // The high 16 bits of a 32-bit register: NVPTX (LLVM 19) moves them out with
 // `{ .reg .b16 tmp; mov.b32 {tmp, %rsN}, %rM; }`, and ptxas, for a register that lives across a loop marked
