@@ -223,7 +223,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   compiled.name = kernel.name();
   {
     const CompilingScope scope(compiled.name, "PTX code generation");
-    compiled.ptx = avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine));  // PtxasWorkarounds.h
+    compiled.ptx = avoidPtxasNegAbs(avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine)));  // PtxasWorkarounds.h
   }
   compiled.threads = 32 * options.numWarps;
   compiled.sharedBytes = lowering.sharedBytes();

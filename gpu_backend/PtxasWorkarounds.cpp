@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <regex>
 #include <string_view>
 #include <vector>
 
@@ -103,6 +104,36 @@ std::string avoidPtxasHighHalfMove(const std::string& ptx, int* count) {
   out.append(ptx, at, std::string::npos);
   if (count) *count = replaced;
   return out;
+}
+
+std::string avoidPtxasNegAbs(const std::string& ptx, int* count) {
+  // `[@p ]neg.sN d, x;` and `[@p ]abs.sN d, x;` with register operands, one instruction a line as NVPTX prints.
+  static const std::regex negation(R"((\s)(@!?%p\d+\s+)?neg\.s(16|32|64)\s+(%\w+),\s*(%\w+);)");
+  static const std::regex absolute(R"((\s)(@!?%p\d+\s+)?abs\.s(16|32|64)\s+(%\w+),\s*(%\w+);)");
+  int replaced = 0;
+  auto rewrite = [&](const std::string& text, const std::regex& pattern, bool isAbs) {
+    std::string out;
+    auto begin = std::sregex_iterator(text.begin(), text.end(), pattern);
+    size_t at = 0;
+    for (auto it = begin; it != std::sregex_iterator(); ++it) {
+      const std::smatch& m = *it;
+      out.append(text, at, static_cast<size_t>(m.position(0)) - at);
+      const std::string lead = m[1].str(), predicate = m[2].str(), bits = m[3].str(), d = m[4].str(), x = m[5].str();
+      if (!isAbs) {
+        out += lead + predicate + "sub.u" + bits + " " + d + ", 0, " + x + ";";
+      } else {  // a block cannot carry a predicate: branch-free, the predicate goes on the final move
+        out += lead + "{ .reg .b" + bits + " %an, %am; sub.u" + bits + " %an, 0, " + x + "; max.s" + bits + " %am, " + x +
+               ", %an; " + predicate + "mov.b" + bits + " " + d + ", %am; }";
+      }
+      at = static_cast<size_t>(m.position(0) + m.length(0));
+      ++replaced;
+    }
+    out.append(text, at, std::string::npos);
+    return out;
+  };
+  std::string result = rewrite(rewrite(ptx, negation, false), absolute, true);
+  if (count) *count = replaced;
+  return result;
 }
 
 }  // namespace tilesim::gpu

@@ -32,4 +32,10 @@ int avoidPtxasSixteenBitNegation(llvm::Module& module);
 // compiles as a shift (SHF.R.U32.HI). Returns the PTX with every occurrence replaced; `*count` gets how many.
 std::string avoidPtxasHighHalfMove(const std::string& ptx, int* count = nullptr);
 
+// The PTX-level catch-all for the negation and abs bugs above: NVPTX's instruction selection makes negations the
+// IR rewrite cannot see (`x * -128` becomes `shl.b32` then `neg.s32`: a triton-profile case of the H200 campaign,
+// bc7013d8, whose max reduction ptxas then got wrong). Every `neg.sN d, x` becomes `sub.uN d, 0, x` and every
+// `abs.sN d, x` `max.sN d, x, (0 - x)` (predicates kept). Returns the PTX; `*count` gets how many were rewritten.
+std::string avoidPtxasNegAbs(const std::string& ptx, int* count = nullptr);
+
 }  // namespace tilesim::gpu

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include <sys/resource.h>
@@ -143,6 +144,11 @@ class Worker {
         verdict.status = ProgramStatus::Skipped;
         verdict.check = "target-too-large";
         verdict.message = large;
+      } else if (std::string unspecified = options_.tritonProfile ? integerFromApproximateFloat(*program.parsed) : "";
+                 !unspecified.empty()) {
+        verdict.status = ProgramStatus::Skipped;
+        verdict.check = "target-unspecified";
+        verdict.message = unspecified;
       } else {
         ran("target");
         Launch launch;
@@ -447,6 +453,55 @@ class Worker {
 };
 
 }  // namespace
+
+namespace {
+// Under the triton profile a float from an approximate instruction (div.full, ex2.approx, libdevice, a
+// tensor-core dot, an atomic float add whose order is open) is judged within its error bound, but that bound
+// does not follow it into an integer or a boolean: an `fptosi`, a `cmpf` or a bitcast of such a value (and
+// everything computed from it) can differ by a whole step on the GPU without either engine being wrong (the
+// 6 unspecified cases of the H200 campaign, docs/findings.md G9). "" when no such conversion exists; else the op.
+bool approximateUnderTriton(const Operation& op) {
+  const bool floatResult = op.numResults() > 0 && op.result()->type.element().isFloat();
+  switch (op.kind) {
+    case OpKind::ArithDivF: case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog:
+    case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathRsqrt:
+    case OpKind::MathSqrt: case OpKind::MathErf: case OpKind::TTExternElementwise:
+      return floatResult;
+    case OpKind::TTDot: case OpKind::TTAtomicRMW:
+      return floatResult;
+    default: return false;
+  }
+}
+}  // namespace
+
+std::string integerFromApproximateFloat(const Module& module) {
+  std::set<const Value*> approximate;
+  bool loopCarried = false;  // a tainted value reaches a region terminator: taint every region's arguments
+  std::string found;
+  for (int round = 0; round < 8 && found.empty(); ++round) {
+    const size_t before = approximate.size();
+    walk(*module.kernel()->op(), [&](const Operation& op) {
+      bool tainted = approximateUnderTriton(op);
+      for (const Value* operand : op.operands) tainted |= approximate.count(operand) > 0;
+      if (!tainted) return;
+      const bool toInteger = op.kind == OpKind::ArithFPToSI || op.kind == OpKind::ArithFPToUI ||
+                             op.kind == OpKind::ArithCmpF ||
+                             ((op.kind == OpKind::ArithBitcast || op.kind == OpKind::TTBitcast) &&
+                              op.operand(0)->type.element().isFloat() && !op.result()->type.element().isFloat());
+      if (toInteger && found.empty() && !approximateUnderTriton(op))
+        found = std::string(op.name()) + " of a value computed by an approximate float op: its result is not "
+                "determined by the triton profile's error bounds";
+      for (const auto& result : op.results) approximate.insert(result.get());
+      if (hasTrait(op.kind, kTerminator)) loopCarried = true;
+      if (loopCarried)
+        for (const auto& region : op.regions)
+          for (const auto& block : region->blocks)
+            for (const auto& argument : block->arguments) approximate.insert(argument.get());
+    });
+    if (approximate.size() == before) break;
+  }
+  return found;
+}
 
 namespace {
 std::atomic<bool> stopRequested{false};

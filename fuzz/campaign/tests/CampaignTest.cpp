@@ -348,6 +348,31 @@ TEST(Campaign, ReplaysTheReferenceFindingsOfTheLongCampaign) {
   }
 }
 
+// The 6 unspecified cases of the H200 triton-profile campaign (docs/findings.md G9): an approximate quotient
+// (div.full) sanitised and converted by fptosi. The same kernel with an exact op (addf) before the fptosi is
+// compared as usual.
+TEST(Campaign, IntegersFromApproximateFloatsAreUnspecifiedUnderTriton) {
+  auto kernel = [](const std::string& op) {
+    return "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<i32>) {\n"
+           "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
+           "    %xs = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
+           "    %xp = tt.addptr %xs, %r : tensor<8x!tt.ptr<f32>>, tensor<8xi32>\n"
+           "    %x = tt.load %xp : tensor<8x!tt.ptr<f32>>\n"
+           "    %c = arith.constant dense<3.100000e+01> : tensor<8xf32>\n"
+           "    %q = " + op + " %x, %c : tensor<8xf32>\n"
+           "    %i = arith.fptosi %q : tensor<8xf32> to tensor<8xi32>\n"
+           "    %os = tt.splat %o_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
+           "    %op = tt.addptr %os, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+           "    tt.store %op, %i : tensor<8x!tt.ptr<i32>>\n    tt.return\n  }\n}\n";
+  };
+  ParseResult divided = parseModule(kernel("arith.divf"), "div.ttir");
+  ASSERT_TRUE(divided.module) << (divided.diagnostics.empty() ? "" : divided.diagnostics[0].str());
+  EXPECT_NE(integerFromApproximateFloat(*divided.module).find("arith.fptosi"), std::string::npos);
+  ParseResult added = parseModule(kernel("arith.addf"), "add.ttir");
+  ASSERT_TRUE(added.module);
+  EXPECT_EQ(integerFromApproximateFloat(*added.module), "");
+}
+
 TEST(Campaign, CoverageExclusionsAreOpsOfTheTable) {
   std::vector<std::string> coverable = coverableOps();
   for (const CoverageExclusion& exclusion : coverageExclusions()) {
