@@ -113,6 +113,15 @@ LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const in
   return source;
 }
 
+// Whether the mask (if any) is on in all n lanes: the precondition of the fast paths below.
+bool allLanesActive(const LaneSource& source, int64_t n) {
+  if (!source.mask) return true;
+  if (source.maskIsScalar) return source.mask[0] & 1;
+  uint8_t all = 1;
+  for (int64_t lane = 0; lane < n; ++lane) all &= source.mask[lane];
+  return all & 1;
+}
+
 // The contiguous fast path of a load or store: every lane active with a defined mask and address, and the
 // addresses consecutive elements inside one buffer (a row of a tensor, the common case). Then the bytes move
 // with one memcpy and only the race shadow (with checks on) is visited per element; anything else — a masked-off
@@ -122,15 +131,7 @@ Access contiguousAccess(const LaneSource& source, const Tile& pointers, int64_t 
   if (source.isBlock || n < 2 || pointers.size() != n || source.undefinedAddress || source.undefinedMask ||
       memory.errorBoundsEnabled())
     return {};
-  if (source.mask) {
-    if (source.maskIsScalar) {
-      if (!(source.mask[0] & 1)) return {};
-    } else {
-      uint8_t all = 1;
-      for (int64_t lane = 0; lane < n; ++lane) all &= source.mask[lane];
-      if (!(all & 1)) return {};
-    }
-  }
+  if (!allLanesActive(source, n)) return {};
   const uint64_t* address = source.addresses;
   const uint64_t first = address[0], step = static_cast<uint64_t>(bytes);
   if (first % step != 0) return {};
@@ -159,15 +160,7 @@ StridedAccess stridedAccess(const LaneSource& source, const Tile& pointers, int6
   if (source.isBlock || n < 2 || pointers.size() != n || source.undefinedAddress || source.undefinedMask ||
       memory.errorBoundsEnabled() || (checks && memory.raceShadowEnabled()))
     return {};
-  if (source.mask) {
-    if (source.maskIsScalar) {
-      if (!(source.mask[0] & 1)) return {};
-    } else {
-      uint8_t all = 1;
-      for (int64_t lane = 0; lane < n; ++lane) all &= source.mask[lane];
-      if (!(all & 1)) return {};
-    }
-  }
+  if (!allLanesActive(source, n)) return {};
   std::span<const int64_t> shape = pointers.shape();
   const int64_t columns = shape.empty() ? n : shape.back(), rows = n / columns;
   if (columns < 1 || rows * columns != n) return {};

@@ -151,12 +151,7 @@ class Worker {
         verdict.message = unspecified;
       } else {
         ran("target");
-        Launch launch;
-        launch.module = program.parsed.get();
-        launch.kernel = program.parsed->kernel();
-        launch.arguments = program.built.arguments;
-        launch.grid = program.built.grid;
-        launch.numWarps = plan.numWarps;
+        Launch launch = launchOf(plan, program);
         LaunchOptions launchOptions;
         launchOptions.echoPrints = false;
         launchOptions.profile = options_.tritonProfile ? FloatProfile::Triton : FloatProfile::Exact;
@@ -221,6 +216,17 @@ class Worker {
     return verdict;
   }
 
+  // The program's launch as generated: its module and kernel, fresh copies of its arguments, grid, num_warps.
+  static Launch launchOf(const KernelPlan& plan, const CheckedProgram& program) {
+    Launch launch;
+    launch.module = program.parsed.get();
+    launch.kernel = program.parsed->kernel();
+    launch.arguments = program.built.arguments;
+    launch.grid = program.built.grid;
+    launch.numWarps = plan.numWarps;
+    return launch;
+  }
+
   // "" when every tensor of the program spreads over its threads at most kMaxElementsPerThread elements each;
   // else why not. Past that a GPU compile takes minutes: an H200 campaign's 256x256 tiles at num_warps 1 (2048
   // elements a thread) gave 2.4 MB of PTX that ptxas had not finished after 200 s (2026-12-01). Triton's own
@@ -253,12 +259,7 @@ class Worker {
     options.profile = FloatProfile::Triton;
     options.reduceLayouts = gpu::tritonReduceLayouts(*program.parsed, *program.parsed->kernel(), plan.numWarps);
     if (options.reduceLayouts.empty()) return;
-    Launch launch;
-    launch.module = program.parsed.get();
-    launch.kernel = program.parsed->kernel();
-    launch.arguments = program.built.arguments;
-    launch.grid = program.built.grid;
-    launch.numWarps = plan.numWarps;
+    Launch launch = launchOf(plan, program);
     if (interpreter_.run(launch, options).started()) oracle = std::move(launch.arguments);
 #else
     (void)plan;
