@@ -258,8 +258,10 @@ void lowerAtomicOp(KernelLowering& lowering, const Operation& op) {
 
   // Owners publish their results to the copies in other threads.
   if (copiesAcrossThreads(layout, 32 * lowering.options.numWarps)) {
-    llvm::Value* shared = lowering.sharedMemory((layout ? (1 << layout->outBits()) : 1) * lane.bits / 8);
-    lowering.barrier();
+    KernelLowering::SharedBuffer buffer =
+        lowering.sharedBuffer(int64_t{layout ? (1 << layout->outBits()) : 1} * lane.bits / 8, &op, "the results");
+    llvm::Value* shared = buffer.base;
+    lowering.beforeSharedWrite(buffer.range);
     for (int r = 0; r < count; ++r) {
       if (!old[static_cast<size_t>(r)]) continue;
       llvm::Value* index = layout ? lowering.elementIndex(*layout, r) : b.getInt32(0);
@@ -274,7 +276,7 @@ void lowerAtomicOp(KernelLowering& lowering, const Operation& op) {
       b.SetInsertPoint(join);
       (void)start;
     }
-    lowering.barrier();
+    lowering.beforeSharedRead(buffer.range);
     for (int r = 0; r < count; ++r) {
       if (!old[static_cast<size_t>(r)]) continue;
       llvm::Value* index = layout ? lowering.elementIndex(*layout, r) : b.getInt32(0);

@@ -1,19 +1,20 @@
 // Layout conversion, derived from the two layouts (LinearLayout.h): when the source and target agree on every
 // lane and warp basis, each target register's element is in some source register of the same thread — a
-// register permutation (duplicates included), no instruction. Otherwise the tensor goes through shared memory:
-// barrier, every thread stores its source registers at their flat index, barrier, every thread loads its target
-// registers. (Warp shuffles for lane-only moves are a later refinement; the generic path is always right.)
+// register permutation (duplicates included), no instruction. Otherwise the tensor goes through shared memory
+// at the offsets of a swizzled placement chosen from the two layouts (SharedLayouts.h: each warp access touches
+// every bank once per wavefront where possible, consecutive registers move as one vector of up to 16 bytes):
+// every thread stores its source registers, a barrier (SharedMemory.h: only where a hazard needs one), every
+// thread loads its target registers. (Warp shuffles for lane-only moves are a later refinement.)
 #include <fmt/format.h>
 
 #include <unordered_map>
 
+#include "gpu_backend/layout/SharedLayouts.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 
 namespace tilesim::gpu {
 namespace {
-
-constexpr int kMaxSharedBytes = 48 * 1024;  // static + dynamic shared memory without an opt-in attribute
 
 std::optional<std::vector<llvm::Value*>> permuteRegisters(const Lowered& source, const LinearLayout& target) {
   const LinearLayout& from = *source.layout;
@@ -30,6 +31,65 @@ std::optional<std::vector<llvm::Value*>> permuteRegisters(const Lowered& source,
   return result;
 }
 
+
+// The shared-memory word a vector of `count` elements of `type` travels as: <count x i32> words for 4 bytes
+// and more, else one integer (i8, i16).
+llvm::Type* wordType(llvm::IRBuilder<>& b, int bytes) {
+  if (bytes < 4) return b.getIntNTy(static_cast<unsigned>(8 * bytes));
+  if (bytes == 4) return b.getInt32Ty();
+  return llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(bytes / 4));
+}
+
+// A register as stored: i1 as a byte, a pointer as its 64-bit address.
+llvm::Value* toStored(llvm::IRBuilder<>& b, llvm::Value* value, llvm::Type* stored) {
+  if (value->getType()->isIntegerTy(1)) return b.CreateZExt(value, stored);
+  if (value->getType()->isPointerTy()) return b.CreatePtrToInt(value, stored);
+  return value;
+}
+
+llvm::Value* fromStored(llvm::IRBuilder<>& b, llvm::Value* value, llvm::Type* type) {
+  if (type->isIntegerTy(1)) return b.CreateICmpNE(value, b.getInt8(0));
+  if (type->isPointerTy()) return b.CreateIntToPtr(value, type);
+  return value;
+}
+
+// The element offset of register `reg` (a multiple of the vector) of `layout` in this thread: the thread's part
+// (its lane and warp bases through the placement, computed once per layout) combined with the register's.
+class PlacedOffsets {
+ public:
+  PlacedOffsets(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement)
+      : lowering_(lowering), layout_(layout), placement_(placement) {
+    llvm::IRBuilder<>& b = lowering.builder;
+    threadPart_ = b.getInt32(0);
+    auto addBits = [&](std::string_view dim, llvm::Value* id) {
+      std::vector<uint64_t> bases = layout.dimBases(dim);
+      for (size_t i = 0; i < bases.size(); ++i) {
+        const uint64_t offset = placement.offset(bases[i]);
+        if (offset == 0) continue;
+        threadMask_ |= offset;
+        llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
+        threadPart_ = b.CreateXor(threadPart_, b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(offset))));
+      }
+    };
+    addBits(kLaneDim, lowering.laneId());
+    addBits(kWarpDim, lowering.warpId());
+  }
+
+  llvm::Value* of(int reg) {
+    llvm::IRBuilder<>& b = lowering_.builder;
+    const uint64_t own = placement_.offset(registerElement(layout_, reg));
+    llvm::Value* constant = b.getInt32(static_cast<uint32_t>(own));
+    // Disjoint bits add without carries: an add lets the constant fold into the address's immediate.
+    return (own & threadMask_) == 0 ? b.CreateAdd(threadPart_, constant) : b.CreateXor(threadPart_, constant);
+  }
+
+ private:
+  KernelLowering& lowering_;
+  const LinearLayout& layout_;
+  const SharedPlacement& placement_;
+  llvm::Value* threadPart_ = nullptr;
+  uint64_t threadMask_ = 0;
+};
 }  // namespace
 
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,
@@ -40,26 +100,36 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
 
   llvm::IRBuilder<>& b = lowering.builder;
   llvm::Type* type = source.regs[0]->getType();
-  llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
   const int elementBytes = elementType.isPointer() ? 8 : storageBytes(elementType.scalarKind());
+  llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type->isPointerTy() ? b.getInt64Ty() : type;
+  const SharedPlacement placement = chooseSharedPlacement(*source.layout, target, elementBytes);
+  const int vector = placement.vectorElements();
+  llvm::Type* word = wordType(b, vector * elementBytes);
+  llvm::Type* vectorType = vector == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(vector));
+  const llvm::Align align(static_cast<uint64_t>(vector * elementBytes));
   const int64_t bytes = (int64_t{1} << target.outBits()) * elementBytes;
-  if (bytes > kMaxSharedBytes) {
-    TILESIM_ASSERT(user, "layout conversion without an op");
-    lowering.unsupported(*user, fmt::format("on a tensor whose layout change needs {} bytes of shared memory", bytes));
+  KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bytes, user, "a tensor whose layout change");
+  auto address = [&](llvm::Value* offset) {
+    return b.CreateGEP(stored, buffer.base, b.CreateZExt(offset, b.getInt64Ty()));
+  };
+
+  lowering.beforeSharedWrite(buffer.range);
+  PlacedOffsets storeOffsets(lowering, *source.layout, placement);
+  for (int r = 0; r < numRegisters(*source.layout); r += vector) {
+    llvm::Value* packed = llvm::PoisonValue::get(vectorType);
+    for (int i = 0; i < vector; ++i) {
+      llvm::Value* value = toStored(b, source.regs[static_cast<size_t>(r + i)], stored);
+      packed = vector == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
+    }
+    b.CreateAlignedStore(b.CreateBitCast(packed, word), address(storeOffsets.of(r)), align);
   }
-  llvm::Value* shared = lowering.sharedMemory(static_cast<int>(bytes));
-  auto slot = [&](llvm::Value* index) { return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty())); };
-  lowering.barrier();
-  for (int r = 0; r < numRegisters(*source.layout); ++r) {
-    llvm::Value* value = source.regs[static_cast<size_t>(r)];
-    if (type->isIntegerTy(1)) value = b.CreateZExt(value, stored);
-    b.CreateStore(value, slot(lowering.elementIndex(*source.layout, r)));
-  }
-  lowering.barrier();
+  lowering.beforeSharedRead(buffer.range);
+  PlacedOffsets loadOffsets(lowering, target, placement);
   std::vector<llvm::Value*> result;
-  for (int r = 0; r < numRegisters(target); ++r) {
-    llvm::Value* value = b.CreateLoad(stored, slot(lowering.elementIndex(target, r)));
-    result.push_back(type->isIntegerTy(1) ? b.CreateICmpNE(value, b.getInt8(0)) : value);
+  for (int r = 0; r < numRegisters(target); r += vector) {
+    llvm::Value* packed = b.CreateBitCast(b.CreateAlignedLoad(word, address(loadOffsets.of(r)), align), vectorType);
+    for (int i = 0; i < vector; ++i)
+      result.push_back(fromStored(b, vector == 1 ? packed : b.CreateExtractElement(packed, static_cast<uint64_t>(i)), type));
   }
   return result;
 }

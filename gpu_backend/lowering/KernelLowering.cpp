@@ -94,25 +94,88 @@ llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
   return builder.CreateXor(threadPart(layout), builder.getInt32(static_cast<uint32_t>(registerElement(layout, reg))));
 }
 
-llvm::Value* KernelLowering::sharedMemory(int bytes) {
+llvm::GlobalVariable* KernelLowering::sharedGlobal() {
   if (!shared_) {
     llvm::Type* type = llvm::ArrayType::get(builder.getInt8Ty(), 0);
     shared_ = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
                                        "tilesim_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
     shared_->setAlignment(llvm::Align(16));
   }
-  sharedBytes_ = std::max(sharedBytes_, bytes);
   return shared_;
 }
 
-void KernelLowering::barrier() { builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, const std::string& what) {
+  if (bytes > SharedMemoryPlan::kMaxBytes) {
+    TILESIM_ASSERT(op, "a shared-memory buffer without an op");
+    unsupported(*op, fmt::format("on {} that needs {} bytes of shared memory", what, bytes));
+  }
+  sharedGlobal();
+  return sharedPlan_.place(bytes);
+}
+
+KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const Operation* op, const std::string& what) {
+  SharedBuffer buffer;
+  buffer.range = placeShared(bytes, op, what);
+  buffer.base = builder.CreateGEP(builder.getInt8Ty(), sharedGlobal(), builder.getInt64(static_cast<uint64_t>(buffer.range.offset)));
+  return buffer;
+}
+
+void KernelLowering::beforeSharedWrite(const SharedRange& range) {
+  if (sharedPlan_.writeNeedsBarrier(range)) barrier();
+  else sharedPlan_.countElided();
+  sharedPlan_.recordWrite(range);
+}
+
+void KernelLowering::beforeSharedRead(const SharedRange& range) {
+  if (sharedPlan_.readNeedsBarrier(range)) barrier();
+  sharedPlan_.recordRead(range);
+}
+
+void KernelLowering::barrier() {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  sharedPlan_.barrier();
+}
+
+namespace {
+
+// A block that control flow may enter from elsewhere than straight-line code before it (a loop body, a branch,
+// one block of several): shared-memory hazards are not tracked across its edges (SharedMemory.h).
+bool entersByControlFlow(const Block& block) {
+  const Region* region = block.parentRegion;
+  if (!region || !region->parentOp) return false;
+  switch (region->parentOp->kind) {
+    case OpKind::SCFFor:
+    case OpKind::SCFIf:
+    case OpKind::SCFWhile: return true;
+    default: return region->blocks.size() > 1;
+  }
+}
+
+}  // namespace
+
+// A control-flow region's shared-memory state is settled after what its parent does with the terminator (the
+// yielded values' layout conversions run in the region too): at the next op, block or region.
+void KernelLowering::settleRegion() {
+  if (!regionBefore_) return;
+  sharedPlan_.leave(*regionBefore_);
+  regionBefore_.reset();
+}
 
 const Operation* KernelLowering::lowerBlockBody(const Block& block) {
+  settleRegion();
+  std::optional<SharedMemoryPlan::State> before;
+  if (entersByControlFlow(block)) before = sharedPlan_.enter();
+  const Operation* terminator = nullptr;
   for (const auto& op : block.operations) {
-    if (hasTrait(op->kind, kTerminator)) return op.get();
+    if (hasTrait(op->kind, kTerminator)) {
+      terminator = op.get();
+      break;
+    }
     lowerOp(*op);
   }
-  return nullptr;
+  settleRegion();
+  regionBefore_ = std::move(before);
+  return terminator;
 }
 
 std::vector<llvm::Value*> KernelLowering::inlineRegion(const Block& block, const std::vector<llvm::Value*>& arguments) {
@@ -126,6 +189,7 @@ std::vector<llvm::Value*> KernelLowering::inlineRegion(const Block& block, const
 }
 
 void KernelLowering::lowerOp(const Operation& op) {
+  settleRegion();
   switch (op.kind) {
     case OpKind::ArithAddI:
     case OpKind::ArithSubI:

@@ -19,6 +19,7 @@
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
+#include "gpu_backend/lowering/SharedMemory.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 
@@ -41,7 +42,7 @@ class KernelLowering {
 
   // Emits the kernel function; returns its shared-memory need in bytes.
   void lower();
-  int sharedBytes() const { return sharedBytes_; }
+  int sharedBytes() const { return static_cast<int>(sharedPlan_.peakBytes()); }
 
   // ---- values
   const Lowered& get(const Value* value) const;
@@ -76,8 +77,19 @@ class KernelLowering {
   llvm::Value* elementIndex(const LinearLayout& layout, int reg);
   // The per-thread part of every element index of `layout`: XOR of the lane and warp bases of this thread.
   llvm::Value* threadPart(const LinearLayout& layout);
-  llvm::Value* sharedMemory(int bytes);  // the dynamic shared buffer (addrspace 3), at least `bytes` long
-  void barrier();
+  // ---- shared memory (SharedMemory.h): each op's scratch buffer placed by live range, barriers by hazard
+  struct SharedBuffer {
+    llvm::Value* base = nullptr;  // i8 pointer in addrspace 3
+    SharedRange range;
+  };
+  // A buffer of `bytes` for `op`; refused (naming `what`) over 48 KiB.
+  SharedBuffer sharedBuffer(int64_t bytes, const Operation* op, const std::string& what);
+  llvm::GlobalVariable* sharedGlobal();  // the kernel's dynamic shared memory, offset 0
+  // Before this op's threads write / read `range`: a barrier first when another thread may still use it.
+  void beforeSharedWrite(const SharedRange& range);
+  void beforeSharedRead(const SharedRange& range);
+  SharedRange placeShared(int64_t bytes, const Operation* op, const std::string& what);
+  void barrier();  // bar.sync 0
 
   [[noreturn]] void unsupported(const Operation& op, const std::string& detail = "") const;
 
@@ -101,7 +113,9 @@ class KernelLowering {
   const LayoutAssignment& layouts_;
   std::unordered_map<const Value*, Lowered> values_;
   llvm::GlobalVariable* shared_ = nullptr;
-  int sharedBytes_ = 0;
+  SharedMemoryPlan sharedPlan_;
+  std::optional<SharedMemoryPlan::State> regionBefore_;  // the last control-flow region's, until settled
+  void settleRegion();
 };
 
 // ---- op families (each file's entry points; `op` is already known to belong to the family)
@@ -161,7 +175,8 @@ void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot
 
 // Tensors staged in shared memory at their flat (row-major) index, for ops whose result elements come from
 // other threads (Shape.cpp, Dot.cpp): add() reserves the slots (16-byte aligned, 48 KiB in all, else the op is
-// refused), storeAll() is barrier, every thread stores its registers, barrier; load() reads one slot.
+// refused), storeAll() places the stage (SharedMemory.h), every thread stores its registers, a barrier;
+// load() reads one slot.
 class SharedStage {
  public:
   SharedStage(KernelLowering& lowering, const Operation& op);
@@ -183,6 +198,7 @@ class SharedStage {
   const Operation& op_;
   std::vector<Entry> entries_;
   int64_t bytes_ = 0;
+  llvm::GetElementPtrInst* start_ = nullptr;  // the stage's first byte; its offset is set by storeAll
 };
 
 // Lane-by-lane helper: the result's registers are fn(operand registers...) in the result's layout.

@@ -104,12 +104,6 @@ bool commutativeCombine(const Operation& reduce) {
   return arguments && terminator.numOperands() == 1 && terminator.operand(0) == binary.result(0);
 }
 
-bool insideLoop(const Operation& op) {
-  for (const Operation* parent = op.parentOp(); parent; parent = parent->parentOp())
-    if (parent->kind == OpKind::SCFFor || parent->kind == OpKind::SCFWhile) return true;
-  return false;
-}
-
 }  // namespace
 
 void lowerScan(KernelLowering& lowering, const Operation& op) {
@@ -166,15 +160,14 @@ void lowerScan(KernelLowering& lowering, const Operation& op) {
         llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type;
         const Type element = op.operand(k)->type.element();
         const int64_t bytes = numel * (element.isPointer() ? 8 : storageBytes(element.scalarKind()));
-        if (bytes > 48 * 1024) lowering.unsupported(op, fmt::format("on a tensor needing {} bytes of shared memory", bytes));
-        llvm::Value* shared = lowering.sharedMemory(static_cast<int>(bytes));
-        auto slot = [&](llvm::Value* index) { return b.CreateGEP(stored, shared, b.CreateZExt(index, b.getInt64Ty())); };
-        lowering.barrier();
+        KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bytes, &op, "a tensor");
+        auto slot = [&](llvm::Value* index) { return b.CreateGEP(stored, buffer.base, b.CreateZExt(index, b.getInt64Ty())); };
+        lowering.beforeSharedWrite(buffer.range);
         for (int r = 0; r < registers; ++r) {
           llvm::Value* value = values[k][static_cast<size_t>(r)];
           b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(lowering.elementIndex(layout, r)));
         }
-        lowering.barrier();
+        lowering.beforeSharedRead(buffer.range);
         for (int r = 0; r < registers; ++r) {
           llvm::Value* index = lowering.elementIndex(layout, r);
           llvm::Value* source = reverse ? b.CreateAdd(index, b.getInt32(shift)) : b.CreateSub(index, b.getInt32(shift));
@@ -328,10 +321,11 @@ void lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
 
   // 3. Warps: every warp stores its partial of each slice at [slice][warp along the axis]; after one barrier every
   //    thread reads the W partials of its slices and combines them as warp 0 of a butterfly (xor W/2, ..., 1).
-  //    A barrier before the stores only where shared memory may still be read (used before, or inside a loop).
+  //    A barrier before the stores only where another thread may still use those bytes (SharedMemory.h).
   if (warps > 1) {
-    if (lowering.sharedBytes() > 0 || insideLoop(op)) lowering.barrier();
-    llvm::Value* shared = lowering.sharedMemory(static_cast<int>(sharedBytes));
+    KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(sharedBytes, &op, "the warps' partials");
+    llvm::Value* shared = buffer.base;
+    lowering.beforeSharedWrite(buffer.range);
     llvm::Value* warpCoordinate = b.getInt32(0);
     for (size_t i = 0; i < shape.warpBits.size(); ++i) {
       llvm::Value* bit = b.CreateAnd(b.CreateLShr(lowering.warpId(), static_cast<uint64_t>(shape.warpBits[i])), 1u);
@@ -359,7 +353,7 @@ void lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
         llvm::Type* stored = flag ? b.getInt8Ty() : value->getType();
         b.CreateStore(flag ? b.CreateZExt(value, stored) : value, slot(k, stored, b.CreateAdd(sliceBase[i], warpCoordinate)));
       }
-    lowering.barrier();
+    lowering.beforeSharedRead(buffer.range);
     for (size_t i = 0; i < representatives.size(); ++i) {
       std::vector<std::vector<llvm::Value*>> partials;  // per warp, per operand
       for (int w = 0; w < warps; ++w) {
@@ -467,7 +461,8 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
           if (representative(r)) moved.push_back(r);
         const int count = static_cast<int>(moved.size());
         const int chunk = std::max(1, std::min(count, kExchangeBytes / (threads * elementBytes)));
-        llvm::Value* shared = lowering.sharedMemory(threads * chunk * elementBytes);
+        KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(int64_t{threads} * chunk * elementBytes, &op, "the exchange");
+        llvm::Value* shared = buffer.base;
         llvm::Value* self = lowering.threadId();
         llvm::Value* other = b.CreateXor(self, b.getInt32(static_cast<uint32_t>(kLanesPerWarp << j)));
         auto slot = [&](llvm::Value* thread, int r) {
@@ -477,12 +472,12 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
         partner[k].assign(static_cast<size_t>(registers), nullptr);
         for (int first = 0; first < count; first += chunk) {
           const int last = std::min(count, first + chunk);
-          lowering.barrier();
+          lowering.beforeSharedWrite(buffer.range);
           for (int i = first; i < last; ++i) {
             llvm::Value* value = values[k][static_cast<size_t>(moved[static_cast<size_t>(i)])];
             b.CreateStore(type->isIntegerTy(1) ? b.CreateZExt(value, stored) : value, slot(self, i - first));
           }
-          lowering.barrier();
+          lowering.beforeSharedRead(buffer.range);
           for (int i = first; i < last; ++i) {
             llvm::Value* loaded = b.CreateLoad(stored, slot(other, i - first));
             partner[k][static_cast<size_t>(moved[static_cast<size_t>(i)])] =

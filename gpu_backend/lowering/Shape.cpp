@@ -23,7 +23,6 @@ namespace {
 
 using Builder = llvm::IRBuilder<>;
 
-constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
 int log2Of(int64_t value) {
   int bits = 0;
@@ -47,16 +46,25 @@ llvm::Value* SharedStage::add(const Value* value, int64_t slots) {
   const int64_t bytes = slots * static_cast<int64_t>(lowering_.module.getDataLayout().getTypeAllocSize(type));
   const int64_t offset = (bytes_ + 15) / 16 * 16;
   bytes_ = offset + bytes;
-  if (bytes_ > kMaxSharedBytes)
+  if (bytes_ > SharedMemoryPlan::kMaxBytes)
     lowering_.unsupported(op_, fmt::format("on tensors that need {} bytes of shared memory", bytes_));
-  llvm::Value* base = b.CreateGEP(b.getInt8Ty(), lowering_.sharedMemory(static_cast<int>(bytes_)), b.getInt64(offset));
+  // Where the stage starts is decided in storeAll, when its size is known: the start is an instruction whose
+  // offset operand storeAll sets.
+  if (!start_) {
+    llvm::Value* zero = b.getInt64(0);
+    start_ = llvm::GetElementPtrInst::Create(b.getInt8Ty(), lowering_.sharedGlobal(), llvm::ArrayRef<llvm::Value*>(zero), llvm::Twine("stage"));
+    b.Insert(start_);
+  }
+  llvm::Value* base = offset == 0 ? start_ : b.CreateGEP(b.getInt8Ty(), start_, b.getInt64(offset));
   entries_.push_back({value, base, type});
   return base;
 }
 
 void SharedStage::storeAll() {
   Builder& b = lowering_.builder;
-  lowering_.barrier();
+  const SharedRange range = lowering_.placeShared(bytes_, &op_, "staged tensors");
+  if (start_) start_->setOperand(1, b.getInt64(static_cast<uint64_t>(range.offset)));
+  lowering_.beforeSharedWrite(range);
   for (const Entry& entry : entries_) {
     if (!entry.value) continue;
     const Lowered& lowered = lowering_.get(entry.value);
@@ -67,7 +75,7 @@ void SharedStage::storeAll() {
       b.CreateStore(v, slot(entry.base, entry.type, lowering_.elementIndex(*lowered.layout, r)));
     }
   }
-  lowering_.barrier();
+  lowering_.beforeSharedRead(range);
 }
 
 llvm::Value* SharedStage::slot(llvm::Value* base, llvm::Type* type, llvm::Value* index) {
@@ -167,11 +175,11 @@ void lowerHistogram(KernelLowering& lowering, const Operation& op) {
   std::vector<llvm::Value*> masks;
   if (op.numOperands() > 1) masks = lowering.in(op.operand(1), valueLayout);
   const int64_t bins = op.result()->type.numElements();
-  if (bins * 4 > kMaxSharedBytes) lowering.unsupported(op, "with more bins than shared memory holds");
-  llvm::Value* counts = lowering.sharedMemory(static_cast<int>(bins * 4));
+  KernelLowering::SharedBuffer binsBuffer = lowering.sharedBuffer(bins * 4, &op, "bins");
+  llvm::Value* counts = binsBuffer.base;
   llvm::Type* i32 = b.getInt32Ty();
   // Zero the bins (thread t clears bins t, t + threads, ...).
-  lowering.barrier();
+  lowering.beforeSharedWrite(binsBuffer.range);
   const int threads = 32 * lowering.options.numWarps;
   llvm::Value* thread = lowering.threadId();
   for (int64_t start = 0; start < bins; start += threads) {
@@ -184,7 +192,7 @@ void lowerHistogram(KernelLowering& lowering, const Operation& op) {
     b.CreateBr(next);
     b.SetInsertPoint(next);
   }
-  lowering.barrier();
+  lowering.beforeSharedWrite(binsBuffer.range);  // the counts after the zeroing (a write after writes)
   // One count per element: the owner copy (duplicating lane/warp bits 0, first register holding it).
   llvm::Value* owner = b.CreateICmpEQ(
       b.CreateOr(b.CreateAnd(lowering.laneId(), b.getInt32(static_cast<uint32_t>(valueLayout->zeroBasisMask(kLaneDim)))),
@@ -202,11 +210,11 @@ void lowerHistogram(KernelLowering& lowering, const Operation& op) {
     b.CreateCondBr(counted, body, next);
     b.SetInsertPoint(body);
     b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, b.CreateGEP(i32, counts, wide), b.getInt32(1), llvm::Align(4),
-                      llvm::AtomicOrdering::Monotonic);  // atom.shared.add.u32 (the barrier below orders it)
+                      llvm::AtomicOrdering::Monotonic);  // atom.shared.add.u32 (the read below gets a barrier)
     b.CreateBr(next);
     b.SetInsertPoint(next);
   }
-  lowering.barrier();
+  lowering.beforeSharedRead(binsBuffer.range);
   const LinearLayout* layout = lowering.layoutOf(op.result());
   Lowered lowered;
   lowered.layout = *layout;

@@ -1,0 +1,229 @@
+#include "gpu_backend/layout/SharedLayouts.h"
+
+#include <algorithm>
+#include <bit>
+#include <optional>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
+#include "ir/Assert.h"
+
+namespace tilesim::gpu {
+namespace {
+
+constexpr int kBanks = 32;
+constexpr int kRowBytes = 4 * kBanks;  // one wavefront serves one 128-byte row of banks
+constexpr int kMaxVectorBytes = 16;
+
+// A subspace of GF(2)^64 in echelon form: rows with distinct leading bits, highest first, so reducing a vector
+// is one pass (v = min(v, v ^ row) clears the row's leading bit when v has it).
+class Gf2Span {
+ public:
+  uint64_t reduce(uint64_t v) const {
+    for (uint64_t row : rows_) v = std::min(v, v ^ row);
+    return v;
+  }
+  bool add(uint64_t v) {  // false when v is already in the span
+    v = reduce(v);
+    if (v == 0) return false;
+    rows_.insert(std::upper_bound(rows_.begin(), rows_.end(), v, std::greater<>()), v);
+    return true;
+  }
+  int dimension() const { return static_cast<int>(rows_.size()); }
+
+ private:
+  std::vector<uint64_t> rows_;
+};
+
+Gf2Span spanOf(const std::vector<uint64_t>& vectors) {
+  Gf2Span span;
+  for (uint64_t v : vectors) span.add(v);
+  return span;
+}
+
+// span(a) ∩ span(b) = {0}.
+bool meetsOnlyInZero(const Gf2Span& a, const std::vector<uint64_t>& b) {
+  Gf2Span sum = a;
+  const int bDimension = spanOf(b).dimension();
+  for (uint64_t v : b) sum.add(v);
+  return sum.dimension() == a.dimension() + bDimension;
+}
+
+// The nonzero lane bases of the first `lanes` lane bits, reduced modulo the vector span.
+std::vector<uint64_t> phaseLaneBases(const LinearLayout& layout, int laneBits, const Gf2Span& vector) {
+  std::vector<uint64_t> bases = layout.dimBases(kLaneDim);
+  std::vector<uint64_t> result;
+  for (int i = 0; i < laneBits && i < static_cast<int>(bases.size()); ++i)
+    if (uint64_t v = vector.reduce(bases[static_cast<size_t>(i)])) result.push_back(v);
+  return result;
+}
+
+int log2Exact(int value) {
+  int bits = 0;
+  while ((1 << bits) < value) ++bits;
+  return bits;
+}
+
+// The placement whose out-of-segment subspace is `outside` (vector bases first), as offsets of index bits.
+std::optional<SharedPlacement> placementFrom(const std::vector<uint64_t>& outside, int vectorBits, int indexBits) {
+  Gf2Span span = spanOf(outside);
+  std::vector<uint64_t> segment;
+  for (int i = 0; i < indexBits; ++i)
+    if (span.add(uint64_t{1} << i)) segment.push_back(uint64_t{1} << i);
+  std::vector<uint64_t> rest(outside.begin() + vectorBits, outside.end());
+  std::sort(rest.begin(), rest.end());
+  // Offset bit o holds index vector indexOfOffsetBit[o]: [vector | segment | rest].
+  std::vector<uint64_t> indexOfOffsetBit(outside.begin(), outside.begin() + vectorBits);
+  indexOfOffsetBit.insert(indexOfOffsetBit.end(), segment.begin(), segment.end());
+  indexOfOffsetBit.insert(indexOfOffsetBit.end(), rest.begin(), rest.end());
+  if (static_cast<int>(indexOfOffsetBit.size()) != indexBits) return std::nullopt;
+  std::vector<LayoutDim> offsetDims{{"offset", indexBits}}, indexDims{{"index", indexBits}};
+  std::optional<LinearLayout> inverse = LinearLayout(offsetDims, indexDims, indexOfOffsetBit).invert();
+  if (!inverse) return std::nullopt;
+  SharedPlacement placement;
+  placement.offsetOfIndexBit = inverse->bases();
+  placement.vectorBits = vectorBits;
+  return placement;
+}
+
+// A vector access of 2^vectorBits registers needs every other basis of both layouts to keep the low offset
+// bits clear, so that each vector starts aligned in every thread.
+bool vectorsAligned(const SharedPlacement& placement, const LinearLayout& layout) {
+  const uint64_t low = (uint64_t{1} << placement.vectorBits) - 1;
+  for (std::string_view dim : {kRegisterDim, kLaneDim, kWarpDim}) {
+    std::vector<uint64_t> bases = layout.dimBases(dim);
+    for (size_t i = 0; i < bases.size(); ++i) {
+      if (dim == kRegisterDim && static_cast<int>(i) < placement.vectorBits) continue;
+      if (placement.offset(bases[i]) & low) return false;
+    }
+  }
+  return true;
+}
+
+// Grows the out-of-segment subspace from the vector bases until it has `dimension` vectors, each one keeping
+// the subspace clear of every constraint span; nullopt when the candidates run out first.
+std::optional<std::vector<uint64_t>> growOutside(const std::vector<uint64_t>& vector, int dimension, int indexBits,
+                                                 const std::vector<std::vector<uint64_t>>& constraints) {
+  std::vector<uint64_t> chosen = vector;
+  Gf2Span span = spanOf(vector);
+  uint64_t vectorMask = 0;
+  for (uint64_t v : vector) vectorMask |= v;
+  auto tryAdd = [&](uint64_t candidate) {
+    if (static_cast<int>(chosen.size()) >= dimension) return;
+    if (std::popcount(vectorMask) == static_cast<int>(vector.size())) candidate &= ~vectorMask;  // unit vectors
+    Gf2Span grown = span;
+    if (candidate == 0 || !grown.add(candidate)) return;
+    for (const auto& constraint : constraints)
+      if (!meetsOnlyInZero(grown, constraint)) return;
+    span = grown;
+    chosen.push_back(candidate);
+  };
+  for (int i = indexBits - 1; i >= 0; --i) tryAdd(uint64_t{1} << i);
+  for (int i = indexBits - 1; i >= 1; --i)
+    for (int j = i - 1; j >= 0; --j) tryAdd((uint64_t{1} << i) | (uint64_t{1} << j));
+  if (static_cast<int>(chosen.size()) < dimension) return std::nullopt;
+  return chosen;
+}
+
+}  // namespace
+
+uint64_t SharedPlacement::offset(uint64_t index) const {
+  uint64_t result = 0;
+  for (size_t i = 0; i < offsetOfIndexBit.size() && index; ++i, index >>= 1)
+    if (index & 1) result ^= offsetOfIndexBit[i];
+  return result;
+}
+
+SharedPlacement rowMajorPlacement(int indexBits) {
+  SharedPlacement placement;
+  for (int i = 0; i < indexBits; ++i) placement.offsetOfIndexBit.push_back(uint64_t{1} << i);
+  return placement;
+}
+
+BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int elementBytes) {
+  const int vector = placement.vectorElements();
+  const int accessBytes = vector * elementBytes;
+  const int phaseLanes = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : kLanesPerWarp;
+  const uint64_t wordsPerAccess = accessBytes >= 4 ? static_cast<uint64_t>(accessBytes / 4) : 1;
+  const int registers = numRegisters(layout), warps = numWarps(layout);
+  const int lanes = 1 << layout.inDimBits(kLaneDim);
+  auto shift = [&](std::string_view dim) {
+    const int index = layout.inDimIndex(dim);
+    return index < 0 ? 0 : layout.inDimOffset(index);
+  };
+  const int warpShift = shift(kWarpDim), laneShift = shift(kLaneDim), registerShift = shift(kRegisterDim);
+  BankCost cost;
+  std::vector<uint64_t> words;  // (bank << 58) | word of one phase, sorted to count distinct words per bank
+  for (int warp = 0; warp < warps; ++warp)
+    for (int reg = 0; reg < registers; reg += vector)
+      for (int first = 0; first < kLanesPerWarp; first += phaseLanes) {
+        words.clear();
+        for (int lane = first; lane < first + phaseLanes; ++lane) {
+          const uint64_t input = (uint64_t(warp) << warpShift) | (uint64_t(lane % lanes) << laneShift) |
+                                 (uint64_t(reg) << registerShift);
+          const uint64_t byte = placement.offset(layout.apply(input)) * static_cast<uint64_t>(elementBytes);
+          for (uint64_t w = byte / 4; w < byte / 4 + wordsPerAccess; ++w) words.push_back(((w % kBanks) << 58) | w);
+        }
+        std::sort(words.begin(), words.end());
+        words.erase(std::unique(words.begin(), words.end()), words.end());
+        int64_t worst = 1, run = 0;
+        for (size_t i = 0; i < words.size(); ++i) {
+          run = i > 0 && (words[i] >> 58) == (words[i - 1] >> 58) ? run + 1 : 1;
+          worst = std::max(worst, run);
+        }
+        cost.wavefronts += worst;
+        cost.ideal += 1;
+      }
+  return cost;
+}
+
+SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes) {
+  TILESIM_ASSERT(source.outBits() == target.outBits(), "shared placement between different shapes");
+  const int indexBits = source.outBits();
+  const std::vector<uint64_t> sourceRegisters = source.dimBases(kRegisterDim),
+                              targetRegisters = target.dimBases(kRegisterDim);
+  // The widest vector: the register bases both layouts start with (independent, within 16 bytes).
+  std::vector<uint64_t> widest;
+  Gf2Span widestSpan;
+  for (size_t i = 0; i < sourceRegisters.size() && i < targetRegisters.size(); ++i) {
+    if ((2 << i) * elementBytes > kMaxVectorBytes || sourceRegisters[i] != targetRegisters[i] ||
+        !widestSpan.add(sourceRegisters[i]))
+      break;
+    widest.push_back(sourceRegisters[i]);
+  }
+  // Candidates from the widest vector down, each under the constraints both sides, the source's, the target's,
+  // none; the first that reaches the fewest wavefronts on both sides is optimal (a wider vector never needs
+  // more wavefronts: for 4 bytes and more the fewest is the bytes moved / 128 per warp whatever the width), else
+  // the cheapest, the wider on ties.
+  std::optional<SharedPlacement> best;
+  int64_t bestCost = 0;
+  auto consider = [&](SharedPlacement candidate) {
+    const BankCost stores = bankCost(source, candidate, elementBytes), loads = bankCost(target, candidate, elementBytes);
+    const int64_t cost = stores.wavefronts + loads.wavefronts;
+    if (!best || cost < bestCost) {
+      best = std::move(candidate);
+      bestCost = cost;
+    }
+    return stores.wavefronts == stores.ideal && loads.wavefronts == loads.ideal;
+  };
+  for (int vectorBits = static_cast<int>(widest.size()); vectorBits >= 0; --vectorBits) {
+    const std::vector<uint64_t> vector(widest.begin(), widest.begin() + vectorBits);
+    const Gf2Span vectorSpan = spanOf(vector);
+    const int accessBytes = (1 << vectorBits) * elementBytes;
+    const int segmentBits = log2Exact(kRowBytes / accessBytes);
+    const int laneBits = std::min(log2Exact(kLanesPerWarp), segmentBits);
+    const std::vector<uint64_t> p = phaseLaneBases(source, laneBits, vectorSpan),
+                                q = phaseLaneBases(target, laneBits, vectorSpan);
+    const int outsideDimension = std::max(vectorBits, indexBits - segmentBits);
+    for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {p}, {q}, {}}) {
+      std::optional<std::vector<uint64_t>> outside = growOutside(vector, outsideDimension, indexBits, constraints);
+      if (!outside) continue;
+      std::optional<SharedPlacement> placement = placementFrom(*outside, vectorBits, indexBits);
+      if (!placement || !vectorsAligned(*placement, source) || !vectorsAligned(*placement, target)) continue;
+      if (consider(std::move(*placement))) return *best;
+    }
+  }
+  if (consider(rowMajorPlacement(indexBits))) return *best;
+  return *best;
+}
+
+}  // namespace tilesim::gpu

@@ -1,0 +1,192 @@
+// Shared-memory placements (gpu_backend/layout/SharedLayouts.h) and the shared-memory plan
+// (gpu_backend/lowering/SharedMemory.h).
+//
+// The bank model is checked on the textbook cases first (a row of 32 floats is one wavefront, a column of a
+// row-major 32 x 32 float tile is 32), then the placements: every one is a bijection of the tensor's elements
+// onto the buffer (so a conversion through it moves every element to where the target reads it), keeps
+// vectors aligned, and is never worse than the row-major placement; for the conversions the GPU backend makes
+// most (a transpose, a blocked tile into mma.sync fragments and back) it reaches the fewest wavefronts on both
+// sides, where row-major does not.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
+#include "gpu_backend/layout/SharedLayouts.h"
+#include "gpu_backend/lowering/SharedMemory.h"
+
+namespace tilesim::gpu {
+namespace {
+
+LinearLayout blocked(std::vector<int64_t> shape, int warps, int vector) {
+  return blockedLayout(shape, defaultBlockedParams(shape, warps, vector));
+}
+
+// The layout of tt.trans of a [rows, cols] tensor in `layout`: the same registers, the index's two halves
+// swapped (row bits become the low, fastest bits).
+LinearLayout transposed(const LinearLayout& layout, int rowBits, int colBits) {
+  std::vector<uint64_t> bases;
+  for (uint64_t b : layout.bases()) bases.push_back(((b & ((1u << colBits) - 1)) << rowBits) | (b >> colBits));
+  return LinearLayout(layout.inDims(), {{"dim0", colBits}, {"dim1", rowBits}}, bases);
+}
+
+void expectBijective(const SharedPlacement& placement, int indexBits) {
+  std::set<uint64_t> offsets;
+  for (uint64_t index = 0; index < (uint64_t{1} << indexBits); ++index) {
+    const uint64_t offset = placement.offset(index);
+    ASSERT_LT(offset, uint64_t{1} << indexBits);
+    offsets.insert(offset);
+  }
+  EXPECT_EQ(offsets.size(), size_t{1} << indexBits);
+}
+
+int64_t totalWavefronts(const LinearLayout& a, const LinearLayout& b, const SharedPlacement& p, int bytes) {
+  return bankCost(a, p, bytes).wavefronts + bankCost(b, p, bytes).wavefronts;
+}
+
+TEST(BankCost, RowsAreOneWavefrontAndColumnsOfARowMajorTileAreThirtyTwo) {
+  // One warp, tensor<32x32xf32>. Rows: lane l holds column l of each row (register r = row r).
+  std::vector<uint64_t> rowBases, columnBases;
+  for (int i = 0; i < 5; ++i) rowBases.push_back(uint64_t{32} << i);  // register bits: rows
+  const std::vector<uint64_t> lanes{1, 2, 4, 8, 16};                  // lane bits: columns
+  std::vector<LayoutDim> in{{"warp", 0}, {"lane", 5}, {"register", 5}}, out{{"dim0", 5}, {"dim1", 5}};
+  std::vector<uint64_t> byRow;  // packed input order: register bits low, then lanes
+  byRow.insert(byRow.end(), rowBases.begin(), rowBases.end());
+  byRow.insert(byRow.end(), lanes.begin(), lanes.end());
+  const LinearLayout rowAccess(in, out, byRow);
+  std::vector<uint64_t> byColumn;
+  byColumn.insert(byColumn.end(), lanes.begin(), lanes.end());          // registers walk the columns
+  byColumn.insert(byColumn.end(), rowBases.begin(), rowBases.end());    // lanes walk the rows
+  const LinearLayout columnAccess(in, out, byColumn);
+  const SharedPlacement rowMajor = rowMajorPlacement(10);
+  EXPECT_EQ(bankCost(rowAccess, rowMajor, 4).wavefronts, 32);    // 32 instructions, one wavefront each
+  EXPECT_EQ(bankCost(rowAccess, rowMajor, 4).ideal, 32);
+  EXPECT_EQ(bankCost(columnAccess, rowMajor, 4).wavefronts, 32 * 32);  // every lane in bank r: 32-way
+  // Any placement that sends the rows' lane span onto the banks fixes the columns: the chosen one does both.
+  const SharedPlacement chosen = chooseSharedPlacement(rowAccess, columnAccess, 4);
+  expectBijective(chosen, 10);
+  EXPECT_EQ(bankCost(rowAccess, chosen, 4).wavefronts, 32);
+  EXPECT_EQ(bankCost(columnAccess, chosen, 4).wavefronts, 32);
+}
+
+TEST(SharedPlacement, TransposesReachTheFewestWavefrontsOnBothSides) {
+  struct Case {
+    int64_t rows, cols;
+    int warps, elementBytes;
+  };
+  for (const Case& c : std::vector<Case>{{64, 64, 4, 4}, {64, 64, 8, 2}, {32, 128, 4, 4}, {128, 64, 8, 1},
+                                         {64, 32, 4, 8}, {16, 256, 2, 4}, {128, 128, 8, 2}}) {
+    SCOPED_TRACE(::testing::Message() << c.rows << "x" << c.cols << " warps " << c.warps << " bytes " << c.elementBytes);
+    const int vector = 16 / c.elementBytes;
+    const int rowBits = std::countr_zero(static_cast<uint64_t>(c.rows)), colBits = std::countr_zero(static_cast<uint64_t>(c.cols));
+    // tt.trans of a loaded [cols, rows] tile, stored as the [rows, cols] result's blocked layout wants.
+    const LinearLayout loaded = blocked({c.cols, c.rows}, c.warps, vector);
+    const LinearLayout source = transposed(loaded, colBits, rowBits);
+    const LinearLayout target = blocked({c.rows, c.cols}, c.warps, vector);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, c.elementBytes);
+    expectBijective(chosen, rowBits + colBits);
+    const BankCost stores = bankCost(source, chosen, c.elementBytes), loads = bankCost(target, chosen, c.elementBytes);
+    EXPECT_EQ(stores.wavefronts, stores.ideal);
+    EXPECT_EQ(loads.wavefronts, loads.ideal);
+    const SharedPlacement rowMajor = rowMajorPlacement(rowBits + colBits);
+    const int64_t before = totalWavefronts(source, target, rowMajor, c.elementBytes);
+    EXPECT_GT(before, totalWavefronts(source, target, chosen, c.elementBytes));
+    std::printf("transpose %lldx%lld, %d-byte elements, %d warps: %lld wavefronts row-major, %lld chosen (%d-element vectors)\n",
+                static_cast<long long>(c.rows), static_cast<long long>(c.cols), c.elementBytes, c.warps,
+                static_cast<long long>(before), static_cast<long long>(stores.wavefronts + loads.wavefronts),
+                chosen.vectorElements());
+  }
+}
+
+TEST(SharedPlacement, BlockedTilesIntoMmaFragmentsAndBackAreConflictFree) {
+  // f16 dot 64 x 32 x 64 on 4 warps (m16n8k16: wordBits 1): a and b from blocked tiles into the operand
+  // layouts, the accumulator back into a blocked tile.
+  const std::vector<int64_t> result{64, 64};
+  struct Move {
+    LinearLayout from, to;
+  };
+  const std::vector<Move> moves{
+      {blocked({64, 32}, 4, 8), mmaLayout(MmaOperand::A, result, 32, 1, 4)},
+      {blocked({32, 64}, 4, 8), mmaLayout(MmaOperand::B, result, 32, 1, 4)},
+      {mmaLayout(MmaOperand::Accumulator, result, 32, 1, 4), blocked({64, 64}, 4, 4)},
+  };
+  for (size_t i = 0; i < moves.size(); ++i) {
+    SCOPED_TRACE(i);
+    const int bytes = i == 2 ? 4 : 2;
+    const SharedPlacement chosen = chooseSharedPlacement(moves[i].from, moves[i].to, bytes);
+    expectBijective(chosen, moves[i].from.outBits());
+    const BankCost stores = bankCost(moves[i].from, chosen, bytes), loads = bankCost(moves[i].to, chosen, bytes);
+    EXPECT_EQ(stores.wavefronts, stores.ideal);
+    EXPECT_EQ(loads.wavefronts, loads.ideal);
+  }
+}
+
+TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowMajor) {
+  std::mt19937 random(20261201);
+  int improved = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
+    if (rowBits + colBits < 1 || rowBits + colBits > 13) continue;
+    const int64_t rows = int64_t{1} << rowBits, cols = int64_t{1} << colBits;
+    const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
+    const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 4);
+    const LinearLayout source = random() % 2 ? transposed(blocked({cols, rows}, warps, sourceVector), colBits, rowBits)
+                                             : blocked({rows, cols}, warps, sourceVector);
+    const LinearLayout target = blocked({rows, cols}, warps, targetVector);
+    SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str() << " bytes " << bytes);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes);
+    expectBijective(chosen, rowBits + colBits);
+    const uint64_t low = (uint64_t{1} << chosen.vectorBits) - 1;
+    for (int i = 0; i < chosen.vectorBits; ++i) {
+      EXPECT_EQ(chosen.offset(source.basis("register", i)), uint64_t{1} << i);
+      EXPECT_EQ(chosen.offset(target.basis("register", i)), uint64_t{1} << i);
+    }
+    for (const LinearLayout* layout : {&source, &target}) {
+      const int registers = layout->inDimOffset(layout->inDimIndex("register"));
+      for (int b = 0; b < layout->inBits(); ++b) {
+        if (b >= registers && b < registers + chosen.vectorBits) continue;  // the vector's own bits
+        EXPECT_EQ(chosen.offset(layout->bases()[static_cast<size_t>(b)]) & low, 0u);
+      }
+    }
+    const int64_t rowMajor = totalWavefronts(source, target, rowMajorPlacement(rowBits + colBits), bytes);
+    const int64_t ours = totalWavefronts(source, target, chosen, bytes);
+    EXPECT_LE(ours, rowMajor);
+    improved += ours < rowMajor;
+  }
+  EXPECT_GT(improved, 0);
+}
+
+TEST(SharedMemoryPlan, BarriersOnlyWhereAnotherThreadMayStillUseTheBytes) {
+  SharedMemoryPlan plan;
+  const SharedRange first = plan.place(256);
+  EXPECT_EQ(first.offset, 0);
+  EXPECT_FALSE(plan.writeNeedsBarrier(first));  // nothing used shared memory yet
+  plan.recordWrite(first);
+  EXPECT_TRUE(plan.readNeedsBarrier(first));  // other threads' stores
+  plan.barrier();
+  plan.recordRead(first);
+  EXPECT_FALSE(plan.readNeedsBarrier(first));  // reads after reads
+  const SharedRange second = plan.place(128);  // beside the first, whose loads may still run
+  EXPECT_EQ(second.offset, 256);
+  EXPECT_FALSE(plan.writeNeedsBarrier(second));
+  plan.recordWrite(second);
+  EXPECT_TRUE(plan.writeNeedsBarrier(first));  // a write over bytes still being read
+  plan.barrier();
+  plan.recordRead(second);
+  const SharedRange third = plan.place(4096);  // does not fit beside within the budget: back to 0
+  EXPECT_EQ(third.offset, 0);
+  EXPECT_TRUE(plan.writeNeedsBarrier(third));  // [0, 4096) covers the second's pending reads
+  plan.barrier();
+  plan.recordWrite(third);
+  plan.forget();
+  EXPECT_TRUE(plan.writeNeedsBarrier(SharedRange{8192, 16}));  // after control flow anything may be pending
+  EXPECT_EQ(plan.place(16).offset, 0);
+  EXPECT_EQ(plan.peakBytes(), 4096);
+}
+
+}  // namespace
+}  // namespace tilesim::gpu
