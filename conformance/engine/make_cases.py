@@ -5,7 +5,7 @@ These are the end-to-end semantics tests of the execution engine (they used to b
 interpreter/tests/Engine*Test.cpp): one kernel launch each, as a conformance case that any engine can replay
 (`tilesim conformance conformance/engine --engine interp|gpu`). The `layout` family was written here, not taken
 from a C++ test: kernels whose GPU lowering moves data between threads through shared memory (tt.trans, reshape,
-a reduction broadcast back, join / split / cat, f16 tt.dot), with num_warps 1, 2, 4 and 8 in case.json, every
+a reduction broadcast back, join / split / cat, f16 tt.dot, masks, a 2-D grid), with num_warps 1, 2, 4 and 8 in case.json, every
 kernel checked to compile with Triton 3.6 too. For every case this script writes
   kernel.ttir                 the kernel (hand-written TTIR, as the C++ test had it; no loc() annotations),
   NAME.npy                    each tensor argument before the launch (fixed values or a seeded generator),
@@ -1523,8 +1523,9 @@ module {
 # layout: kernels whose GPU lowering must move data between threads through shared memory (layout conversions):
 # tt.trans of 2-D and 3-D tiles of every element width, reshape then trans, a reduction broadcast back onto its
 # tile, two conversions in a row, a conversion inside scf.for (barriers across the back edge), join / split / cat,
-# and f16 tt.dot (its operands and its result change layout). Every value is a bit pattern moved or an exact integer
-# sum, so any engine must match bit for bit; num_warps varies over 1, 2, 4 and 8 (the layouts differ with it).
+# f16 tt.dot (its operands and its result change layout), tiles smaller than the program (replicated layouts), and
+# the transpose benchmark's kernel on a 2x2 grid and under masks. Every value is a bit pattern moved or an exact
+# integer sum, so any engine must match bit for bit; num_warps varies over 1, 2, 4 and 8 (the layouts differ).
 # =================================================================================================================
 
 LAYOUT_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i8": "int8", "i32": "int32",
@@ -1967,6 +1968,135 @@ def dot_f16_cases():
             .tensor("y_ptr", LAYOUT_DTYPES[out], unwritten(d, out), d)
 
 
+def replicated_trans_cases():
+    """Tiles smaller than the programs' threads: a GPU layout holds some elements in several threads (or wraps),
+    so a conversion must read each element once and the store must not write a wrong copy."""
+    for element, (rows, cols), warps in [("f32", (8, 16), 8), ("i8", (16, 32), 8), ("f16", (4, 64), 4)]:
+        name = "trans_small_%s_%dx%d_w%d" % (element, rows, cols, warps)
+        x = layout_values(layout_rng(name), element, (rows, cols))
+        y = np.ascontiguousarray(x.T)
+        body = (offsets_nd("xo", (rows, cols)) + offsets_nd("yo", (cols, rows)) +
+                load_nd("x", "x_ptr", element, "xo", (rows, cols)) + trans_op("t", "x", (1, 0), (rows, cols), element) +
+                store_nd("y", "y_ptr", element, "yo", (cols, rows), "t"))
+        Case("layout", name, "trans", layout_kernel("trans", [("x_ptr", element), ("y_ptr", element)], body),
+             "tt.trans of a %dx%d %s tile (%d elements) with num_warps = %d (%d threads): a tile smaller than the "
+             "program, so a GPU layout replicates elements across threads; y = x.T, every lane written once with "
+             "the right value." % (rows, cols, element, rows * cols, warps, 32 * warps), num_warps=warps) \
+            .tensor("x_ptr", LAYOUT_DTYPES[element], x) \
+            .tensor("y_ptr", LAYOUT_DTYPES[element], unwritten(y, element), y)
+
+
+def trans_consumer_cases():
+    name = "trans_then_reduce_axis1_f32_64x32_w4"
+    x = small_ints(layout_rng(name), "f32", (64, 32), 1000)
+    s = x.T.sum(axis=1).astype(np.float32)  # the column sums of x
+    body = (offsets_nd("xo", (64, 32)) + offsets_nd("so", (32,)) + load_nd("x", "x_ptr", "f32", "xo", (64, 32)) +
+            trans_op("t", "x", (1, 0), (64, 32), "f32") +
+            '    %%s = "tt.reduce"(%%t) <{axis = 1 : i32}> %s : (tensor<32x64xf32>) -> tensor<32xf32>\n' %
+            reduce_region("f32", "add") + store_nd("r", "s_ptr", "f32", "so", (32,), "s"))
+    Case("layout", name, "trans_reduce", layout_kernel("trans_reduce", [("x_ptr", "f32"), ("s_ptr", "f32")], body),
+         "A transposed tile feeding a reduction: s = sum over axis 1 of trans(x) for a 64x32 f32 tile of small "
+         "integers (exact in any order), i.e. the column sums of x, num_warps = 4.") \
+        .tensor("x_ptr", "float32", x).tensor("s_ptr", "float32", unwritten(s, "f32"), s)
+
+    name = "dot_f16_64x32x32_trans_result_w4"
+    rng = layout_rng(name)
+    a = rng.integers(-4, 5, size=(64, 32)).astype(np.float16)
+    b = rng.integers(-4, 5, size=(32, 32)).astype(np.float16)
+    d = (a.astype(np.int64) @ b.astype(np.int64)).astype(np.float32)
+    y = np.ascontiguousarray(d.T)
+    body = (offsets_nd("ao", (64, 32)) + offsets_nd("bo", (32, 32)) + offsets_nd("yo", (32, 64)) +
+            load_nd("a", "a_ptr", "f16", "ao", (64, 32)) + load_nd("b", "b_ptr", "f16", "bo", (32, 32)) +
+            "    %zero = arith.constant dense<0.000000e+00> : tensor<64x32xf32>\n" +
+            "    %d = tt.dot %a, %b, %zero, inputPrecision = tf32 : tensor<64x32xf16> * tensor<32x32xf16> -> "
+            "tensor<64x32xf32>\n" + trans_op("t", "d", (1, 0), (64, 32), "f32") +
+            store_nd("y", "y_ptr", "f32", "yo", (32, 64), "t"))
+    Case("layout", name, "dot_trans", layout_kernel("dot_trans", [("a_ptr", "f16"), ("b_ptr", "f16"),
+                                                                   ("y_ptr", "f32")], body),
+         "tt.dot f16 x f16 -> f32 (64x32 by 32x32, zero accumulator, small integers: exact in any order), its result "
+         "tt.trans'ed and stored as 32x64, num_warps = 4: y = (a @ b).T. The conversion starts from the dot's "
+         "result layout (on the GPU an mma accumulator).") \
+        .tensor("a_ptr", "float16", a).tensor("b_ptr", "float16", b) \
+        .tensor("y_ptr", "float32", unwritten(y, "f32"), y)
+
+
+def transpose_kernel_cases():
+    """The benchmark's kernel (bench/gpu/kernels.py `transpose`) written out: BLOCK x BLOCK tiles at program
+    (pid_x, pid_y), an n x n matrix with n a scalar argument; and a masked variant over a matrix that is not a
+    whole number of tiles."""
+    n, block = 128, 64
+    name = "transpose_tiles_f32_128x128_grid2x2_w4"
+    x = layout_values(layout_rng(name), "f32", (n, n))
+    y = np.ascontiguousarray(x.T)
+    tile = "tensor<64x64xi32>"
+    body = """    %c64_i32 = arith.constant 64 : i32
+    %pid_x = tt.get_program_id x : i32
+    %pid_y = tt.get_program_id y : i32
+    %row0 = arith.muli %pid_x, %c64_i32 : i32
+    %col0 = arith.muli %pid_y, %c64_i32 : i32
+    %range = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %row0_s = tt.splat %row0 : i32 -> tensor<64xi32>
+    %rows = arith.addi %row0_s, %range : tensor<64xi32>
+    %col0_s = tt.splat %col0 : i32 -> tensor<64xi32>
+    %cols = arith.addi %col0_s, %range : tensor<64xi32>
+    %n_s = tt.splat %n : i32 -> tensor<64x1xi32>
+    %r_e = tt.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %r_m = arith.muli %r_e, %n_s : tensor<64x1xi32>
+    %r_b = tt.broadcast %r_m : tensor<64x1xi32> -> TILE
+    %c_e = tt.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %c_b = tt.broadcast %c_e : tensor<1x64xi32> -> TILE
+    %xo = arith.addi %r_b, %c_b : TILE
+    %c_e1 = tt.expand_dims %cols {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %c_m = arith.muli %c_e1, %n_s : tensor<64x1xi32>
+    %c_b1 = tt.broadcast %c_m : tensor<64x1xi32> -> TILE
+    %r_e1 = tt.expand_dims %rows {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %r_b1 = tt.broadcast %r_e1 : tensor<1x64xi32> -> TILE
+    %yo = arith.addi %c_b1, %r_b1 : TILE
+""".replace("TILE", tile) + load_nd("x", "x_ptr", "f32", "xo", (64, 64)) + \
+        trans_op("t", "x", (1, 0), (64, 64), "f32") + store_nd("y", "y_ptr", "f32", "yo", (64, 64), "t")
+    ttir = ("module {\n  tt.func public @transpose(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %n: i32) "
+            "attributes {noinline = false} {\n" + body + "    tt.return\n  }\n}\n")
+    Case("layout", name, "transpose", ttir,
+         "The transpose benchmark's kernel (bench/gpu/kernels.py) at n = 128: program (i, j) of a 2x2 grid loads "
+         "the 64x64 tile at rows 64i.., columns 64j.. of x (row-major, stride n), tt.trans, and stores it at rows "
+         "64j.., columns 64i.. of y: y = x.T, num_warps = 4.", grid=(2, 2)) \
+        .tensor("x_ptr", "float32", x).tensor("y_ptr", "float32", unwritten(y, "f32"), y).scalar("n", n)
+
+    rows, cols = 50, 40
+    name = "trans_masked_f32_50x40_in_64x64_w4"
+    x = layout_values(layout_rng(name), "f32", (rows, cols))
+    y = np.ascontiguousarray(x.T)
+    body = (offsets_nd("xo", (64, 64), (cols, 1)) + offsets_nd("yo", (64, 64), (rows, 1)) + """\
+    %%in_r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %%in_r0 = tt.expand_dims %%in_r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %%in_r1 = tt.broadcast %%in_r0 : tensor<64x1xi32> -> %(t)s
+    %%in_c0 = tt.expand_dims %%in_r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %%in_c1 = tt.broadcast %%in_c0 : tensor<1x64xi32> -> %(t)s
+    %%rows_k = arith.constant dense<%(rows)d> : %(t)s
+    %%cols_k = arith.constant dense<%(cols)d> : %(t)s
+    %%xm_r = arith.cmpi slt, %%in_r1, %%rows_k : %(t)s
+    %%xm_c = arith.cmpi slt, %%in_c1, %%cols_k : %(t)s
+    %%xm = arith.andi %%xm_r, %%xm_c : tensor<64x64xi1>
+    %%ym_r = arith.cmpi slt, %%in_r1, %%cols_k : %(t)s
+    %%ym_c = arith.cmpi slt, %%in_c1, %%rows_k : %(t)s
+    %%ym = arith.andi %%ym_r, %%ym_c : tensor<64x64xi1>
+    %%other = arith.constant dense<-1.000000e+00> : tensor<64x64xf32>
+    %%x_p = tt.splat %%x_ptr : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %%x_q = tt.addptr %%x_p, %%xo : tensor<64x64x!tt.ptr<f32>>, %(t)s
+    %%x = tt.load %%x_q, %%xm, %%other : tensor<64x64x!tt.ptr<f32>>
+""" % dict(t=tile, rows=rows, cols=cols) + trans_op("t", "x", (1, 0), (64, 64), "f32") + """\
+    %y_p = tt.splat %y_ptr : !tt.ptr<f32> -> tensor<64x64x!tt.ptr<f32>>
+    %y_q = tt.addptr %y_p, %yo : tensor<64x64x!tt.ptr<f32>>, tensor<64x64xi32>
+    tt.store %y_q, %t, %ym : tensor<64x64x!tt.ptr<f32>>
+""")
+    Case("layout", name, "trans_masked", layout_kernel("trans_masked", [("x_ptr", "f32"), ("y_ptr", "f32")], body),
+         "A 64x64 tile over a 50x40 f32 matrix: masked tt.load (rows < 50, columns < 40, other = -1.0), tt.trans, "
+         "masked tt.store into the 40x50 transpose (rows < 40, columns < 50), num_warps = 4: y = x.T exactly, "
+         "nothing written outside it (y is exactly 40x50, so a lane stored past the mask is an out-of-bounds "
+         "report).") \
+        .tensor("x_ptr", "float32", x).tensor("y_ptr", "float32", unwritten(y, "f32"), y)
+
+
 def layout_cases():
     trans_2d_cases()
     trans_3d_cases()
@@ -1976,6 +2106,9 @@ def layout_cases():
     loop_cases()
     join_split_cat_cases()
     dot_f16_cases()
+    replicated_trans_cases()
+    trans_consumer_cases()
+    transpose_kernel_cases()
 
 
 def main():
