@@ -4,7 +4,7 @@ In ONE process and one run, for each case of kernels.CASES:
   - Triton 3.6 runs the kernel (its JIT; the TTIR it produced is kept: asm["ttir"]);
   - tilesim's GPU engine compiles THAT TTIR itself (layouts, LLVM, PTX; `tilesim run --engine gpu --time N`)
     and times its own launches in-process with CUDA events;
-  - torch runs the same computation (torch.add / torch.softmax / F.layer_norm).
+  - torch runs the same computation (torch.add / torch.softmax / F.layer_norm / x.t().contiguous()).
 Every output is verified against torch before anything is timed. Timing: warm-up, then each launch between two
 CUDA events, the median of the runs. The ceiling is the device-to-device copy bandwidth (torch copy_ of 1 GiB),
 measured in the same run. Then compile latency: Triton's cold compile (fresh cache) against tilesim's TTIR -> PTX,
@@ -71,6 +71,18 @@ def make_case(name, case, gen):
         buffers = {"x_ptr": x, "y_ptr": y, "out_ptr": torch.zeros_like(x)}
         scalars = {"n": n}
         outputs = {"out_ptr": (expected, dict(rtol=0, atol=0))}
+        return ref, launch, out, buffers, scalars, outputs
+    if kernel is kernels.transpose:
+        n = case["n"]
+        x = torch.rand(n, n, device="cuda", generator=gen)
+        out = torch.empty_like(x)
+        ref = lambda: x.t().contiguous()  # noqa: E731
+        expected = x.t().contiguous()
+        launch = lambda o: kernels.transpose[case["grid"]](x, o, n, BLOCK=case["BLOCK"],  # noqa: E731
+                                                             num_warps=case["num_warps"])
+        buffers = {"x_ptr": x, "y_ptr": torch.zeros_like(x)}
+        scalars = {"n": n}
+        outputs = {"y_ptr": (expected, dict(rtol=0, atol=0))}
         return ref, launch, out, buffers, scalars, outputs
     if kernel is kernels.softmax:
         rows, cols = case["rows"], case["cols"]
@@ -251,6 +263,9 @@ def main():
                              out_ptr=torch.zeros(case["BLOCK"]))}
         if case["kernel"] is kernels.vadd:
             buffers, scalars = tiny["vadd"], {"n": case["BLOCK"]}
+        elif case["kernel"] is kernels.transpose:  # program (0, 0) of a BLOCK x BLOCK matrix
+            c = case["BLOCK"]
+            buffers, scalars = dict(x_ptr=torch.rand(c * c), y_ptr=torch.zeros(c * c)), {"n": c}
         elif case["kernel"] is kernels.softmax:
             buffers = dict(out_ptr=torch.zeros(case["BLOCK"]), in_ptr=torch.randn(case["BLOCK"]))
             scalars = {"in_stride": case["BLOCK"], "out_stride": case["BLOCK"], "ncols": case["BLOCK"]}

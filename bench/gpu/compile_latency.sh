@@ -26,7 +26,8 @@ for dir in "$root"/conformance/golden/*/ "$root"/conformance/golden-extra/*/ "$r
   row "$name" "$dir/kernel.ttir" "${warps:-4}"
 done
 golden=("${medians[@]}")
-for spec in vadd_f32_2p28:4 softmax_f32_32768x4096:8 softmax_f32_4096x32768:16 layernorm_f16_16384x8192:8; do
+for spec in vadd_f32_2p28:4 softmax_f32_32768x4096:8 softmax_f32_4096x32768:16 layernorm_f16_16384x8192:8 \
+            transpose_f32_8192x8192:4; do
   row "bench/gpu/${spec%%:*}" "$root/bench/gpu/ttir/${spec%%:*}.ttir" "${spec##*:}"
 done
 sorted=$(printf '%s\n' "${golden[@]}" | sort -g)

@@ -61,6 +61,18 @@ def layernorm(x_ptr, y_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr, stride, ncols, eps
         tl.store(y_ptr + cols, y, mask=mask)
 
 
+# A tiled transpose of an n x n fp32 matrix, one BLOCK x BLOCK tile per program: the tile is loaded row-major
+# (consecutive threads read consecutive columns) and stored at the transposed position, so both the reads and the
+# writes are coalesced only if the tl.trans between them is a layout conversion through shared memory; in
+# registers alone, one of the two walks memory with a stride of n elements.
+@triton.jit
+def transpose(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    tile = tl.load(x_ptr + rows[:, None] * n + cols[None, :])
+    tl.store(y_ptr + cols[:, None] * n + rows[None, :], tl.trans(tile))
+
+
 # name -> kernel, shapes, constexprs, num_warps, grid, bytes moved (reads + writes of the big tensors).
 CASES = {
     "vadd_f32_2p28": dict(kernel=vadd, n=1 << 28, BLOCK=1024, num_warps=4,
@@ -71,6 +83,8 @@ CASES = {
                                    grid=(4096,), bytes=2 * 4 * 4096 * 32768),
     "layernorm_f16_16384x8192": dict(kernel=layernorm, rows=16384, cols=8192, BLOCK=8192, num_warps=8,
                                      grid=(16384,), bytes=2 * 2 * 16384 * 8192),
+    "transpose_f32_8192x8192": dict(kernel=transpose, n=8192, BLOCK=64, num_warps=4, grid=(8192 // 64, 8192 // 64),
+                                    bytes=2 * 4 * 8192 * 8192),
 }
 
 
@@ -81,6 +95,8 @@ def signature_and_constants(name):
     if kernel is vadd:
         return {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, \
             {"BLOCK": case["BLOCK"]}
+    if kernel is transpose:
+        return {"x_ptr": "*fp32", "y_ptr": "*fp32", "n": "i32", "BLOCK": "constexpr"}, {"BLOCK": case["BLOCK"]}
     if kernel is softmax:
         return {"out_ptr": "*fp32", "in_ptr": "*fp32", "in_stride": "i32", "out_stride": "i32", "ncols": "i32",
                 "BLOCK": "constexpr"}, {"BLOCK": case["BLOCK"]}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The GPU benchmark in one command (docs/performance.md): vadd, softmax and layernorm on tilesim's GPU engine
+# The GPU benchmark in one command (docs/performance.md): vadd, softmax, layernorm and transpose on tilesim's GPU engine
 # (compiling the TTIR Triton produced), on Triton 3.6 and on torch, in one run, with the device-to-device copy
 # bandwidth as the ceiling; then compile latency. Needs a GPU, python3 with torch + triton + numpy, and a
 # tilesim built with the GPU backend (the static one: docs/gpu-backend.md). Writes $OUT/bench.md and bench.json,

@@ -40,6 +40,10 @@ def softmax(out, x, in_stride, out_stride, ncols):
     out[...] = e / e.sum(-1, keepdims=True)
 
 
+def transpose(x, y, n):
+    y[...] = x.T
+
+
 def layernorm(x, y, w, b, mean, rstd, stride, ncols, eps):
     import torch
     y[...] = torch.nn.functional.layer_norm(x, (ncols,), w, b, eps)
@@ -53,14 +57,17 @@ def main():
     kernels.layernorm = FakeKernel("layernorm", "layernorm_f16_16384x8192.ttir", layernorm,
                                    ["x_ptr", "y_ptr", "w_ptr", "b_ptr", "mean_ptr", "rstd_ptr", "stride", "ncols",
                                     "eps", "BLOCK"])
+    kernels.transpose = FakeKernel("transpose", "transpose_f32_8192x8192.ttir", transpose,
+                                   ["x_ptr", "y_ptr", "n", "BLOCK"])
     cases = kernels.CASES
     cases["vadd_f32_2p28"].update(kernel=kernels.vadd, n=4096, grid=(4,))
     cases["softmax_f32_32768x4096"].update(kernel=kernels.softmax, rows=4, grid=(4,))
     cases["layernorm_f16_16384x8192"].update(kernel=kernels.layernorm, rows=2, grid=(2,))
+    cases["transpose_f32_8192x8192"].update(kernel=kernels.transpose, n=128, grid=(2, 2))
     triton.compile = lambda *args, **kwargs: None
     import bench
     sys.argv = ["bench.py", "--tilesim", os.path.join(here, "interp_as_gpu.sh"), "--out", sys.argv[2], "--cases",
-                "vadd_f32_2p28,softmax_f32_32768x4096,layernorm_f16_16384x8192"]
+                "vadd_f32_2p28,softmax_f32_32768x4096,layernorm_f16_16384x8192,transpose_f32_8192x8192"]
     bench.main()
     import json
     results = json.load(open(os.path.join(sys.argv[4], "bench.json")))

@@ -13,6 +13,8 @@ class T(np.ndarray):
     def copy_(self, a): self[...] = a; return self
     def numel(self): return self.size
     def abs(self): return np.abs(self).view(T)
+    def t(self): return np.ndarray.view(self.T, T)
+    def contiguous(self): return np.ascontiguousarray(self).view(T)
     def element_size(self): return self.itemsize
     def view(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], type): return np.ndarray.view(self, shape[0])
