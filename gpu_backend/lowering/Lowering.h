@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -37,6 +38,7 @@ struct Lowered {
 
 class KernelLowering {
  public:
+  static constexpr int kRematerializeBudget = 24;  // ops copied at most per use (Rematerialize.cpp)
   KernelLowering(llvm::Module& module, const Function& kernel, const LayoutAssignment& layouts,
                  const CompileOptions& options);
 
@@ -51,6 +53,7 @@ class KernelLowering {
   std::vector<llvm::Value*> in(const Value* value, const LinearLayout* layout);
   // The layout an op result gets (null for scalars), and the number of registers that means.
   const LinearLayout* layoutOf(const Value* value) const {
+    if (auto found = layoutOverrides_.find(value); found != layoutOverrides_.end()) return &found->second;
     if (const LinearLayout* layout = layouts_.layoutOf(value)) return layout;
     for (const auto& callee : calleeLayouts)
       if (const LinearLayout* layout = callee->layoutOf(value)) return layout;
@@ -114,6 +117,10 @@ class KernelLowering {
   std::unordered_map<const Value*, Lowered> values_;
   llvm::GlobalVariable* shared_ = nullptr;
   SharedMemoryPlan sharedPlan_;
+  // Rematerialization (Rematerialize.cpp): a cheap value wanted in another layout is computed again in that
+  // layout instead of moving through shared memory; meanwhile the value's layout is overridden.
+  std::optional<std::vector<llvm::Value*>> rematerialize(const Value* value, const LinearLayout& layout, int& budget);
+  std::unordered_map<const Value*, LinearLayout> layoutOverrides_;
   std::optional<SharedMemoryPlan::State> regionBefore_;  // the last control-flow region's, until settled
   void settleRegion();
 };
@@ -217,6 +224,11 @@ void lowerElementwise(KernelLowering& lowering, const Operation& op, Fn&& fn) {
   }
   lowering.set(op.result(), std::move(result));
 }
+
+// The result layout of a tt.broadcast with the dimensions the operand broadcasts along projected away: the layout
+// the operand must be in so that each register already holds the element the result's register repeats
+// (Movement.cpp).
+LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape);
 
 // Layout conversion (Conversion.cpp): `source` moved into `target`, element for element. Register
 // permutations stay in registers; anything that moves data between threads goes through shared memory.

@@ -60,8 +60,8 @@ llvm::Value* programRegister(Builder& b, OpKind kind, int axis) {
   return b.CreateIntrinsic(kind == OpKind::TTGetProgramId ? kIds[axis] : kCounts[axis], {}, {});
 }
 
-// The result layout with the dimensions the operand broadcasts along projected away: the layout the operand must
-// be in so that each register already holds the element the result's register repeats.
+}  // namespace
+
 LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape) {
   LinearLayout projected = result;
   for (size_t d = 0; d < sourceShape.size(); ++d)
@@ -69,7 +69,6 @@ LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t
   return projected.withOutDims(tensorDims(sourceShape));
 }
 
-}  // namespace
 
 void lowerMovementOp(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
