@@ -92,6 +92,16 @@ struct LaneSource {
   bool active(int64_t lane) const { return !mask || (mask[maskIsScalar ? 0 : lane] & 1); }
 };
 
+// Triton profile: whether the GPU may access another address than ours in this lane, or decide its mask the
+// other way: the pointer carries a bound (an offset computed from an approximate float, docs/findings.md G9),
+// or the mask lane is uncertain. Returns the pointer's bound in bytes (+inf for an uncertain mask); 0: certain.
+double laneUncertainty(const Tile& pointers, const Tile* mask, int64_t lane) {
+  double bound = 0;
+  if (const double* b = pointers.errorBounds()) bound = b[pointers.size() == 1 ? 0 : lane];
+  if (mask && mask->errorBounds() && mask->errorBounds()[mask->size() == 1 ? 0 : lane] > 0) bound = INFINITY;
+  return bound;
+}
+
 LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const int64_t> shape, int bytes,
                       const Attribute* boundaryCheck) {
   LaneSource source;
@@ -344,6 +354,10 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
       if (b != 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = b;
     }
   }
+  // An uncertain address or mask: the GPU may have loaded another element, or `other`, in that lane.
+  if (!source.isBlock && (pointers.errorBounds() || (mask && mask->errorBounds())))
+    for (int64_t lane = 0; lane < n; ++lane)
+      if (laneUncertainty(pointers, mask, lane) > 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = INFINITY;
   if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
     for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
   executor.set(frame, op.result(), result);
@@ -415,6 +429,23 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
       if (buffer->atomicAdds) buffer->atomicAdds->additions[element] = 0;  // a later fadd starts a new group
     }
   }
+  // An uncertain address or mask: the GPU may have written any element within the pointer's bound of ours (the
+  // whole buffer for an unbounded one), or not written ours. Those elements are unconstrained afterwards.
+  if (tracksBounds && !source.isBlock && (pointers.errorBounds() || (mask && mask->errorBounds())))
+    for (int64_t lane = 0; lane < n; ++lane) {
+      const double reach = laneUncertainty(pointers, mask, lane);
+      if (reach == 0) continue;
+      const uint64_t address = source.addresses[pointerIsScalar ? 0 : lane];
+      Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
+      if (!access.buffer) continue;
+      Buffer& buffer = *access.buffer;
+      const int64_t count = static_cast<int64_t>(buffer.errorBound.size());
+      const int64_t element = static_cast<int64_t>(access.offset / buffer.elementBytes);
+      const double span = std::ceil(reach / buffer.elementBytes);
+      const int64_t from = span >= static_cast<double>(count) ? 0 : std::max<int64_t>(0, element - static_cast<int64_t>(span));
+      const int64_t to = span >= static_cast<double>(count) ? count : std::min<int64_t>(count, element + static_cast<int64_t>(span) + 1);
+      for (int64_t e = from; e < to; ++e) buffer.errorBound[static_cast<size_t>(e)] = INFINITY;
+    }
 }
 // out[lane] = base + offset * 2^shift, wrapping (unsigned, as the GPU's). The loop is branch-free so that it
 // vectorises: it only ORs together whether any result left its base's home window, and the rare tile where one
@@ -469,6 +500,15 @@ TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile&
     for (int64_t lane = 0; lane < n; ++lane)
       undefined[lane] = laneUndefined(pointers, lane) || laneUndefined(offsets, lane);
   }
+  // Triton profile: an offset known only within a bound (G9) moves the address by up to bound * pointee bytes.
+  if (pointers.errorBounds() || offsets.errorBounds()) {
+    double* bounds = result->mutableErrorBounds();
+    for (int64_t lane = 0; lane < n; ++lane) {
+      const double pb = pointers.errorBounds() ? pointers.errorBounds()[pointers.size() == 1 ? 0 : lane] : 0.0;
+      const double ob = offsets.errorBounds() ? offsets.errorBounds()[offsetIsScalar ? 0 : lane] : 0.0;
+      bounds[lane] = pb + ob * static_cast<double>(scale);
+    }
+  }
   return result;
 }
 
@@ -504,6 +544,8 @@ TileRef copyBits(const Tile& input, Type resultType) {
   MutableTileRef result = makeTile(resultType);
   std::memcpy(result->raw(), input.raw(), static_cast<size_t>(input.size()) * 8);
   if (input.undefinedMask()) std::memcpy(result->mutableUndefinedMask(), input.undefinedMask(), input.size());
+  if (input.errorBounds())  // int_to_ptr / ptr_to_int keep an address's bound (bytes)
+    std::memcpy(result->mutableErrorBounds(), input.errorBounds(), sizeof(double) * static_cast<size_t>(input.size()));
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "interpreter/Executor.h"
 
@@ -255,6 +256,13 @@ void executeGather(Executor& executor, const Operation& op, Executor::Frame& fra
   if (indices.undefinedMask()) {
     uint8_t* mask = const_cast<Tile&>(*result).mutableUndefinedMask();
     for (int64_t i = 0; i < indices.size(); ++i) mask[i] |= indices.undefinedMask()[i];
+  }
+  // Triton profile: an index known only within a bound (an approximate float through fptosi, docs/findings.md
+  // G9) may pick another element on the GPU: that lane is unconstrained.
+  if (const double* indexBounds = indices.errorBounds()) {
+    double* bounds = const_cast<Tile&>(*result).mutableErrorBounds();
+    for (int64_t i = 0; i < indices.size(); ++i)
+      if (indexBounds[i] > 0) bounds[i] = std::numeric_limits<double>::infinity();
   }
   executor.set(frame, op.result(), result);
 }

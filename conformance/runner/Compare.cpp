@@ -1,6 +1,7 @@
 // Element-by-element comparison of an output buffer with its expectation (rules in Compare.h).
 #include "conformance/runner/Compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -52,7 +53,11 @@ ElementJudgement judgeElement(uint64_t gotBits, uint64_t targetBits, ScalarKind 
     if (std::isnan(judgement.absError)) judgement.absError = INFINITY;  // inf - inf, or NaN against a number
     judgement.ok = bothNaN || (bound > 0 && judgement.absError <= bound);
   } else {
-    judgement.absError = std::fabs(static_cast<double>(static_cast<int64_t>(gotBits - targetBits)));
+    // The distance modulo 2^w: an integer's bound allows ours + d, |d| <= bound, wrapping (docs/semantics.md).
+    const int width = bitWidth(kind);
+    const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
+    const uint64_t up = (gotBits - targetBits) & mask, down = (targetBits - gotBits) & mask;
+    judgement.absError = static_cast<double>(std::min(up, down));
     judgement.ok = bound > 0 && judgement.absError <= bound;  // integers carry a bound where the GPU's value is
                                                               // unspecified, or where a float with an error bound
                                                               // was stored through a reinterpreting pointer (the

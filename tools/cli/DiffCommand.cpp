@@ -7,9 +7,13 @@
 // case.json names, per buffer, `engine_outputs: {NAME: FILE.npy}` (the fuzz RegressionWriter writes `gpu`), so a
 // GPU disagreement can be replayed against a changed interpreter on a machine without a GPU; `--profile triton`
 // then reduces in the order the GPU backend lowers each reduce to, as with `--engine gpu`.
-// One line per buffer (bit-exact, or how many elements differ and the first one), then a summary.
+// One line per buffer (bit-exact, or how many elements differ and the first one), then a summary. Under
+// `--profile triton` a buffer is judged with the interpreter's error bounds (a lane with bound 0 bit for bit,
+// else within it: Compare.h), and the line says how many lanes had bound 0 and how many were unconstrained.
 // Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
 // 4 when the engine is not available here ("skipped: ...").
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +21,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "conformance/runner/Compare.h"
 #include "conformance/runner/Format.h"
 #include "conformance/runner/Npy.h"
 #include "tools/cli/Cli.h"
@@ -90,6 +95,42 @@ bool compareBuffer(const LaunchArgument& reference, const LaunchArgument& other,
   return false;
 }
 
+// Under the triton profile: the buffer judged with the interpreter's error bounds (Compare.h: a lane whose bound is
+// 0 bit for bit, else within the bound; +inf: any value). One line; returns true when it passes.
+bool judgeBuffer(const LaunchArgument& reference, const LaunchArgument& other, const char* engineName) {
+  const int bytes = storageBytes(reference.elementKind);
+  const int64_t count = static_cast<int64_t>(reference.bytes.size()) / bytes;
+  const std::vector<int64_t> shape{count};
+  OutputComparison comparison =
+      compareOutput(reference.name, reference.elementKind, shape, other.bytes, reference.bytes, reference.errorBound);
+  int64_t exactLanes = count, unconstrainedLanes = 0;
+  if (!reference.errorBound.empty()) {
+    exactLanes = std::count(reference.errorBound.begin(), reference.errorBound.end(), 0.0);
+    unconstrainedLanes = std::count_if(reference.errorBound.begin(), reference.errorBound.end(), [](double b) { return std::isinf(b); });
+  }
+  if (comparison.bitExact() && exactLanes == count) return compareBuffer(reference, other, engineName);
+  std::string head = fmt::format("  {} ({}, {} elements{})", reference.name, scalarKindName(reference.elementKind), count,
+                                 reference.isAlias() ? ", a view of " + reference.aliasOf : "");
+  std::string bounds = fmt::format("bound 0 (compared bit for bit) on {} of {}, unconstrained {}", exactLanes, count,
+                                   unconstrainedLanes);
+  if (!comparison.error.empty()) {
+    std::printf("%s: %s\n", head.c_str(), comparison.error.c_str());
+    return false;
+  }
+  if (comparison.passed()) {
+    std::printf("%s: within the interpreter's bounds: %lld bit-exact, %lld within bound (%lld unconstrained); %s\n", head.c_str(),
+                static_cast<long long>(comparison.exact), static_cast<long long>(comparison.withinBound),
+                static_cast<long long>(comparison.unconstrained), bounds.c_str());
+    return true;
+  }
+  compareBuffer(reference, other, engineName);
+  std::printf("    judged with the interpreter's bounds: %lld failing, %lld bit-exact, %lld within bound; %s\n",
+              static_cast<long long>(comparison.failing), static_cast<long long>(comparison.exact),
+              static_cast<long long>(comparison.withinBound), bounds.c_str());
+  for (const std::string& line : comparison.failureLines()) std::printf("    %s\n", line.c_str());
+  return false;
+}
+
 int runDiff(const DiffFlags& flags) {
   const bool triton = flags.launch.profile == "triton";
   if (flags.launch.engine == "interp") {
@@ -152,14 +193,18 @@ int runDiff(const DiffFlags& flags) {
     std::printf("diff: the %s engine could not run this launch\n", engineName.c_str());
     return kExitFailed;
   }
-  int buffers = 0, agreeing = 0;
+  int buffers = 0, agreeing = 0, withinBounds = 0;
   for (size_t i = 0; i < reference.arguments.size(); ++i) {
     if (!reference.arguments[i].isBuffer() || !compared[i]) continue;
     ++buffers;
-    agreeing += compareBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str()) ? 1 : 0;
+    const bool agrees = triton ? judgeBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str())
+                               : compareBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str());
+    agreeing += agrees ? 1 : 0;
+    if (agrees && candidate.arguments[i].bytes != reference.arguments[i].bytes) ++withinBounds;
   }
   if (agreeing == buffers) {
-    std::printf("diff: all %d buffers bit-exact\n", buffers);
+    if (withinBounds > 0) std::printf("diff: all %d buffers agree (%d within the triton profile's bounds)\n", buffers, withinBounds);
+    else std::printf("diff: all %d buffers bit-exact\n", buffers);
     return kExitOk;
   }
   std::printf("diff: %d of %d buffers differ\n", buffers - agreeing, buffers);

@@ -1,4 +1,4 @@
-// Output comparison: bit-exact elements, both-NaN, elements within their error bound, integers exact, and the
+// Output comparison: bit-exact elements, both-NaN, elements within their error bound, integers within their bound modulo 2^w, and the
 // counts, ulps and failing elements reported.
 #include "conformance/runner/Compare.h"
 
@@ -47,14 +47,20 @@ TEST(Compare, BoundsNaNAndFailures) {
   EXPECT_NE(result.details().find("y[1, 0]: got 2, expected 2.5"), std::string::npos);
 }
 
-TEST(Compare, IntegersIgnoreBounds) {
-  std::vector<int64_t> shape = {2};
-  auto got = bytesOf<int32_t>({7, -1});
-  auto expected = bytesOf<int32_t>({7, 0});
-  std::vector<double> bounds = {10, 10};
+// An integer's bound allows ours + d, |d| <= bound, modulo 2^w (docs/semantics.md "Error bounds"): -1 is 1 from
+// 0, INT_MAX 1 from INT_MIN; 5 is 15 from 20; a bound of 0 is bit for bit.
+TEST(Compare, IntegersWithinTheirBoundModuloTheWidth) {
+  std::vector<int64_t> shape = {5};
+  auto got = bytesOf<int32_t>({7, -1, 2147483647, 5, 3});
+  auto expected = bytesOf<int32_t>({7, 0, -2147483647 - 1, 20, 4});
+  std::vector<double> bounds = {10, 1, 1, 10, 0};
   OutputComparison result = compareOutput("h", ScalarKind::I32, shape, got, expected, bounds);
-  EXPECT_EQ(result.failing, 1);
-  EXPECT_EQ(result.firstFailures.at(0).got, "-1");
+  EXPECT_EQ(result.exact, 1);
+  EXPECT_EQ(result.withinBound, 2);
+  EXPECT_EQ(result.failing, 2);
+  ASSERT_EQ(result.firstFailures.size(), 2u);
+  EXPECT_EQ(result.firstFailures[0].got, "5");
+  EXPECT_EQ(result.firstFailures[1].got, "3");
 }
 
 TEST(Compare, LimitsShownFailuresAndCountsTheRest) {
