@@ -144,7 +144,7 @@ class Worker {
         verdict.status = ProgramStatus::Skipped;
         verdict.check = "target-too-large";
         verdict.message = large;
-      } else if (std::string unspecified = options_.tritonProfile ? integerFromApproximateFloat(*program.parsed) : "";
+      } else if (std::string unspecified = options_.tritonProfile ? unfollowedApproximateValue(*program.parsed) : "";
                  !unspecified.empty()) {
         verdict.status = ProgramStatus::Skipped;
         verdict.check = "target-unspecified";
@@ -457,10 +457,10 @@ class Worker {
 
 namespace {
 // Under the triton profile a float from an approximate instruction (div.full, ex2.approx, libdevice, a
-// tensor-core dot, an atomic float add whose order is open) is judged within its error bound, but that bound
-// does not follow it into an integer or a boolean: an `fptosi`, a `cmpf` or a bitcast of such a value (and
-// everything computed from it) can differ by a whole step on the GPU without either engine being wrong (the
-// 6 unspecified cases of the H200 campaign, docs/findings.md G9). "" when no such conversion exists; else the op.
+// tensor-core dot, an atomic float add whose order is open) is judged within its error bound, and the
+// interpreter follows that bound into integers and booleans (fptosi, cmpf, bitcast, then integer ops, addresses,
+// gather indices, stores: docs/semantics.md "Error bounds", findings G9). Where it cannot follow a value, the
+// GPU may take another path or touch other memory without either engine being wrong.
 bool approximateUnderTriton(const Operation& op) {
   const bool floatResult = op.numResults() > 0 && op.result()->type.element().isFloat();
   switch (op.kind) {
@@ -473,9 +473,33 @@ bool approximateUnderTriton(const Operation& op) {
     default: return false;
   }
 }
+
+// Whether the interpreter's bounds follow a value known only within a bound as operand `k` of `op`: elementwise
+// ops, data movement, addresses and the memory they reach, reductions (their combine regions are elementwise),
+// loop-carried and returned values. Not followed: control flow decided by it (scf.if, scf.for bounds, a while's
+// condition, cf.cond_br), an atomic's address or mask, block pointers and descriptors, an integer tt.dot, inline
+// asm, tt.assert.
+bool boundFollows(const Operation& op, size_t k) {
+  if (hasTrait(op.kind, kElementwise)) return op.kind != OpKind::TTElementwiseInlineAsm;
+  switch (op.kind) {
+    case OpKind::TTSplat: case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims:
+    case OpKind::TTReshape: case OpKind::TTTrans: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat:
+    case OpKind::TTGather: case OpKind::TTHistogram: case OpKind::TTAddPtr: case OpKind::TTIntToPtr:
+    case OpKind::TTPtrToInt: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTReduce: case OpKind::TTScan:
+    case OpKind::TTReduceReturn: case OpKind::TTScanReturn: case OpKind::TTReturn: case OpKind::SCFYield:
+    case OpKind::TTCall: case OpKind::TTPrint: case OpKind::CFBr:
+      return true;
+    case OpKind::SCFFor: return k >= 3;                  // the iteration arguments, not the bounds
+    case OpKind::SCFCondition: return k >= 1;            // the forwarded values, not the condition
+    case OpKind::TTAtomicRMW: return k == 1;             // the value, not the address or the mask
+    case OpKind::TTAtomicCAS: return k >= 1;             // compare and value, not the address
+    case OpKind::TTDot: return op.operand(k)->type.element().isFloat();
+    default: return false;
+  }
+}
 }  // namespace
 
-std::string integerFromApproximateFloat(const Module& module) {
+std::string unfollowedApproximateValue(const Module& module) {
   std::set<const Value*> approximate;
   bool loopCarried = false;  // a tainted value reaches a region terminator: taint every region's arguments
   std::string found;
@@ -483,15 +507,14 @@ std::string integerFromApproximateFloat(const Module& module) {
     const size_t before = approximate.size();
     walk(*module.kernel()->op(), [&](const Operation& op) {
       bool tainted = approximateUnderTriton(op);
-      for (const Value* operand : op.operands) tainted |= approximate.count(operand) > 0;
+      for (size_t k = 0; k < op.operands.size(); ++k) {
+        if (!approximate.count(op.operands[k])) continue;
+        tainted = true;
+        if (found.empty() && !boundFollows(op, k))
+          found = std::string(op.name()) + " (operand " + std::to_string(k) + ") uses a value computed by an "
+                  "approximate float op, which the triton profile's error bounds do not follow there";
+      }
       if (!tainted) return;
-      const bool toInteger = op.kind == OpKind::ArithFPToSI || op.kind == OpKind::ArithFPToUI ||
-                             op.kind == OpKind::ArithCmpF ||
-                             ((op.kind == OpKind::ArithBitcast || op.kind == OpKind::TTBitcast) &&
-                              op.operand(0)->type.element().isFloat() && !op.result()->type.element().isFloat());
-      if (toInteger && found.empty() && !approximateUnderTriton(op))
-        found = std::string(op.name()) + " of a value computed by an approximate float op: its result is not "
-                "determined by the triton profile's error bounds";
       for (const auto& result : op.results) approximate.insert(result.get());
       if (hasTrait(op.kind, kTerminator)) loopCarried = true;
       if (loopCarried)

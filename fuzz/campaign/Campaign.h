@@ -126,11 +126,13 @@ struct CampaignResult {
 
 CampaignResult runCampaign(const CampaignOptions& options);
 
-// Under the triton profile: "" unless the kernel of `module` turns a value computed by an approximate float op
-// (div.full, the math functions, libdevice, a float tt.dot or atomic add) into an integer or a boolean (fptosi,
-// fptoui, cmpf, bitcast), which the profile's error bounds do not determine; then the op. The gpu target skips
-// such programs (`target-unspecified`; docs/findings.md G9).
-std::string integerFromApproximateFloat(const Module& module);
+// Under the triton profile: "" unless the kernel of `module` uses a value computed by an approximate float op
+// (div.full, the math functions, libdevice, a float tt.dot or atomic add), or anything computed from it, where
+// the interpreter's error bounds do not follow it: a control-flow decision (scf.if, scf.for bounds, a while's
+// condition), an atomic's address or mask, block pointers and descriptors, inline asm; then the op. Integers,
+// booleans, addresses, gather indices and stores derived from such values are followed (docs/findings.md G9).
+// The gpu target skips the programs it names (`target-unspecified`).
+std::string unfollowedApproximateValue(const Module& module);
 
 // Asks a running campaign to stop (async-signal-safe: SIGINT/SIGTERM handlers call it): no new program starts,
 // and programs still running 10 s later are abandoned as "interrupted"; the summary covers what finished.

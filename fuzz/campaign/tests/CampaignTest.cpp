@@ -348,11 +348,11 @@ TEST(Campaign, ReplaysTheReferenceFindingsOfTheLongCampaign) {
   }
 }
 
-// The 6 unspecified cases of the H200 triton-profile campaign (docs/findings.md G9): an approximate quotient
-// (div.full) sanitised and converted by fptosi. The same kernel with an exact op (addf) before the fptosi is
-// compared as usual.
-TEST(Campaign, IntegersFromApproximateFloatsAreUnspecifiedUnderTriton) {
-  auto kernel = [](const std::string& op) {
+// The unspecified cases of the H200 triton-profile campaign (docs/findings.md G9): an approximate quotient
+// (div.full) converted by fptosi and stored, or used as an address, is now followed by the interpreter's bounds
+// and compared; the same integer deciding an scf.if is not, and the campaign skips that program.
+TEST(Campaign, ApproximateFloatsAreFollowedIntoIntegersButNotIntoControlFlow) {
+  auto kernel = [](const std::string& op, const std::string& use) {
     return "module {\n  tt.func public @k(%x_ptr: !tt.ptr<f32>, %o_ptr: !tt.ptr<i32>) {\n"
            "    %r = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>\n"
            "    %xs = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<8x!tt.ptr<f32>>\n"
@@ -361,16 +361,27 @@ TEST(Campaign, IntegersFromApproximateFloatsAreUnspecifiedUnderTriton) {
            "    %c = arith.constant dense<3.100000e+01> : tensor<8xf32>\n"
            "    %q = " + op + " %x, %c : tensor<8xf32>\n"
            "    %i = arith.fptosi %q : tensor<8xf32> to tensor<8xi32>\n"
-           "    %os = tt.splat %o_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n"
-           "    %op = tt.addptr %os, %r : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
-           "    tt.store %op, %i : tensor<8x!tt.ptr<i32>>\n    tt.return\n  }\n}\n";
+           "    %os = tt.splat %o_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>\n" + use + "    tt.return\n  }\n}\n";
   };
-  ParseResult divided = parseModule(kernel("arith.divf"), "div.ttir");
-  ASSERT_TRUE(divided.module) << (divided.diagnostics.empty() ? "" : divided.diagnostics[0].str());
-  EXPECT_NE(integerFromApproximateFloat(*divided.module).find("arith.fptosi"), std::string::npos);
-  ParseResult added = parseModule(kernel("arith.addf"), "add.ttir");
-  ASSERT_TRUE(added.module);
-  EXPECT_EQ(integerFromApproximateFloat(*added.module), "");
+  const std::string store = "    %op = tt.addptr %os, %i : tensor<8x!tt.ptr<i32>>, tensor<8xi32>\n"
+                            "    tt.store %op, %i : tensor<8x!tt.ptr<i32>>\n";
+  const std::string branch = "    %s = \"tt.reduce\"(%i) <{axis = 0 : i32}> ({\n"
+                             "    ^bb0(%a: i32, %b: i32):\n      %m = arith.maxsi %a, %b : i32\n"
+                             "      tt.reduce.return %m : i32\n    }) : (tensor<8xi32>) -> i32\n"
+                             "    %z = arith.constant 0 : i32\n"
+                             "    %p = arith.cmpi sgt, %s, %z : i32\n"
+                             "    scf.if %p {\n      tt.store %os, %r : tensor<8x!tt.ptr<i32>>\n    }\n";
+  for (const std::string& op : {std::string("arith.divf"), std::string("arith.addf")}) {
+    ParseResult stored = parseModule(kernel(op, store), "store.ttir");
+    ASSERT_TRUE(stored.module) << (stored.diagnostics.empty() ? "" : stored.diagnostics[0].str());
+    EXPECT_EQ(unfollowedApproximateValue(*stored.module), "") << op;
+    ParseResult branched = parseModule(kernel(op, branch), "branch.ttir");
+    ASSERT_TRUE(branched.module) << (branched.diagnostics.empty() ? "" : branched.diagnostics[0].str());
+    if (op == "arith.divf")
+      EXPECT_NE(unfollowedApproximateValue(*branched.module).find("scf.if (operand 0)"), std::string::npos);
+    else
+      EXPECT_EQ(unfollowedApproximateValue(*branched.module), "");
+  }
 }
 
 TEST(Campaign, CoverageExclusionsAreOpsOfTheTable) {
