@@ -5,7 +5,8 @@
 // +inf means "uncertain": any GPU value is accepted (e.g. a compare whose operands are within their bounds).
 // Exact ops on exact operands allocate nothing, so bit-exact comparison stays the common case.
 // An op's own error comes from the measured table (interpreter/MeasuredBounds.h) when the function was
-// measured, else from the documented assumptions below. A NaN bound (0 * inf) is +inf, never 0.
+// measured, else from the documented assumptions below. A NaN bound (0 * inf) is +inf, never 0. Integers carry
+// bounds too (an approximate float through fptosi, cmpf, then integer ops: findings G9), read modulo 2^w.
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -2,7 +2,9 @@
 //   - the same bits: exact;
 //   - both NaN (any payloads): within bound;
 //   - a float whose error bound is positive and |got - expected| <= bound: within bound;
-//   - anything else fails. Integer and bool buffers must match bit for bit; a bound of 0 means bit for bit.
+//   - an integer whose bound is positive and whose distance modulo 2^w from the target is <= bound: within bound
+//     (an integer's bound allows ours + d, |d| <= bound, wrapping; docs/semantics.md "Error bounds");
+//   - anything else fails. A bound of 0 means bit for bit.
 // The bounds come from LaunchArgument::errorBound after a launch under FloatProfile::Triton: 0 where the value
 // came from exact data flow, the accumulated approximation error where an approximate op touched it.
 //
