@@ -93,13 +93,12 @@ struct LaneSource {
 };
 
 // Triton profile: whether the GPU may access another address than ours in this lane, or decide its mask the
-// other way: the pointer carries a bound (an offset computed from an approximate float, docs/findings.md G9),
-// or the mask lane is uncertain. Returns the pointer's bound in bytes (+inf for an uncertain mask); 0: certain.
-double laneUncertainty(const Tile& pointers, const Tile* mask, int64_t lane) {
-  double bound = 0;
-  if (const double* b = pointers.errorBounds()) bound = b[pointers.size() == 1 ? 0 : lane];
-  if (mask && mask->errorBounds() && mask->errorBounds()[mask->size() == 1 ? 0 : lane] > 0) bound = INFINITY;
-  return bound;
+// other way: the mask lane is uncertain (+inf), or the lane is active and its pointer carries a bound (an offset
+// computed from an approximate float, docs/findings.md G9: the bound in bytes). 0: certain.
+double laneUncertainty(const Tile& pointers, const Tile* mask, const LaneSource& source, int64_t lane) {
+  if (mask && mask->errorBounds() && mask->errorBounds()[mask->size() == 1 ? 0 : lane] > 0) return INFINITY;
+  if (!source.active(lane) || !pointers.errorBounds()) return 0.0;
+  return pointers.errorBounds()[pointers.size() == 1 ? 0 : lane];
 }
 
 LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const int64_t> shape, int bytes,
@@ -357,7 +356,7 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   // An uncertain address or mask: the GPU may have loaded another element, or `other`, in that lane.
   if (!source.isBlock && (pointers.errorBounds() || (mask && mask->errorBounds())))
     for (int64_t lane = 0; lane < n; ++lane)
-      if (laneUncertainty(pointers, mask, lane) > 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = INFINITY;
+      if (laneUncertainty(pointers, mask, source, lane) > 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = INFINITY;
   if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
     for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
   executor.set(frame, op.result(), result);
@@ -433,7 +432,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   // whole buffer for an unbounded one), or not written ours. Those elements are unconstrained afterwards.
   if (tracksBounds && !source.isBlock && (pointers.errorBounds() || (mask && mask->errorBounds())))
     for (int64_t lane = 0; lane < n; ++lane) {
-      const double reach = laneUncertainty(pointers, mask, lane);
+      const double reach = laneUncertainty(pointers, mask, source, lane);
       if (reach == 0) continue;
       const uint64_t address = source.addresses[pointerIsScalar ? 0 : lane];
       Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));

@@ -160,7 +160,7 @@ TEST(MeasuredBounds, RowsAreFoundBySignAndExponent) {
 constexpr const char* kQuotientToIntegerKernel = R"(module {
   tt.func public @k(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %src_ptr: !tt.ptr<i32>, %n_ptr: !tt.ptr<i32>,
                     %same_ptr: !tt.ptr<i32>, %ult_ptr: !tt.ptr<i32>, %and_ptr: !tt.ptr<i32>, %g_ptr: !tt.ptr<i32>,
-                    %l_ptr: !tt.ptr<i32>, %out_ptr: !tt.ptr<i32>) {
+                    %l_ptr: !tt.ptr<i32>, %out_ptr: !tt.ptr<i32>, %lm_ptr: !tt.ptr<i32>, %lu_ptr: !tt.ptr<i32>) {
     %offs = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     %offs8 = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
     %xp = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<4x!tt.ptr<f32>>
@@ -205,6 +205,19 @@ constexpr const char* kQuotientToIntegerKernel = R"(module {
     %lop = tt.splat %l_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
     %loq = tt.addptr %lop, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
     tt.store %loq, %l : tensor<4x!tt.ptr<i32>>
+    %c2 = arith.constant dense<2> : tensor<4xi32>
+    %first2 = arith.cmpi slt, %offs, %c2 : tensor<4xi32>
+    %cm5 = arith.constant dense<-5> : tensor<4xi32>
+    %lm = tt.load %lq, %first2, %cm5 : tensor<4x!tt.ptr<i32>>
+    %lmp = tt.splat %lm_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %lmq = tt.addptr %lmp, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %lmq, %lm : tensor<4x!tt.ptr<i32>>
+    %sp4 = tt.splat %src_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %sq4 = tt.addptr %sp4, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    %lu = tt.load %sq4, %below, %cm5 : tensor<4x!tt.ptr<i32>>
+    %lup = tt.splat %lu_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+    %luq = tt.addptr %lup, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
+    tt.store %luq, %lu : tensor<4x!tt.ptr<i32>>
     %c4 = arith.constant dense<4> : tensor<4xi32>
     %at = arith.addi %n, %c4 : tensor<4xi32>
     %op = tt.splat %out_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
@@ -224,6 +237,7 @@ TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
   for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr"})
     run.buffer(name, ScalarKind::I32, std::vector<int32_t>(4, 0));
   run.buffer("out_ptr", ScalarKind::I32, std::vector<int32_t>(8, 0));
+  run.buffer("lm_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0)).buffer("lu_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0));
   ASSERT_TRUE(run.run(triton()).ok());
   const double inf = INFINITY;
   EXPECT_EQ(run.values<int32_t>("n_ptr"), (std::vector<int32_t>{3, -1, 2, 0}));
@@ -243,6 +257,12 @@ TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
   EXPECT_EQ(run.errorBounds("g_ptr"), (std::vector<double>{0, inf, inf, 0}));
   EXPECT_EQ(run.values<int32_t>("l_ptr"), (std::vector<int32_t>{13, 17, 12, 10}));
   EXPECT_EQ(run.errorBounds("l_ptr"), (std::vector<double>{0, inf, inf, 0}));
+  // the same uncertain addresses with lanes 2 and 3 masked off (certainly: `other`); an uncertain mask (n <u 5)
+  // on certain addresses: lane 1 may be loaded or `other`
+  EXPECT_EQ(run.values<int32_t>("lm_ptr"), (std::vector<int32_t>{13, 17, -5, -5}));
+  EXPECT_EQ(run.errorBounds("lm_ptr"), (std::vector<double>{0, inf, 0, 0}));
+  EXPECT_EQ(run.values<int32_t>("lu_ptr"), (std::vector<int32_t>{10, -5, 12, 13}));
+  EXPECT_EQ(run.errorBounds("lu_ptr"), (std::vector<double>{0, inf, 0, 0}));
   // a store at n + 4 = {7, 3, 6, 4}: lane 1 may write 2..4, lane 2 5..7; elements 0 and 1 are certain (0)
   EXPECT_EQ(run.values<int32_t>("out_ptr"), (std::vector<int32_t>{0, 0, 0, 9, 9, 0, 9, 9}));
   EXPECT_EQ(run.errorBounds("out_ptr"), (std::vector<double>{0, 0, inf, inf, inf, inf, inf, inf}));
@@ -257,8 +277,9 @@ TEST(ErrorBounds, ExactProfileHasNoIntegerBounds) {
   for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr"})
     run.buffer(name, ScalarKind::I32, std::vector<int32_t>(4, 0));
   run.buffer("out_ptr", ScalarKind::I32, std::vector<int32_t>(8, 0));
+  run.buffer("lm_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0)).buffer("lu_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0));
   ASSERT_TRUE(run.run().ok());
-  for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr", "out_ptr"})
+  for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr", "out_ptr", "lm_ptr", "lu_ptr"})
     EXPECT_TRUE(run.errorBounds(name).empty()) << name;
 }
 
