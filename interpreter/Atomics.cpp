@@ -113,10 +113,14 @@ double flushSlack(ScalarKind kind) { return kind == ScalarKind::F32 ? std::ldexp
 
 // One float atomic add (ours: `old` + `value`, value within `valueBound` of the GPU's addend) joins the
 // element's group; the element's bound becomes the group's order-independent bound.
+// `adder` identifies this execution of the op in this program (adderToken); `exact`: the exact profile, where
+// the element's bound covers the arrival order only once two unordered additions reached it (contended).
 void noteAtomicAdd(AtomicAddGroups& groups, std::vector<double>& errorBound, size_t element, ScalarKind kind,
-                   double old, double value, double valueBound) {
+                   double old, double value, double valueBound, uint64_t adder, bool exact) {
   if (groups.additions[element] == 0) {  // v0 = old, with the bound of the value stored there (E0)
     const double start = errorBound[element];
+    groups.lastAdder[element] = 0;
+    groups.contended[element] = 0;
     groups.magnitude[element] = std::isfinite(old) ? std::fabs(old) + start : 0.0;
     groups.orderFree[element] = start + flushSlack(kind);
     groups.nonFinite[element] = !std::isfinite(old);
@@ -130,6 +134,12 @@ void noteAtomicAdd(AtomicAddGroups& groups, std::vector<double>& errorBound, siz
                           ? (unitRoundoff(kind) + std::ldexp(1.0, -53)) * (std::fabs(old) + std::fabs(value))
                           : 0.0;
   groups.orderFree[element] += valueBound + ours + 2 * flushSlack(kind);
+  // The same execution twice is two lanes of one op hitting one address (unordered on the GPU); another
+  // execution of the same program comes after in program order; another program's is unordered.
+  const uint64_t last = groups.lastAdder[element];
+  if (last != 0 && (last == adder || (last >> 32) != (adder >> 32))) groups.contended[element] = 1;
+  groups.lastAdder[element] = adder;
+  if (exact && !groups.contended[element] && errorBound[element] == 0 && valueBound == 0) return;  // one order
   errorBound[element] = groups.bound(element, kind);
 }
 
@@ -176,6 +186,10 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
   const bool acquires = sem == "acquire" || sem == "acq_rel";
   const bool releases = sem == "release" || sem == "acq_rel";
   double* resultBounds = nullptr;
+  // This execution of the op (AtomicAddGroups::lastAdder): the program in the high word, a serial in the low.
+  const uint64_t adderToken = (static_cast<uint64_t>(executor.programLinearId() + 1) << 32) |
+                              (executor.nextAtomicSerial() & 0xFFFFFFFFu);
+  const bool exactProfile = executor.context().options.profile == FloatProfile::Exact;
   for (int64_t lane = 0; lane < result->size(); ++lane) {
     if (mask) {
       if (laneUndefined(*mask, lane)) memory.undefinedUse(mask, lane, "an undefined mask lane decides an atomic");
@@ -215,7 +229,7 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
       const double oldBound = buffer.errorBound[element];
       if (oldBound != 0) (resultBounds ? resultBounds : resultBounds = result->mutableErrorBounds())[lane] = oldBound;
       noteAtomicAdd(groups, buffer.errorBound, element, scalar, doubleFromFloatBits(old, scalar),
-                    doubleFromFloatBits(value, scalar), laneBound(values, lane));
+                    doubleFromFloatBits(value, scalar), laneBound(values, lane), adderToken, exactProfile);
       continue;
     }
     const uint64_t expected = isCas ? compare->bitsAt(compare->size() == 1 ? 0 : lane) : 0;

@@ -127,6 +127,22 @@ MutableTileRef evalElementwise(const Operation& op, std::span<const Tile* const>
   if (context.profile == FloatProfile::Triton) {
     if (op.kind == OpKind::ArithSelect) selectBounds(*operands[0], *operands[1], *operands[2], *result);
     else if (result->elementType().isScalar()) propagateErrorBounds(op, operands, *result);
+  } else if (std::any_of(operands.begin(), operands.end(), [](const Tile* t) { return t->errorBounds() != nullptr; })) {
+    // Exact profile: every op is bit for bit the GPU's, and bounds exist only where the GPU's value is not
+    // determined (approximate inline PTX, a contended float atomic add). Those follow the data as under the
+    // triton profile; a lane whose operands are all exact stays exact.
+    if (op.kind == OpKind::ArithSelect) {
+      selectBounds(*operands[0], *operands[1], *operands[2], *result);
+    } else if (result->elementType().isScalar()) {
+      propagateErrorBounds(op, operands, *result);
+      if (double* bounds = result->mutableErrorBounds())
+        for (int64_t i = 0, n = result->size(); i < n; ++i) {
+          bool exact = true;
+          for (const Tile* t : operands)
+            exact = exact && (!t->errorBounds() || t->errorBounds()[t->size() == 1 ? 0 : i] == 0);
+          if (exact) bounds[i] = 0;
+        }
+    }
   }
   return result;
 }

@@ -111,6 +111,8 @@ class Executor {
   bool checks() const { return context_.options.checks; }
   const LaunchContext& context() const { return context_; }
   int64_t programLinearId() const { return linearId_; }
+  // A new number for each tt.atomic_rmw execution on this executor (AtomicAddGroups::lastAdder).
+  uint64_t nextAtomicSerial() { return ++atomicSerial_; }
   // Spin locks (docs/semantics.md, "Locks"): the locks this program holds, and its accesses inside their
   // critical sections that no gpu.barrier has covered yet.
   std::span<const uint32_t> heldLocks() const { return heldIdentities_; }
@@ -174,6 +176,7 @@ class Executor {
   ReportSink& sink_;
   std::array<int64_t, 3> programId_{};
   int64_t linearId_ = 0;
+  uint64_t atomicSerial_ = 0;
   ProgramPrints* printed_ = nullptr;
   int callDepth_ = 0;          // reset by runProgram: a trap inside tt.call must not leak into the next program
   uint64_t steps_ = 0;         // ops and loop iterations of the current program

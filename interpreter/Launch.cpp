@@ -86,6 +86,20 @@ bool accessLogsConflict(std::vector<AccessRecord>& records) {
 
 namespace {
 
+// Under the exact profile error bounds are tracked only for the two sources of values the GPU does not
+// determine bit for bit: inline PTX (its approximate instructions run as written) and float atomic adds (their
+// sum depends on the arrival order where several programs hit one address). Other kernels skip the tracking.
+bool exactProfileNeedsBounds(const Module& module) {
+  bool needed = false;
+  for (const Function& function : module.allFunctions())
+    walk(*function.op(), [&](const Operation& op) {
+      if (op.kind == OpKind::TTElementwiseInlineAsm) needed = true;
+      if (op.kind == OpKind::TTAtomicRMW && op.result()->type.isFloat() && op.keywordAttr("atomic_rmw_op") == "fadd")
+        needed = true;
+    });
+  return needed;
+}
+
 // Binds one kernel parameter; returns the tile or sets `error`.
 TileRef bindParameter(const Value& parameter, const std::string& parameterName, const LaunchArgument& argument,
                       uint64_t address, std::string* error) {
@@ -275,7 +289,7 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   if (memory.buffers().size() >= (size_t{1} << (63 - kBufferWindowBits))) return fail("too many buffers");
   for (const auto& buffer : memory.buffers())  // the wild-pointer rule needs every buffer in its window's first half
     if (buffer->sizeBytes >= kMaxBufferBytes) return fail("argument '" + buffer->name + "': buffers of 512 GiB or more are not supported");
-  if (options.profile == FloatProfile::Triton) memory.enableErrorBounds();
+  if (options.profile == FloatProfile::Triton || exactProfileNeedsBounds(*launch.module)) memory.enableErrorBounds();
 
   LaunchContext context;
   context.module = launch.module;

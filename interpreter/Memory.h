@@ -64,11 +64,17 @@ constexpr uint32_t kMaxLocks = 1u << 20;
 // element index) serialises an element's host atomic and its group update.
 struct AtomicAddGroups {
   explicit AtomicAddGroups(size_t elements)
-      : additions(elements, 0), magnitude(elements, 0.0), orderFree(elements, 0.0), nonFinite(elements, 0) {}
+      : additions(elements, 0), magnitude(elements, 0.0), orderFree(elements, 0.0), nonFinite(elements, 0),
+        lastAdder(elements, 0), contended(elements, 0) {}
   std::vector<uint32_t> additions;  // 0: no group (the next fadd starts one)
   std::vector<double> magnitude;
   std::vector<double> orderFree;
   std::vector<uint8_t> nonFinite;
+  // Exact profile: the execution of a tt.atomic_rmw (Atomics.cpp adderToken: program and op execution) that
+  // last added to the element, and whether two unordered ones did (other programs, or two lanes of one
+  // execution): only then does the sum depend on the GPU's arrival order.
+  std::vector<uint64_t> lastAdder;
+  std::vector<uint8_t> contended;
   std::mutex locks[64];
   std::mutex& lockFor(size_t element) { return locks[element % 64]; }
   // The bound on |GPU - ours| of the element's sum in any order of its additions (Atomics.cpp).
@@ -96,8 +102,8 @@ struct Buffer {
     void allocate(size_t count);
     uint64_t& operator[](size_t index) { return words[index]; }
   } shadow;
-  std::vector<double> errorBound;  // empty unless the triton profile is on
-  // Made by the first float atomic add under the triton profile (atomicAddGroupsFor); null until then.
+  std::vector<double> errorBound;  // empty unless bounds are tracked (the triton profile; Launch.cpp for exact)
+  // Made by the first float atomic add while error bounds are tracked (atomicAddGroupsFor); null until then.
   std::unique_ptr<AtomicAddGroups> atomicAdds;
   std::mutex atomicAddsMutex;
   AtomicAddGroups& atomicAddGroupsFor() {

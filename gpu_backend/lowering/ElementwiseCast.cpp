@@ -2,14 +2,20 @@
 // float -> int is PTX cvt.rzi (truncate, saturate to the conversion width; 8- and 1-bit targets convert through
 // 16 bits and wrap), int -> f16/bf16 is one cvt.rn from the integer (never through f32), both as inline PTX
 // (Ptx.h). float -> float goes through f32 where that is exact (every f16/bf16 value is an f32), so it rounds once.
+// NaN provenance (exact profile, docs/findings.md G8): a float -> int bitcast of a value whose every NaN has one
+// known bit pattern on the H200 (nanBitsOf) becomes `isnan(x) ? thoseBits : bitcast(x)`. LLVM may give a NaN any
+// bits when it folds (0.0 / 0.0 -> 0x7FC00000, maxnum(x, x) -> x keeping a bf16 payload); the select's NaN test is
+// folded with the value, so the integer is the H200's bits whatever LLVM does to the float.
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
+#include "ir/FloatBits.h"
 
 namespace tilesim::gpu {
 namespace {
 
 using Builder = llvm::IRBuilder<>;
+constexpr int kNaNProvenanceDepth = 8;  // producers followed through selects and shape ops
 
 const char* floatName(llvm::Type* type) {
   return type->isHalfTy() ? "f16" : type->isBFloatTy() ? "bf16" : type->isFloatTy() ? "f32" : "f64";
@@ -35,6 +41,91 @@ llvm::Value* floatToInt(Builder& b, llvm::Value* x, llvm::Type* target, bool isU
   llvm::Value* result = ptx::convert(b, modifiers, b.getIntNTy(conversionWidth), ptx::constraintFor(static_cast<int>(conversionWidth)),
                                      x, x->getType()->isDoubleTy() ? "d" : "f");
   return width < conversionWidth ? b.CreateTrunc(result, target) : result;
+}
+
+// What every NaN of `value` is on the H200 (docs/semantics.md "NaN bits"), following the TTIR producers up to
+// `depth` ops: Never (it cannot be NaN), Bits (always these bits), or Unknown (a load, an argument, a payload-
+// keeping op: negf, absf, extf bf16 -> f32, truncf f64 -> f32, remf's infinite divisor with a NaN dividend...).
+struct NaNBits {
+  enum class Kind : uint8_t { Never, Bits, Unknown } kind = Kind::Unknown;
+  uint64_t bits = 0;
+  static NaNBits never() { return {Kind::Never, 0}; }
+  static NaNBits exactly(uint64_t bits) { return {Kind::Bits, bits}; }
+  static NaNBits unknown() { return {}; }
+};
+// One of two values (a select): Never joins anything; two Bits agree or give Unknown.
+NaNBits join(NaNBits a, NaNBits b) {
+  if (a.kind == NaNBits::Kind::Never) return b;
+  if (b.kind == NaNBits::Kind::Never) return a;
+  if (a.kind == NaNBits::Kind::Bits && b.kind == NaNBits::Kind::Bits && a.bits == b.bits) return a;
+  return NaNBits::unknown();
+}
+
+NaNBits nanBitsOf(const Value* value, int depth) {
+  if (depth <= 0 || !value->definingOp || !value->type.isFloat()) return NaNBits::unknown();
+  const Operation& op = *value->definingOp;
+  const ScalarKind kind = value->type.scalarKind();
+  if (kind != ScalarKind::F32 && kind != ScalarKind::F16 && kind != ScalarKind::BF16 && kind != ScalarKind::F64)
+    return NaNBits::unknown();
+  const bool f64 = kind == ScalarKind::F64;
+  auto operand = [&](size_t k) { return nanBitsOf(op.operand(k), depth - 1); };
+  auto allNever = [&] {
+    for (size_t k = 0; k < op.numOperands(); ++k)
+      if (operand(k).kind != NaNBits::Kind::Never) return false;
+    return true;
+  };
+  // f32/f16/bf16 arithmetic gives the canonical NaN; f64 arithmetic passes an input NaN through (quieted), so
+  // only operands that cannot be NaN make its NaN the invalid operation's 0xFFF8000000000000.
+  auto arithmetic = [&] {
+    if (!f64) return NaNBits::exactly(canonicalNaNBits(kind));
+    return allNever() ? NaNBits::exactly(0xFFF8000000000000ull) : NaNBits::unknown();
+  };
+  switch (op.kind) {
+    case OpKind::ArithAddF:
+    case OpKind::ArithSubF:
+    case OpKind::ArithMulF:
+    case OpKind::ArithDivF:
+    case OpKind::TTPreciseDivF:
+    case OpKind::MathSqrt:
+    case OpKind::TTPreciseSqrt:
+    case OpKind::MathFma:
+    case OpKind::ArithMaxNumF:
+    case OpKind::ArithMinNumF:
+    case OpKind::TTClampF: return op.kind == OpKind::TTClampF && f64 ? NaNBits::unknown() : arithmetic();
+    case OpKind::ArithMaximumF:
+    case OpKind::ArithMinimumF:  // max.NaN.f64 writes 0x7FF8000000000000 whatever the inputs
+      return f64 ? NaNBits::exactly(0x7FF8000000000000ull) : NaNBits::exactly(canonicalNaNBits(kind));
+    case OpKind::ArithRemF:  // isinf(b) ? a (its bits unchanged) : the arithmetic's NaN
+      return f64 ? NaNBits::unknown() : join(operand(0), arithmetic());
+    case OpKind::ArithExtF:
+    case OpKind::ArithTruncF: {  // f16 -> f32 and f32 -> f16/bf16 canonicalise; the others keep payloads
+      const ScalarKind from = op.operand(0)->type.scalarKind();
+      if ((from == ScalarKind::F16 && kind == ScalarKind::F32) ||
+          (from == ScalarKind::F32 && (kind == ScalarKind::F16 || kind == ScalarKind::BF16)))
+        return NaNBits::exactly(canonicalNaNBits(kind));
+      return operand(0).kind == NaNBits::Kind::Never ? NaNBits::never() : NaNBits::unknown();
+    }
+    case OpKind::ArithSIToFP:
+    case OpKind::ArithUIToFP: return NaNBits::never();
+    case OpKind::ArithConstant: {
+      const Attribute* attr = op.attr("value");
+      if (!attr) return NaNBits::unknown();
+      if (attr->kind() == Attribute::Kind::Float)
+        return isNaNBits(attr->bits(), kind) ? NaNBits::exactly(attr->bits()) : NaNBits::never();
+      if (attr->kind() != Attribute::Kind::Dense) return NaNBits::unknown();
+      NaNBits all = NaNBits::never();
+      for (uint64_t bits : attr->denseBits())
+        all = join(all, isNaNBits(bits, kind) ? NaNBits::exactly(bits) : NaNBits::never());
+      return all;
+    }
+    case OpKind::ArithSelect: return join(operand(1), operand(2));
+    case OpKind::TTSplat:
+    case OpKind::TTBroadcast:
+    case OpKind::TTExpandDims:
+    case OpKind::TTReshape:
+    case OpKind::TTTrans: return operand(0);
+    default: return NaNBits::unknown();
+  }
 }
 
 }  // namespace
@@ -72,6 +163,11 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
       return b.CreateFPTrunc(x, target);                          // f64 -> f32, f32 -> f16/bf16: one rounding
     });
   }
+  // NaN provenance (above): only under the exact profile, where the bits are promised.
+  NaNBits nan = NaNBits::unknown();
+  if ((kind == OpKind::ArithBitcast || kind == OpKind::TTBitcast) && lowering.options.profile == FloatProfile::Exact &&
+      source->isFloatingPointTy() && target->isIntegerTy())
+    nan = nanBitsOf(op.operand(0), kNaNProvenanceDepth);
   lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
     llvm::Value* x = v[0];
     switch (kind) {
@@ -87,6 +183,8 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
         if (source == target) return x;
         if (source->isFloatingPointTy() && target->isFloatingPointTy())  // f16 <-> bf16: through an opaque i16
           return b.CreateBitCast(ptx::opaqueBits16(b, b.CreateBitCast(x, b.getInt16Ty())), target);
+        if (nan.kind == NaNBits::Kind::Bits && target->isIntegerTy())
+          return b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantInt::get(target, nan.bits), b.CreateBitCast(x, target));
         return b.CreateBitCast(x, target);
       default: TILESIM_UNREACHABLE("not a cast");
     }

@@ -4,6 +4,7 @@
 // tt.atomic_cas lock exactly one wins. The order-independent outcomes (final values of contended int and float
 // updates, float max/min by bit pattern, masked-off lanes, per-lane CAS) are conformance cases:
 // conformance/engine/atomic/ (written by conformance/engine/make_cases.py).
+#include <cmath>
 #include <functional>
 #include <optional>
 
@@ -130,6 +131,48 @@ TEST(EngineAtomic, ScalarCompareAndSwapHasOneWinner) {
   ASSERT_LE(lock, 8);
   std::vector<int32_t> old = run.values<int32_t>("old_ptr");
   for (int p = 0; p < 8; ++p) EXPECT_EQ(old[p], p + 1 == lock ? 0 : lock) << "program " << p;
+}
+
+}  // namespace
+}  // namespace tilesim::enginetest
+
+namespace tilesim::enginetest {
+namespace {
+
+// Exact profile (docs/semantics.md "Atomics"): an element's float adds get an arrival-order bound only when two
+// unordered adds reached it. Every program adds v[pid] to acc[0] (4 programs: contended) and then twice to
+// acc[1 + pid] (one program, two executions in program order: exact); acc[5] is never touched.
+TEST(EngineAtomic, ExactProfileBoundsOnlyContendedFloatAdds) {
+  KernelRun run(R"(module {
+  tt.func public @adds(%acc: !tt.ptr<f32>, %v: !tt.ptr<f32>) attributes {noinline = false} {
+    %pid = tt.get_program_id x : i32
+    %c1 = arith.constant 1 : i32
+    %vp = tt.addptr %v, %pid : !tt.ptr<f32>, i32
+    %x = tt.load %vp : !tt.ptr<f32>
+    %0 = tt.atomic_rmw fadd, relaxed, gpu, %acc, %x : (!tt.ptr<f32>, f32) -> f32
+    %i = arith.addi %pid, %c1 : i32
+    %own = tt.addptr %acc, %i : !tt.ptr<f32>, i32
+    %1 = tt.atomic_rmw fadd, relaxed, gpu, %own, %x : (!tt.ptr<f32>, f32) -> f32
+    %2 = tt.atomic_rmw fadd, relaxed, gpu, %own, %x : (!tt.ptr<f32>, f32) -> f32
+    tt.return
+  }
+}
+)");
+  const float u = 0x1p-24f;
+  run.buffer("acc", ScalarKind::F32, std::vector<float>(6, 0.0f))
+      .buffer("v", ScalarKind::F32, std::vector<float>{1.0f, u, u, -1.0f})
+      .grid(4);
+  LaunchOptions options = testOptions();
+  options.profile = FloatProfile::Exact;
+  LaunchResult result = run.run(options);
+  ASSERT_TRUE(result.ok()) << describe(result);
+  const std::vector<double> bounds = run.errorBounds("acc");
+  ASSERT_EQ(bounds.size(), 6u);
+  // In the reverse order the four adds give 2^-23, in program order 0: the bound covers the difference.
+  const float acc0 = run.values<float>("acc")[0];
+  EXPECT_GE(bounds[0], std::fabs(0x1p-23f - acc0));
+  EXPECT_GT(bounds[0], 0.0);
+  for (int e = 1; e < 6; ++e) EXPECT_EQ(bounds[static_cast<size_t>(e)], 0.0) << "acc[" << e << "]";
 }
 
 }  // namespace

@@ -50,7 +50,9 @@ struct LaunchArgument {
   std::string aliasOf;
   uint64_t aliasOffset = 0;
   // After the launch, per element of the buffer: the error bound of the value last stored there under the
-  // triton float profile (0 = must match the GPU bit for bit). Empty when every element is exact.
+  // triton float profile, or under the exact profile where the GPU's value is not determined (approximate inline
+  // PTX, a contended float atomic add; interpreter/Launch.cpp) (0 = must match the GPU bit for bit). Empty when
+  // every element is exact.
   std::vector<double> errorBound;
   // Buffer passed as a host tensor descriptor (triton.tools.tensor_descriptor.TensorDescriptor over the
   // buffer's start): binds to a !tt.tensordesc parameter and, as Triton 3.6's launcher expands it, to the

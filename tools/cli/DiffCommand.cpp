@@ -10,6 +10,11 @@
 // One line per buffer (bit-exact, or how many elements differ and the first one), then a summary. Under
 // `--profile triton` a buffer is judged with the interpreter's error bounds (a lane with bound 0 bit for bit,
 // else within it: Compare.h), and the line says how many lanes had bound 0 and how many were unconstrained.
+// Under the exact profile an element the interpreter gives a bound (LaunchArgument::errorBound: only where the
+// GPU's value is not determined — an approximate instruction in inline PTX, a float atomic add that several
+// programs or lanes made to one address, whose sum depends on their arrival order) agrees when it is within
+// that bound of the interpreter's (both NaN included): counted "within bound (REASON)", not "differ". Every
+// other element must match bit for bit, NaN payloads included.
 // Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
 // 4 when the engine is not available here ("skipped: ...").
 #include <algorithm>
@@ -24,6 +29,7 @@
 #include "conformance/runner/Compare.h"
 #include "conformance/runner/Format.h"
 #include "conformance/runner/Npy.h"
+#include "ir/FloatBits.h"
 #include "tools/cli/Cli.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/Pipeline.h"
@@ -71,28 +77,83 @@ uint64_t elementBits(const LaunchArgument& argument, int64_t index) {
   return bits;
 }
 
-// One line for a buffer; returns true when it agrees bit for bit.
-bool compareBuffer(const LaunchArgument& reference, const LaunchArgument& other, const char* engineName) {
+// Whether `got` is within `bound` of the interpreter's `want` (bound > 0): a float buffer by value (both NaN
+// agree), any other by the integer distance (a float bound stored through a reinterpreting pointer counts
+// representable floats there, interpreter/MemoryOps.cpp boundInBufferUnits).
+bool withinBound(uint64_t got, uint64_t want, ScalarKind kind, double bound) {
+  if (!(bound > 0)) return false;
+  if (std::isinf(bound)) return true;
+  if (isFloatKind(kind)) {
+    const double g = doubleFromFloatBits(got, kind), w = doubleFromFloatBits(want, kind);
+    return (std::isnan(g) && std::isnan(w)) || std::fabs(g - w) <= bound;
+  }
+  const int bits = storageBytes(kind) * 8;
+  const auto signedOf = [&](uint64_t v) {
+    return bits >= 64 ? static_cast<double>(static_cast<int64_t>(v))
+                      : static_cast<double>(static_cast<int64_t>(v << (64 - bits)) >> (64 - bits));
+  };
+  return std::fabs(signedOf(got) - signedOf(want)) <= bound;
+}
+
+struct BufferVerdict {
+  bool agrees = false;
+  int64_t withinBound = 0;
+};
+
+// One line for a buffer. `boundReason` names where exact-profile bounds come from ("" under the triton profile:
+// bit for bit only).
+BufferVerdict compareBuffer(const LaunchArgument& reference, const LaunchArgument& other, const char* engineName,
+                            const std::string& boundReason) {
   const int bytes = storageBytes(reference.elementKind);
   const int64_t count = static_cast<int64_t>(reference.bytes.size()) / bytes;
-  int64_t differing = 0, first = -1;
+  const bool bounded = !boundReason.empty() && static_cast<int64_t>(reference.errorBound.size()) == count;
+  int64_t differing = 0, first = -1, within = 0;
+  double maxAbs = 0;
   for (int64_t i = 0; i < count; ++i)
     if (std::memcmp(reference.bytes.data() + i * bytes, other.bytes.data() + i * bytes, static_cast<size_t>(bytes)) != 0) {
+      const uint64_t a = elementBits(reference, i), b = elementBits(other, i);
+      if (bounded && withinBound(b, a, reference.elementKind, reference.errorBound[static_cast<size_t>(i)])) {
+        ++within;
+        if (isFloatKind(reference.elementKind)) {
+          const double d = std::fabs(doubleFromFloatBits(a, reference.elementKind) - doubleFromFloatBits(b, reference.elementKind));
+          if (!std::isnan(d)) maxAbs = std::max(maxAbs, d);
+        }
+        continue;
+      }
       if (first < 0) first = i;
       ++differing;
     }
   std::string head = fmt::format("  {} ({}, {} elements{})", reference.name, scalarKindName(reference.elementKind), count,
                                  reference.isAlias() ? ", a view of " + reference.aliasOf : "");
+  const std::string bound =
+      within == 0 ? ""
+                  : fmt::format("{} within the interpreter's bound ({}{})", within, boundReason,
+                                maxAbs > 0 ? fmt::format("; max abs difference {:.3g}", maxAbs) : "");
   if (differing == 0) {
-    std::printf("%s: bit-exact\n", head.c_str());
-    return true;
+    if (within == 0) std::printf("%s: bit-exact\n", head.c_str());
+    else std::printf("%s: %lld bit-exact, %s\n", head.c_str(), static_cast<long long>(count - within), bound.c_str());
+    return {true, within};
   }
   uint64_t a = elementBits(reference, first), b = elementBits(other, first);
   std::printf("%s: %lld of %lld differ; first at [%lld]: interp %s (0x%llx), %s %s (0x%llx)\n", head.c_str(),
               static_cast<long long>(differing), static_cast<long long>(count), static_cast<long long>(first),
               formatElement(a, reference.elementKind).c_str(), static_cast<unsigned long long>(a), engineName,
               formatElement(b, reference.elementKind).c_str(), static_cast<unsigned long long>(b));
-  return false;
+  if (within > 0) std::printf("    and %s\n", bound.c_str());
+  return {false, within};
+}
+
+// Under the exact profile: what gives the kernel's elements a bound ("" when nothing can).
+std::string exactBoundReason(const Module& module) {
+  bool inlineAsm = false, atomics = false;
+  for (const Function& function : module.allFunctions())
+    walk(*function.op(), [&](const Operation& op) {
+      inlineAsm = inlineAsm || op.kind == OpKind::TTElementwiseInlineAsm;
+      atomics = atomics || (op.kind == OpKind::TTAtomicRMW && op.result()->type.isFloat() &&
+                            op.keywordAttr("atomic_rmw_op") == "fadd");
+    });
+  if (inlineAsm && atomics) return "approximate inline PTX, or arrival order";
+  return inlineAsm ? "approximate inline PTX" : atomics ? "arrival order" : "";
 }
 
 // Under the triton profile: the buffer judged with the interpreter's error bounds (Compare.h: a lane whose bound is
@@ -108,7 +169,7 @@ bool judgeBuffer(const LaunchArgument& reference, const LaunchArgument& other, c
     exactLanes = std::count(reference.errorBound.begin(), reference.errorBound.end(), 0.0);
     unconstrainedLanes = std::count_if(reference.errorBound.begin(), reference.errorBound.end(), [](double b) { return std::isinf(b); });
   }
-  if (comparison.bitExact() && exactLanes == count) return compareBuffer(reference, other, engineName);
+  if (comparison.bitExact() && exactLanes == count) return compareBuffer(reference, other, engineName, "").agrees;
   std::string head = fmt::format("  {} ({}, {} elements{})", reference.name, scalarKindName(reference.elementKind), count,
                                  reference.isAlias() ? ", a view of " + reference.aliasOf : "");
   std::string bounds = fmt::format("bound 0 (compared bit for bit) on {} of {}, unconstrained {}", exactLanes, count,
@@ -123,7 +184,7 @@ bool judgeBuffer(const LaunchArgument& reference, const LaunchArgument& other, c
                 static_cast<long long>(comparison.unconstrained), bounds.c_str());
     return true;
   }
-  compareBuffer(reference, other, engineName);
+  compareBuffer(reference, other, engineName, "");
   std::printf("    judged with the interpreter's bounds: %lld failing, %lld bit-exact, %lld within bound; %s\n",
               static_cast<long long>(comparison.failing), static_cast<long long>(comparison.exact),
               static_cast<long long>(comparison.withinBound), bounds.c_str());
@@ -193,18 +254,34 @@ int runDiff(const DiffFlags& flags) {
     std::printf("diff: the %s engine could not run this launch\n", engineName.c_str());
     return kExitFailed;
   }
-  int buffers = 0, agreeing = 0, withinBounds = 0;
+  const std::string boundReason = triton ? "" : exactBoundReason(*prepared.launch.module);
+  int buffers = 0, agreeing = 0, bounded = 0;
+  int64_t withinElements = 0;
   for (size_t i = 0; i < reference.arguments.size(); ++i) {
     if (!reference.arguments[i].isBuffer() || !compared[i]) continue;
     ++buffers;
-    const bool agrees = triton ? judgeBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str())
-                               : compareBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str());
-    agreeing += agrees ? 1 : 0;
-    if (agrees && candidate.arguments[i].bytes != reference.arguments[i].bytes) ++withinBounds;
+    if (triton) {
+      const bool agrees = judgeBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str());
+      agreeing += agrees ? 1 : 0;
+      if (agrees && candidate.arguments[i].bytes != reference.arguments[i].bytes) ++bounded;
+      continue;
+    }
+    const BufferVerdict verdict =
+        compareBuffer(reference.arguments[i], candidate.arguments[i], engineName.c_str(), boundReason);
+    agreeing += verdict.agrees ? 1 : 0;
+    bounded += verdict.agrees && verdict.withinBound > 0 ? 1 : 0;
+    withinElements += verdict.withinBound;
+  }
+  if (agreeing == buffers && bounded == 0) {
+    std::printf("diff: all %d buffers bit-exact\n", buffers);
+    return kExitOk;
   }
   if (agreeing == buffers) {
-    if (withinBounds > 0) std::printf("diff: all %d buffers agree (%d within the triton profile's bounds)\n", buffers, withinBounds);
-    else std::printf("diff: all %d buffers bit-exact\n", buffers);
+    if (triton)
+      std::printf("diff: all %d buffers agree (%d within the triton profile's bounds)\n", buffers, bounded);
+    else
+      std::printf("diff: all %d buffers agree, %d of them within bound (%lld elements; %s)\n", buffers, bounded,
+                  static_cast<long long>(withinElements), boundReason.c_str());
     return kExitOk;
   }
   std::printf("diff: %d of %d buffers differ\n", buffers - agreeing, buffers);
