@@ -44,6 +44,7 @@ class Lane:
     def rd(s, o):
         o = o.strip(); neg = False; inv = False
         if o.startswith('-') and not re.match(r'-0x', o): neg = True; o = o[1:]
+        if o.startswith('~'): inv = True; o = o[1:]
         if o.startswith('|'): o = o.strip('|')
         o = o.replace('.reuse', '')
         if o == 'RZ': v = 0
@@ -54,6 +55,7 @@ class Lane:
         elif o == '+QNAN': v = 0x7fffffff
         elif re.match(r'^-?[0-9.e+-]+$', o): v = bits(np.float32(float(o)))
         else: raise ValueError('operand ' + o)
+        if inv: v = ~v & 0xffffffff
         return (-v) & 0xffffffff if neg else v
     def pr(s, o):
         o = o.strip(); inv = o.startswith('!'); o = o.lstrip('!')
@@ -91,15 +93,45 @@ def run(insts, L):
             continue
         if op == 'S2R': L.wr(o[0], L.tid if 'TID' in o[1] else L.ctaid); continue
         if op == 'IMAD.SHL.U32': L.wr(o[0], L.rd(o[1]) * L.rd(o[2]) + L.rd(o[3])); continue
-        if op in ('IMAD', 'IMAD.MOV.U32', 'IMAD.U32'): L.wr(o[0], L.rd(o[1]) * L.rd(o[2]) + L.rd(o[3])); continue
-        if op == 'IMAD.WIDE':
-            a = s32(L.rd(o[1])); b = s32(L.rd(o[2])); r = int(o[3].strip()[1:])
+        if op in ('IMAD', 'IMAD.MOV.U32', 'IMAD.U32', 'IMAD.MOV'): L.wr(o[0], L.rd(o[1]) * L.rd(o[2]) + L.rd(o[3])); continue
+        if op in ('IMAD.WIDE', 'IMAD.WIDE.U32'):
+            a = L.rd(o[1]) if op.endswith('U32') else s32(L.rd(o[1])); b = L.rd(o[2]) if op.endswith('U32') else s32(L.rd(o[2])); r = int(o[3].strip()[1:])
             c = L.R[r] | L.R[r + 1] << 32; v = (a * b + c) & (2**64 - 1); d = int(o[0][1:])
             L.R[d] = v & 0xffffffff; L.R[d + 1] = v >> 32; continue
         if op == 'VIADD': L.wr(o[0], L.rd(o[1]) + L.rd(o[2])); continue
         if op == 'LOP3.LUT':
             if len(o) == 6: L.wr(o[0], lop3(L.rd(o[1]), L.rd(o[2]), L.rd(o[3]), int(o[4], 16))); continue
             raise ValueError(str(o))
+        if op == 'UMOV': L.UR[int(o[0][2:])] = 0 if o[1].strip() == 'URZ' else L.rd(o[1]); continue
+        if op == 'IMAD.X': L.wr(o[0], L.rd(o[1]) * L.rd(o[2]) + L.rd(o[3]) + (1 if L.pr(o[4]) else 0)); continue
+        if op == 'FLO.U32':
+            v = L.rd(o[1]); L.wr(o[0], v.bit_length() - 1 if v else 0xffffffff); continue
+        if op == 'SHF.L.U64.HI':
+            a, sh, c = L.rd(o[1]), L.rd(o[2]), L.rd(o[3]); sh = min(sh, 64)
+            L.wr(o[0], (((c << 32 | a) << sh) >> 32) & 0xffffffff); continue
+        if op == 'SHF.L.U32':
+            a, sh = L.rd(o[1]), L.rd(o[2]); assert o[3].strip() == 'RZ'
+            L.wr(o[0], (a << sh) & 0xffffffff if sh < 32 else 0); continue
+        m = re.match(r'^ISETP\.(NE|EQ|GT|GE|LT|LE)(\.U32)?\.(AND|OR)(\.EX)?$', op)
+        if m and (m.group(2) or m.group(4) or m.group(1) in ('GT', 'LT', 'LE', 'EQ')):
+            cmp, uns, comb, ex = m.group(1), bool(m.group(2)), m.group(3), bool(m.group(4))
+            a, b = L.rd(o[2]), L.rd(o[3])
+            if not uns: a, b = s32(a), s32(b)
+            f = {'NE': a != b, 'EQ': a == b, 'GT': a > b, 'GE': a >= b, 'LT': a < b, 'LE': a <= b}[cmp]
+            if ex:  # the high words, chained with the low words' result (the last operand)
+                low = L.pr(o[5])
+                f = {'NE': a != b or low, 'EQ': a == b and low, 'GT': a > b or (a == b and low),
+                     'GE': a > b or (a == b and low), 'LT': a < b or (a == b and low),
+                     'LE': a < b or (a == b and low)}[cmp]
+            c = L.pr(o[4])
+            L.wp(o[0], (f and c) if comb == 'AND' else (f or c)); continue
+        if op == 'IADD3' and re.match(r'^!?P', o[1].strip()):
+            terms = []
+            for t in o[2:5]:
+                t = t.strip()
+                if t.startswith('-') and not re.match(r'-0x', t): terms.append((~L.rd(t[1:]) & 0xffffffff) + 1)
+                else: terms.append(L.rd(t))
+            v = sum(terms); L.wr(o[0], v); L.wp(o[1], v >> 32); continue
         if op == 'IADD3':
             if re.match(r'^!?P', o[1].strip()):
                 v = L.rd(o[2]) + L.rd(o[3]) + L.rd(o[4]); L.wr(o[0], v); L.wp(o[1], v >> 32); continue
@@ -142,6 +174,10 @@ def run(insts, L):
             r = int(m.group(1)[1:]); off = int(m.group(2) or '0', 16)
             a = (L.R[r] | L.R[r + 1] << 32) + off
             v = L.mem.load(a, 8); d = int(o[0][1:]); L.R[d] = v & 0xffffffff; L.R[d + 1] = v >> 32; continue
+        if op == 'STG.E':
+            m = re.match(r'desc\[UR\d+\]\[(R\d+)(?:\.64)?(?:\+(0x[0-9a-f]+))?\]', o[0].strip())
+            r = int(m.group(1)[1:]); off = int(m.group(2) or '0', 16)
+            L.mem.store((L.R[r] | L.R[r + 1] << 32) + off, L.rd(o[1]), 4); continue
         if op == 'STG.E.U8':
             m = re.match(r'desc\[UR\d+\]\[(R\d+)(?:\.64)?(?:\+(0x[0-9a-f]+))?\]', o[0].strip())
             r = int(m.group(1)[1:]); off = int(m.group(2) or '0', 16)
