@@ -223,7 +223,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   compiled.name = kernel.name();
   {
     const CompilingScope scope(compiled.name, "PTX code generation");
-    compiled.ptx = avoidPtxasNegAbs(avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine)));  // PtxasWorkarounds.h
+    // PtxasWorkarounds.h
+    compiled.ptx = avoidPtxasS64ToF32(avoidPtxasNegAbs(avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine))));
   }
   compiled.threads = 32 * options.numWarps;
   compiled.sharedBytes = lowering.sharedBytes();

@@ -136,4 +136,38 @@ std::string avoidPtxasNegAbs(const std::string& ptx, int* count) {
   return result;
 }
 
+
+std::string avoidPtxasS64ToF32(const std::string& ptx, int* count) {
+  // `[@p ]cvt.rn.f32.s64 d, x;` / `.u64` with register operands, one instruction a line as NVPTX prints.
+  static const std::regex conversion(R"((\s)(@!?%p\d+\s+)?cvt\.rn\.f32\.([su])64\s+(%\w+),\s*(%\w+);)");
+  std::string out;
+  int replaced = 0;
+  size_t at = 0;
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), conversion); it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    out.append(ptx, at, static_cast<size_t>(m.position(0)) - at);
+    const std::string lead = m[1].str(), predicate = m[2].str(), d = m[4].str(), x = m[5].str();
+    const bool isSigned = m[3].str() == "s";
+    // |x| normalised by clz so bit 63 is set; the top 24 bits are the significand, the 40 below round it to
+    // nearest even; bits = ((189 - clz) << 23) + significand (a carry out of the significand bumps the exponent),
+    // then the sign; 0 stays +0. A block cannot carry a predicate: it goes on the final move.
+    out += lead + "{ .reg .pred %cq<4>; .reg .b64 %ca, %cn, %cr; .reg .b32 %cz, %cm, %ce, %cb; ";
+    if (isSigned)
+      out += "setp.lt.s64 %cq0, " + x + ", 0; sub.s64 %cn, 0, " + x + "; selp.b64 %ca, %cn, " + x + ", %cq0; ";
+    else
+      out += "setp.ne.u64 %cq0, " + x + ", " + x + "; mov.b64 %ca, " + x + "; ";
+    out += "setp.eq.u64 %cq1, %ca, 0; clz.b64 %cz, %ca; shl.b64 %ca, %ca, %cz; shr.u64 %cn, %ca, 40; "
+           "cvt.u32.u64 %cm, %cn; and.b64 %cr, %ca, 1099511627775; setp.gt.u64 %cq2, %cr, 549755813888; "
+           "setp.eq.u64 %cq3, %cr, 549755813888; and.b32 %cb, %cm, 1; setp.ne.and.b32 %cq3, %cb, 0, %cq3; "
+           "or.pred %cq2, %cq2, %cq3; selp.u32 %cb, 1, 0, %cq2; add.u32 %cm, %cm, %cb; sub.u32 %ce, 189, %cz; "
+           "shl.b32 %ce, %ce, 23; add.u32 %ce, %ce, %cm; selp.b32 %cb, 0x80000000, 0, %cq0; or.b32 %ce, %ce, %cb; "
+           "selp.b32 %ce, 0, %ce, %cq1; " + predicate + "mov.b32 " + d + ", %ce; }";
+    at = static_cast<size_t>(m.position(0) + m.length(0));
+    ++replaced;
+  }
+  out.append(ptx, at, std::string::npos);
+  if (count) *count = replaced;
+  return out;
+}
+
 }  // namespace tilesim::gpu

@@ -38,4 +38,13 @@ std::string avoidPtxasHighHalfMove(const std::string& ptx, int* count = nullptr)
 // `abs.sN d, x` `max.sN d, x, (0 - x)` (predicates kept). Returns the PTX; `*count` gets how many were rewritten.
 std::string avoidPtxasNegAbs(const std::string& ptx, int* count = nullptr);
 
+// i64 -> f32 conversions (`cvt.rn.f32.s64`, `.u64`, I2F.S64 / I2F.U64 in SASS): ptxas in its relocatable mode
+// (`ptxas -c`, what the driver's JIT runs: the H200's cubins have the same .text as `ptxas -arch=sm_90a -c`),
+// versions 12.8 to 13.3, dropped one of 64 I2F.S64 of `x << 44` (operands whose low word is zero) and gave its
+// compare another element's converted value (docs/findings.md G10: every thread's element 18 stored its element
+// 15's boolean; ptxas 13.5 and the whole-program mode compile it right). Each conversion becomes the integer
+// sequence that computes the correctly rounded f32 (clz, a 24-bit significand, round to nearest even on the rest),
+// so no I2F.S64 is left to merge. Returns the PTX; `*count` gets how many were rewritten.
+std::string avoidPtxasS64ToF32(const std::string& ptx, int* count = nullptr);
+
 }  // namespace tilesim::gpu
