@@ -138,7 +138,7 @@ std::map<const Operation*, ReduceAxisLayout> tritonReduceLayouts(const Module& m
   if (numWarps <= 0 || (numWarps & (numWarps - 1)) != 0 || numWarps > 32) return result;
   Diagnostics diagnostics;
   const analysis::AxisInfoAnalysis axisInfo(module);
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, numWarps, diagnostics, &axisInfo);
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, numWarps, diagnostics, &axisInfo, false, /*tensorCores=*/true);
   if (!diagnostics.empty()) return result;
   walk(*kernel.op(), [&](const Operation& op) {
     if (op.kind != OpKind::TTReduce) return;
@@ -164,7 +164,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   }
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo);
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo, false,
+                                                      options.profile == FloatProfile::Triton);
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
 

@@ -1,6 +1,8 @@
 // Layout assignment (LayoutAssignment.h): one walk over the kernel in program order.
 #include "gpu_backend/layout/LayoutAssignment.h"
 
+#include "gpu_backend/layout/TensorCoreDots.h"
+
 #include <algorithm>
 #include <bit>
 #include <fmt/format.h>
@@ -47,9 +49,10 @@ int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
 }
 
 LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
-                                          const analysis::AxisInfoAnalysis* axisInfo, bool callee) {
+                                          const analysis::AxisInfoAnalysis* axisInfo, bool callee, bool tensorCores) {
   LayoutAssignment assignment;
   assignment.numWarps_ = numWarps;
+  assignment.tensorCores_ = tensorCores;
   walk(*kernel.op(), [&](const Operation& op) {
     const Value* memoryValue = nullptr;
     if (op.kind == OpKind::TTLoad) memoryValue = op.result();
@@ -207,13 +210,25 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         return;
       }
       break;
+    case OpKind::TTDot:
+      if (tensorCores_)
+        if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
+          remember(op.result(), *mma);
+          return;
+        }
+      break;
     case OpKind::SCFFor: {
       const Block& body = op.region(0).front();
+      const Operation* yield = body.terminator();
       for (size_t i = 0; i < op.numResults(); ++i) {
         const Value* init = op.operand(3 + i);
         if (!init->type.isTensor()) continue;
         const LinearLayout* layout = layoutOf(init);
         LinearLayout chosen = layout ? *layout : defaultLayout(init->type.shape());
+        // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
+        const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
+        if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) chosen = *mma;
         remember(op.result(i), chosen);
         if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
       }

@@ -45,8 +45,12 @@ class LayoutAssignment {
   // `callee`: the function is lowered inline at a tt.call (gpu_backend/lowering/Calls.cpp), so its tensor
   // parameters are allowed and take the default layout of their shape (the call converts its operands into it);
   // a kernel's tensor parameter is a diagnostic.
+  // `tensorCores` (the triton profile): a tt.dot that runs on tensor cores (TensorCoreDots.h) gets the mma
+  // accumulator layout, and so does an scf.for iter_arg that such a dot yields (Triton's accumulator stays in
+  // its #mma layout through the k loop: no conversion per iteration).
   static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
-                                 const analysis::AxisInfoAnalysis* axisInfo = nullptr, bool callee = false);
+                                 const analysis::AxisInfoAnalysis* axisInfo = nullptr, bool callee = false,
+                                 bool tensorCores = false);
 
   // The layout of a tensor value; null for scalars (every thread holds the value).
   const LinearLayout* layoutOf(const Value* value) const;
@@ -61,6 +65,7 @@ class LayoutAssignment {
   const LinearLayout& remember(const Value* value, LinearLayout layout);
 
   int numWarps_ = 4;
+  bool tensorCores_ = false;
   std::map<std::vector<int64_t>, int> vectorElements_;             // per shape, from memory ops
   mutable std::map<std::vector<int64_t>, LinearLayout> defaults_;  // per shape
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;

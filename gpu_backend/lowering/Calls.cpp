@@ -17,7 +17,8 @@ void lowerCall(KernelLowering& lowering, const Operation& op) {
   if (callee->op()->region(0).blocks.size() != 1) lowering.unsupported(op, "of a function with several blocks");
   if (lowering.callDepth >= 64) lowering.unsupported(op, "deeper than 64 calls (recursion?)");
   Diagnostics diagnostics;
-  auto layouts = std::make_unique<LayoutAssignment>(LayoutAssignment::assign(*callee, lowering.options.numWarps, diagnostics, nullptr, /*callee=*/true));
+  auto layouts = std::make_unique<LayoutAssignment>(LayoutAssignment::assign(*callee, lowering.options.numWarps, diagnostics, nullptr, /*callee=*/true,
+                                                                             lowering.options.profile == FloatProfile::Triton));
   if (!diagnostics.empty()) lowering.unsupported(op, "of @" + calleeName->text() + ": " + diagnostics.front().message);
   lowering.calleeLayouts.push_back(std::move(layouts));
   for (size_t i = 0; i < op.numOperands() && i < callee->numArguments(); ++i) {

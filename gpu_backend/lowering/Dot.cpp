@@ -30,6 +30,7 @@
 #include <string>
 
 #include "gpu_backend/layout/DistributedLayouts.h"
+#include "gpu_backend/layout/TensorCoreDots.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
@@ -46,8 +47,6 @@ int log2Of(int64_t value) {
   return bits;
 }
 
-constexpr int64_t kMaxConvertedBytes = 48 * 1024;  // what one layout conversion through shared memory may stage
-
 // One mma.sync instruction kind: "m16n8k<8 << wordBits>" and its type suffix.
 struct TensorCorePlan {
   std::string shape, types;
@@ -57,46 +56,30 @@ struct TensorCorePlan {
   int ptxVersion = 0;  // KernelLowering::minimumPtxVersion the instruction needs
 };
 
-// The tensor-core lowering of `op`, or nothing when it keeps the FMA path (see the file comment).
+// The tensor-core lowering of `op`, or nothing when it keeps the FMA path (see the file comment): the dots
+// tensorCoreWordBits accepts (layout/TensorCoreDots.h), under the triton profile.
 std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, const Operation& op) {
   if (lowering.options.profile != FloatProfile::Triton) return std::nullopt;
-  const Value* a = op.operand(0);
-  const Value* bOperand = op.operand(1);
-  const ScalarKind aKind = a->type.element().scalarKind(), bKind = bOperand->type.element().scalarKind();
-  const ScalarKind resultKind = op.result()->type.element().scalarKind();
+  std::optional<int> wordBits = tensorCoreWordBits(op, lowering.options.numWarps);
+  if (!wordBits) return std::nullopt;
+  const ScalarKind aKind = op.operand(0)->type.element().scalarKind(), bKind = op.operand(1)->type.element().scalarKind();
+  auto fp8Name = [](ScalarKind kind) -> const char* { return kind == ScalarKind::F8E4M3FN ? "e4m3" : "e5m2"; };
   TensorCorePlan plan;
-  auto fp8Name = [](ScalarKind kind) -> const char* {
-    return kind == ScalarKind::F8E4M3FN ? "e4m3" : kind == ScalarKind::F8E5M2 ? "e5m2" : nullptr;
-  };
-  if (fp8Name(aKind) && fp8Name(bKind) && (resultKind == ScalarKind::F32 || resultKind == ScalarKind::F16)) {
-    // Triton's MMAv2 fp8 instruction (sm_89+, PTX ISA 8.4); the two fp8 kinds may mix. The same fragments as s8.
-    plan.wordBits = 2, plan.ptxVersion = 84;
-    plan.types = std::string("f32.") + fp8Name(aKind) + "." + fp8Name(bKind) + ".f32";
-  } else if (aKind != bKind) {
-    return std::nullopt;
-  } else if ((aKind == ScalarKind::F16 || aKind == ScalarKind::BF16) &&
-      (resultKind == ScalarKind::F32 || (resultKind == ScalarKind::F16 && aKind == ScalarKind::F16))) {
-    plan.wordBits = 1;
-    plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16.f32" : "f32.bf16.bf16.f32";
-  } else if (aKind == ScalarKind::F32 && resultKind == ScalarKind::F32 &&
-             DotView{op}.inputPrecision() == InputPrecision::TF32) {
-    plan.wordBits = 0, plan.tf32 = true;
-    plan.types = "f32.tf32.tf32.f32";
-  } else if (aKind == ScalarKind::I8 && resultKind == ScalarKind::I32) {
-    plan.wordBits = 2, plan.integer = true;
-    plan.types = "s32.s8.s8.s32";
-  } else {
-    return std::nullopt;
-  }
+  plan.wordBits = *wordBits;
   plan.shape = "m16n8k" + std::to_string(8 << plan.wordBits);
-  std::span<const int64_t> resultShape = op.result()->type.shape();
-  const size_t rank = resultShape.size();
-  if ((rank != 2 && rank != 3) || !isPowerOfTwoShape(resultShape) || !isPowerOfTwoShape(a->type.shape())) return std::nullopt;
-  const int64_t depth = a->type.shape()[rank - 1];
-  if (resultShape[rank - 2] < 16 || resultShape[rank - 1] < 8 || depth < (8 << plan.wordBits)) return std::nullopt;
-  if (!std::has_single_bit(static_cast<unsigned>(lowering.options.numWarps))) return std::nullopt;
-  for (const Value* value : std::initializer_list<const Value*>{a, bOperand, op.operand(2), op.result()})
-    if (value->type.numElements() * storageBytes(value->type.element().scalarKind()) > kMaxConvertedBytes) return std::nullopt;
+  if (aKind == ScalarKind::F8E4M3FN || aKind == ScalarKind::F8E5M2) {
+    // Triton's MMAv2 fp8 instruction (sm_89+, PTX ISA 8.4); the two fp8 kinds may mix. The same fragments as s8.
+    plan.ptxVersion = 84;
+    plan.types = std::string("f32.") + fp8Name(aKind) + "." + fp8Name(bKind) + ".f32";
+  } else if (aKind == ScalarKind::F16 || aKind == ScalarKind::BF16) {
+    plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16.f32" : "f32.bf16.bf16.f32";
+  } else if (aKind == ScalarKind::F32) {
+    plan.tf32 = true;
+    plan.types = "f32.tf32.tf32.f32";
+  } else {
+    plan.integer = true;
+    plan.types = "s32.s8.s8.s32";
+  }
   return plan;
 }
 
