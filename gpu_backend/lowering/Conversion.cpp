@@ -59,20 +59,16 @@ class PlacedOffsets {
  public:
   PlacedOffsets(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement)
       : lowering_(lowering), layout_(layout), placement_(placement) {
-    llvm::IRBuilder<>& b = lowering.builder;
-    threadPart_ = b.getInt32(0);
-    auto addBits = [&](std::string_view dim, llvm::Value* id) {
-      std::vector<uint64_t> bases = layout.dimBases(dim);
-      for (size_t i = 0; i < bases.size(); ++i) {
-        const uint64_t offset = placement.offset(bases[i]);
-        if (offset == 0) continue;
-        threadMask_ |= offset;
-        llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
-        threadPart_ = b.CreateXor(threadPart_, b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(offset))));
+    auto offsets = [&](std::string_view dim) {
+      std::vector<uint64_t> values;
+      for (uint64_t basis : layout.dimBases(dim)) {
+        values.push_back(placement.offset(basis));
+        threadMask_ |= values.back();
       }
+      return values;
     };
-    addBits(kLaneDim, lowering.laneId());
-    addBits(kWarpDim, lowering.warpId());
+    const std::vector<uint64_t> lanes = offsets(kLaneDim), warps = offsets(kWarpDim);
+    threadPart_ = lowering.threadXor(lanes, warps);
   }
 
   llvm::Value* of(int reg) {

@@ -71,25 +71,48 @@ std::vector<llvm::Value*> KernelLowering::in(const Value* value, const LinearLay
   return convertLayout(*this, get(value), *layout, value->type.element(), value->definingOp);
 }
 
-llvm::Value* KernelLowering::threadId() {
-  return builder.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+// Thread-invariant values (the thread's id and its XOR parts) are computed once, in the entry block, which
+// dominates every use: a conversion or memory op asks for them once per register, and recomputing them there
+// gave LLVM thousands of redundant instructions to clean up (golden/matmul_f16: 430 tid reads).
+llvm::IRBuilder<> KernelLowering::prologueBuilder() {
+  return llvm::IRBuilder<>(prologue_->getTerminator());
 }
-llvm::Value* KernelLowering::laneId() { return builder.CreateAnd(threadId(), kLanesPerWarp - 1); }
-llvm::Value* KernelLowering::warpId() { return builder.CreateLShr(threadId(), 5); }
 
-llvm::Value* KernelLowering::threadPart(const LinearLayout& layout) {
-  llvm::Value* part = builder.getInt32(0);
-  auto addBits = [&](std::string_view dim, llvm::Value* id) {
-    std::vector<uint64_t> bases = layout.dimBases(dim);
-    for (size_t b = 0; b < bases.size(); ++b) {
-      if (bases[b] == 0) continue;
-      llvm::Value* bit = builder.CreateAnd(builder.CreateLShr(id, static_cast<uint64_t>(b)), 1);
-      part = builder.CreateXor(part, builder.CreateMul(bit, builder.getInt32(static_cast<uint32_t>(bases[b]))));
+llvm::Value* KernelLowering::threadId() {
+  if (!threadId_) threadId_ = prologueBuilder().CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
+  return threadId_;
+}
+llvm::Value* KernelLowering::laneId() {
+  if (!laneId_) laneId_ = prologueBuilder().CreateAnd(threadId(), kLanesPerWarp - 1);
+  return laneId_;
+}
+llvm::Value* KernelLowering::warpId() {
+  if (!warpId_) warpId_ = prologueBuilder().CreateLShr(threadId(), 5);
+  return warpId_;
+}
+
+llvm::Value* KernelLowering::threadXor(const std::vector<uint64_t>& laneValues, const std::vector<uint64_t>& warpValues) {
+  std::vector<uint64_t> key = laneValues;
+  key.push_back(~uint64_t{0});  // separator
+  key.insert(key.end(), warpValues.begin(), warpValues.end());
+  if (auto found = threadXors_.find(key); found != threadXors_.end()) return found->second;
+  llvm::IRBuilder<> b = prologueBuilder();
+  llvm::Value* part = b.getInt32(0);
+  auto addBits = [&](const std::vector<uint64_t>& values, llvm::Value* id) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i] == 0) continue;
+      llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
+      part = b.CreateXor(part, b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(values[i]))));
     }
   };
-  addBits(kLaneDim, laneId());
-  addBits(kWarpDim, warpId());
+  addBits(laneValues, laneId());
+  addBits(warpValues, warpId());
+  threadXors_.emplace(std::move(key), part);
   return part;
+}
+
+llvm::Value* KernelLowering::threadPart(const LinearLayout& layout) {
+  return threadXor(layout.dimBases(kLaneDim), layout.dimBases(kWarpDim));
 }
 
 llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
@@ -353,7 +376,11 @@ void KernelLowering::lower() {
   function = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, kernel_.name(), module);
   function->setCallingConv(llvm::CallingConv::PTX_Kernel);
   function->addFnAttr(llvm::Attribute::NoUnwind);
-  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", function));
+  prologue_ = llvm::BasicBlock::Create(context, "entry", function);
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(context, "body", function);
+  builder.SetInsertPoint(prologue_);
+  builder.CreateBr(body);
+  builder.SetInsertPoint(body);
   std::vector<std::pair<size_t, std::pair<llvm::Value*, llvm::Value*>>> descriptors;
   unsigned next = 0;
   for (size_t i = 0; i < kernel_.numArguments(); ++i) {

@@ -11,6 +11,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -80,6 +81,9 @@ class KernelLowering {
   llvm::Value* elementIndex(const LinearLayout& layout, int reg);
   // The per-thread part of every element index of `layout`: XOR of the lane and warp bases of this thread.
   llvm::Value* threadPart(const LinearLayout& layout);
+  // XOR of laneValues[b] over the set bits b of this thread's lane and warpValues[b] over its warp's (computed
+  // once per kernel, in the entry block).
+  llvm::Value* threadXor(const std::vector<uint64_t>& laneValues, const std::vector<uint64_t>& warpValues);
   // ---- shared memory (SharedMemory.h): each op's scratch buffer placed by live range, barriers by hazard
   struct SharedBuffer {
     llvm::Value* base = nullptr;  // i8 pointer in addrspace 3
@@ -116,6 +120,13 @@ class KernelLowering {
   const LayoutAssignment& layouts_;
   std::unordered_map<const Value*, Lowered> values_;
   llvm::GlobalVariable* shared_ = nullptr;
+  // The entry block, before the body: thread-invariant values go there (threadXor), so they dominate every use.
+  llvm::BasicBlock* prologue_ = nullptr;
+  llvm::IRBuilder<> prologueBuilder();
+  llvm::Value* threadId_ = nullptr;
+  llvm::Value* laneId_ = nullptr;
+  llvm::Value* warpId_ = nullptr;
+  std::map<std::vector<uint64_t>, llvm::Value*> threadXors_;
   SharedMemoryPlan sharedPlan_;
   // Rematerialization (Rematerialize.cpp): a cheap value wanted in another layout is computed again in that
   // layout instead of moving through shared memory; meanwhile the value's layout is overridden.
