@@ -48,7 +48,7 @@ bool meetsOnlyInZero(const Gf2Span& a, const std::vector<uint64_t>& b) {
   return sum.dimension() == a.dimension() + bDimension;
 }
 
-// The nonzero lane bases of the first `lanes` lane bits, reduced modulo the vector span.
+// The nonzero lane bases of the first `laneBits` lane bits, reduced modulo the vector span.
 std::vector<uint64_t> phaseLaneBases(const LinearLayout& layout, int laneBits, const Gf2Span& vector) {
   std::vector<uint64_t> bases = layout.dimBases(kLaneDim);
   std::vector<uint64_t> result;
@@ -222,7 +222,7 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
       if (consider(std::move(*placement))) return *best;
     }
   }
-  if (consider(rowMajorPlacement(indexBits))) return *best;
+  consider(rowMajorPlacement(indexBits));
   return *best;
 }
 

@@ -32,7 +32,7 @@ std::optional<std::vector<llvm::Value*>> permuteRegisters(const Lowered& source,
 }
 
 
-// The shared-memory word a vector of `count` elements of `type` travels as: <count x i32> words for 4 bytes
+// The shared-memory word a vector of `bytes` bytes travels as: <count x i32> words for 4 bytes
 // and more, else one integer (i8, i16).
 llvm::Type* wordType(llvm::IRBuilder<>& b, int bytes) {
   if (bytes < 4) return b.getIntNTy(static_cast<unsigned>(8 * bytes));

@@ -147,7 +147,6 @@ KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const O
 
 void KernelLowering::beforeSharedWrite(const SharedRange& range) {
   if (sharedPlan_.writeNeedsBarrier(range)) barrier();
-  else sharedPlan_.countElided();
   sharedPlan_.recordWrite(range);
 }
 

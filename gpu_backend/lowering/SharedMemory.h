@@ -54,8 +54,6 @@ class SharedMemoryPlan {
   State enter();
   void leave(const State& before);
   int64_t peakBytes() const { return peak_; }
-  int barriersElided() const { return elided_; }
-  void countElided() { ++elided_; }
 
  private:
   struct Access {
@@ -70,7 +68,6 @@ class SharedMemoryPlan {
   int64_t accesses_ = 0;
   bool unknown_ = false;
   int64_t peak_ = 0;
-  int elided_ = 0;
 };
 
 }  // namespace tilesim::gpu
