@@ -12,6 +12,7 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -45,6 +46,19 @@ void fatalLlvmError(void*, const char* reason, bool) {
   std::_Exit(3);
 }
 
+// Adds the milliseconds since the last lap (or construction) to a stage's total.
+class StageClock {
+ public:
+  void lap(double& stage) {
+    auto now = std::chrono::steady_clock::now();
+    stage += std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 struct CompilingScope {
   CompilingScope(std::string kernel, const char* stage) : name(std::move(kernel)) {  // owns the name it publishes
     compilingKernel = name.c_str();
@@ -77,9 +91,14 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& o
   // the triton profile contracts like Triton.
   targetOptions.AllowFPOpFusion =
       options.profile == FloatProfile::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
+  // Code generation at Default, not Aggressive (Triton's): the only difference in NVPTX's pipeline is that its
+  // two IR-level redundancy passes are EarlyCSE instead of GVN, which on the O3-optimised module finds nothing
+  // more (the PTX of 614 of the 620 conformance and benchmark compiles, both profiles, is identical; the other 6
+  // differ in register numbering and a few moves) and costs a third of code generation (golden/matmul_f16:
+  // 44 -> 28 ms). docs/performance.md "Compile latency".
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, options.sm, ptxVersion > 0 ? "+ptx" + std::to_string(ptxVersion) : "", targetOptions, std::nullopt,
-      std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      std::nullopt, llvm::CodeGenOptLevel::Default));
 }
 
 std::string printModule(const llvm::Module& module) {
@@ -162,12 +181,14 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     result.diagnostics.push_back({{}, "num_warps must be a power of two from 1 to 32, not " + std::to_string(options.numWarps)});
     return result;
   }
+  StageClock clock;
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
   LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo, false,
                                                       options.profile == FloatProfile::Triton);
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
+  clock.lap(result.milliseconds.layouts);
 
   // 2. LLVM IR.
   initializeNvptx();
@@ -201,6 +222,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   std::string broken;
   llvm::raw_string_ostream brokenOut(broken);
   TILESIM_ASSERT(!llvm::verifyModule(llvmModule, &brokenOut), "gpu lowering produced invalid LLVM IR: " + broken);
+  clock.lap(result.milliseconds.lowering);
   if (options.dumpStage == Stage::Llvm) {  // the stage asked for: no need to run O3 and codegen after it
     result.dump = printModule(llvmModule);
     return result;
@@ -211,6 +233,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     const CompilingScope scope(kernel.name(), "O3");
     optimize(llvmModule, *machine);
   }
+  clock.lap(result.milliseconds.optimize);
   avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after O3, which forms the patterns
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
@@ -227,6 +250,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     // PtxasWorkarounds.h
     compiled.ptx = avoidPtxasS64ToF32(avoidPtxasNegAbs(avoidPtxasHighHalfMove(emitPtx(llvmModule, *machine))));
   }
+  clock.lap(result.milliseconds.codegen);
   compiled.threads = 32 * options.numWarps;
   compiled.sharedBytes = lowering.sharedBytes();
   for (size_t i = 0; i < kernel.numArguments(); ++i) compiled.parameterTypes.push_back(kernel.argument(i)->type);

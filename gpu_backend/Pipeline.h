@@ -42,10 +42,19 @@ struct CompiledKernel {
   int sharedBytes = 0;               // dynamic shared memory the launch must provide
 };
 
+// Wall-clock milliseconds of each stage of one compileKernel call (`tilesim compile --time` prints their medians).
+struct StageMilliseconds {
+  double layouts = 0;   // AxisInfo and the layout assignment
+  double lowering = 0;  // TTIR -> LLVM IR, libdevice linked, the module verified
+  double optimize = 0;  // LLVM's O3
+  double codegen = 0;   // NVPTX: LLVM IR -> PTX text
+};
+
 struct CompileResult {
   Diagnostics diagnostics;  // unsupported ops and types, with their TTIR position
   std::optional<CompiledKernel> kernel;
   std::string dump;         // the text of options.dumpStage (when it was reached)
+  StageMilliseconds milliseconds;
   bool ok() const { return diagnostics.empty() && kernel.has_value(); }
 };
 

@@ -7,6 +7,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
+#include <algorithm>
 #include <regex>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,37 @@ llvm::Value* safeValue(llvm::IRBuilder<>& builder, llvm::Value* x, bool absolute
   for (unsigned i = 0; i < vector->getNumElements(); ++i)
     result = builder.CreateInsertElement(result, safeLane(builder, builder.CreateExtractElement(x, i), absolute), i);
   return result;
+}
+
+// Calls `replace(match)` for every match of `pattern` in `ptx` and returns the text with each match replaced by
+// what it returned. Only the lines that contain `literal` are searched: std::regex over a whole module's PTX
+// costs milliseconds, and the lines a pattern can match are few. A match starts at the whitespace before an
+// instruction, so the search on a line starts at the newline that ends the line before.
+template <class Replace>
+std::string rewriteMatches(const std::string& ptx, std::string_view literal, const std::regex& pattern, int* count,
+                           Replace replace) {
+  std::string out;
+  int replaced = 0;
+  size_t copied = 0;  // ptx[0, copied) is in `out`
+  for (size_t found = ptx.find(literal); found != std::string::npos;) {
+    const size_t lineStart = ptx.rfind('\n', found);
+    const size_t searchStart = lineStart == std::string::npos ? 0 : lineStart;
+    const size_t lineEnd = std::min(ptx.find('\n', found), ptx.size());
+    const auto begin = ptx.begin() + static_cast<std::ptrdiff_t>(searchStart);
+    const auto end = ptx.begin() + static_cast<std::ptrdiff_t>(lineEnd);
+    for (auto it = std::sregex_iterator(begin, end, pattern); it != std::sregex_iterator(); ++it) {
+      const size_t matchStart = searchStart + static_cast<size_t>(it->position(0));
+      if (matchStart < copied) continue;  // already rewritten as part of the line before
+      out.append(ptx, copied, matchStart - copied);
+      out += replace(*it);
+      copied = matchStart + static_cast<size_t>(it->length(0));
+      ++replaced;
+    }
+    found = lineEnd >= ptx.size() ? std::string::npos : ptx.find(literal, lineEnd);
+  }
+  out.append(ptx, copied, std::string::npos);
+  if (count) *count = replaced;
+  return out;
 }
 
 }  // namespace
@@ -110,48 +142,30 @@ std::string avoidPtxasNegAbs(const std::string& ptx, int* count) {
   // `[@p ]neg.sN d, x;` and `[@p ]abs.sN d, x;` with register operands, one instruction a line as NVPTX prints.
   static const std::regex negation(R"((\s)(@!?%p\d+\s+)?neg\.s(16|32|64)\s+(%\w+),\s*(%\w+);)");
   static const std::regex absolute(R"((\s)(@!?%p\d+\s+)?abs\.s(16|32|64)\s+(%\w+),\s*(%\w+);)");
-  int replaced = 0;
-  auto rewrite = [&](const std::string& text, const std::regex& pattern, bool isAbs) {
-    std::string out;
-    auto begin = std::sregex_iterator(text.begin(), text.end(), pattern);
-    size_t at = 0;
-    for (auto it = begin; it != std::sregex_iterator(); ++it) {
-      const std::smatch& m = *it;
-      out.append(text, at, static_cast<size_t>(m.position(0)) - at);
-      const std::string lead = m[1].str(), predicate = m[2].str(), bits = m[3].str(), d = m[4].str(), x = m[5].str();
-      if (!isAbs) {
-        out += lead + predicate + "sub.u" + bits + " " + d + ", 0, " + x + ";";
-      } else {  // a block cannot carry a predicate: branch-free, the predicate goes on the final move
-        out += lead + "{ .reg .b" + bits + " %an, %am; sub.u" + bits + " %an, 0, " + x + "; max.s" + bits + " %am, " + x +
-               ", %an; " + predicate + "mov.b" + bits + " " + d + ", %am; }";
-      }
-      at = static_cast<size_t>(m.position(0) + m.length(0));
-      ++replaced;
-    }
-    out.append(text, at, std::string::npos);
-    return out;
-  };
-  std::string result = rewrite(rewrite(ptx, negation, false), absolute, true);
-  if (count) *count = replaced;
+  int negations = 0, absolutes = 0;
+  std::string result = rewriteMatches(ptx, "neg.s", negation, &negations, [](const std::smatch& m) {
+    return m[1].str() + m[2].str() + "sub.u" + m[3].str() + " " + m[4].str() + ", 0, " + m[5].str() + ";";
+  });
+  result = rewriteMatches(result, "abs.s", absolute, &absolutes, [](const std::smatch& m) {
+    // A block cannot carry a predicate: branch-free, the predicate goes on the final move.
+    const std::string bits = m[3].str(), x = m[5].str();
+    return m[1].str() + "{ .reg .b" + bits + " %an, %am; sub.u" + bits + " %an, 0, " + x + "; max.s" + bits +
+           " %am, " + x + ", %an; " + m[2].str() + "mov.b" + bits + " " + m[4].str() + ", %am; }";
+  });
+  if (count) *count = negations + absolutes;
   return result;
 }
-
 
 std::string avoidPtxasS64ToF32(const std::string& ptx, int* count) {
   // `[@p ]cvt.rn.f32.s64 d, x;` / `.u64` with register operands, one instruction a line as NVPTX prints.
   static const std::regex conversion(R"((\s)(@!?%p\d+\s+)?cvt\.rn\.f32\.([su])64\s+(%\w+),\s*(%\w+);)");
-  std::string out;
-  int replaced = 0;
-  size_t at = 0;
-  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), conversion); it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    out.append(ptx, at, static_cast<size_t>(m.position(0)) - at);
-    const std::string lead = m[1].str(), predicate = m[2].str(), d = m[4].str(), x = m[5].str();
+  return rewriteMatches(ptx, "cvt.rn.f32.", conversion, count, [](const std::smatch& m) {
+    const std::string x = m[5].str();
     const bool isSigned = m[3].str() == "s";
     // |x| normalised by clz so bit 63 is set; the top 24 bits are the significand, the 40 below round it to
     // nearest even; bits = ((189 - clz) << 23) + significand (a carry out of the significand bumps the exponent),
     // then the sign; 0 stays +0. A block cannot carry a predicate: it goes on the final move.
-    out += lead + "{ .reg .pred %cq<4>; .reg .b64 %ca, %cn, %cr; .reg .b32 %cz, %cm, %ce, %cb; ";
+    std::string out = m[1].str() + "{ .reg .pred %cq<4>; .reg .b64 %ca, %cn, %cr; .reg .b32 %cz, %cm, %ce, %cb; ";
     if (isSigned)
       out += "setp.lt.s64 %cq0, " + x + ", 0; sub.s64 %cn, 0, " + x + "; selp.b64 %ca, %cn, " + x + ", %cq0; ";
     else
@@ -161,13 +175,9 @@ std::string avoidPtxasS64ToF32(const std::string& ptx, int* count) {
            "setp.eq.u64 %cq3, %cr, 549755813888; and.b32 %cb, %cm, 1; setp.ne.and.b32 %cq3, %cb, 0, %cq3; "
            "or.pred %cq2, %cq2, %cq3; selp.u32 %cb, 1, 0, %cq2; add.u32 %cm, %cm, %cb; sub.u32 %ce, 189, %cz; "
            "shl.b32 %ce, %ce, 23; add.u32 %ce, %ce, %cm; selp.b32 %cb, 0x80000000, 0, %cq0; or.b32 %ce, %ce, %cb; "
-           "selp.b32 %ce, 0, %ce, %cq1; " + predicate + "mov.b32 " + d + ", %ce; }";
-    at = static_cast<size_t>(m.position(0) + m.length(0));
-    ++replaced;
-  }
-  out.append(ptx, at, std::string::npos);
-  if (count) *count = replaced;
-  return out;
+           "selp.b32 %ce, 0, %ce, %cq1; " + m[2].str() + "mov.b32 " + m[4].str() + ", %ce; }";
+    return out;
+  });
 }
 
 }  // namespace tilesim::gpu

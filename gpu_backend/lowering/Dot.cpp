@@ -84,8 +84,23 @@ std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, con
 }
 
 // The 32-bit operand word of registers regs[first] .. regs[first + 2^wordBits - 1], the first in the low bits.
+// Registers that are the elements 0, 1, ... of one vector of that width (a conversion's vector load from shared
+// memory) are that vector's bits, with no repacking.
 llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const std::vector<llvm::Value*>& regs, int first) {
   const int count = 1 << plan.wordBits, bits = 32 >> plan.wordBits;
+  if (!plan.tf32 && count > 1) {
+    auto* extract = llvm::dyn_cast<llvm::ExtractElementInst>(regs[static_cast<size_t>(first)]);
+    llvm::Value* vector = extract ? extract->getVectorOperand() : nullptr;
+    auto* vectorType = vector ? llvm::dyn_cast<llvm::FixedVectorType>(vector->getType()) : nullptr;
+    bool whole = vectorType && vectorType->getNumElements() == static_cast<unsigned>(count) &&
+                 vectorType->getScalarSizeInBits() == static_cast<unsigned>(bits);
+    for (int e = 0; whole && e < count; ++e) {
+      auto* element = llvm::dyn_cast<llvm::ExtractElementInst>(regs[static_cast<size_t>(first + e)]);
+      auto* position = element ? llvm::dyn_cast<llvm::ConstantInt>(element->getIndexOperand()) : nullptr;
+      whole = position && element->getVectorOperand() == vector && position->getZExtValue() == static_cast<uint64_t>(e);
+    }
+    if (whole) return b.CreateBitCast(vector, b.getInt32Ty());
+  }
   llvm::Value* word = b.getInt32(0);
   for (int e = 0; e < count; ++e) {
     llvm::Value* v = regs[static_cast<size_t>(first + e)];
@@ -102,6 +117,24 @@ llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const
   }
   return word;
 }
+
+// The operand words of one operand's registers, each packed once however many mma instructions read it.
+class OperandWords {
+ public:
+  OperandWords(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const std::vector<llvm::Value*>& regs)
+      : b_(b), plan_(plan), regs_(regs), words_(regs.size() >> plan.wordBits, nullptr) {}
+  llvm::Value* at(int first) {  // the word whose low element is regs[first]
+    llvm::Value*& word = words_[static_cast<size_t>(first >> plan_.wordBits)];
+    if (!word) word = operandWord(b_, plan_, regs_, first);
+    return word;
+  }
+
+ private:
+  llvm::IRBuilder<>& b_;
+  const TensorCorePlan& plan_;
+  const std::vector<llvm::Value*>& regs_;
+  std::vector<llvm::Value*> words_;
+};
 
 void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   Builder& b = lowering.builder;
@@ -123,6 +156,7 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   const int aPerTile = 4 << plan.wordBits, bPerTile = 2 << plan.wordBits;
   const int kTiles = static_cast<int>(depth >> (plan.wordBits + 3));
   const int groups = numRegisters(accLayout) / 4;
+  OperandWords aWordsOf(b, plan, aRegs), bWordsOf(b, plan, bRegs);
   for (int group = 0; group < groups; ++group) {
     const int aGroup = mmaOperandGroup(MmaOperand::A, resultShape, warps, group);
     const int bGroup = mmaOperandGroup(MmaOperand::B, resultShape, warps, group);
@@ -132,8 +166,8 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
       TILESIM_ASSERT(aFirst + aPerTile <= static_cast<int>(aRegs.size()) && bFirst + bPerTile <= static_cast<int>(bRegs.size()),
                      "mma lowering: operand registers out of range");
       std::vector<llvm::Value*> aWords, bWords;
-      for (int w = 0; w < 4; ++w) aWords.push_back(operandWord(b, plan, aRegs, aFirst + w * wordElements));
-      for (int w = 0; w < 2; ++w) bWords.push_back(operandWord(b, plan, bRegs, bFirst + w * wordElements));
+      for (int w = 0; w < 4; ++w) aWords.push_back(aWordsOf.at(aFirst + w * wordElements));
+      for (int w = 0; w < 2; ++w) bWords.push_back(bWordsOf.at(bFirst + w * wordElements));
       d = ptx::mmaSync(b, plan.shape, plan.types, plan.integer, aWords, bWords, d);
     }
     std::copy(d.begin(), d.end(), acc.begin() + 4 * group);

@@ -62,15 +62,26 @@ int runCompile(const CompileFlags& flags) {
   }
   if (flags.timeRuns > 0) {  // the whole pipeline, TTIR module -> PTX text, in this process (parsing excluded)
     options.dumpStage = gpu::Stage::None;
-    std::vector<double> milliseconds;
+    std::vector<double> total, layouts, lowering, optimize, codegen;
     for (int i = 0; i < flags.timeRuns; ++i) {
       auto start = std::chrono::steady_clock::now();
       gpu::CompileResult again = gpu::compileKernel(*module, *kernel, options);
-      milliseconds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      total.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+      layouts.push_back(again.milliseconds.layouts);
+      lowering.push_back(again.milliseconds.lowering);
+      optimize.push_back(again.milliseconds.optimize);
+      codegen.push_back(again.milliseconds.codegen);
     }
-    std::sort(milliseconds.begin(), milliseconds.end());
-    std::fprintf(stderr, "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f\n", kernel->name().c_str(),
-                 flags.timeRuns, milliseconds[milliseconds.size() / 2], milliseconds.front(), milliseconds.back());
+    auto median = [](std::vector<double>& values) {
+      std::sort(values.begin(), values.end());
+      return values[values.size() / 2];
+    };
+    const double totalMedian = median(total);
+    std::fprintf(stderr,
+                 "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f"
+                 " (stage medians: layouts %.2f, lowering %.2f, O3 %.2f, codegen %.2f)\n",
+                 kernel->name().c_str(), flags.timeRuns, totalMedian, total.front(), total.back(), median(layouts),
+                 median(lowering), median(optimize), median(codegen));
   }
   if (flags.output.empty()) {
     std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
