@@ -119,7 +119,9 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
-  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  const char* lvl = getenv("TS_OPT");
+  llvm::OptimizationLevel level = !lvl ? llvm::OptimizationLevel::O3 : lvl[0]=='1' ? llvm::OptimizationLevel::O1 : lvl[0]=='2' ? llvm::OptimizationLevel::O2 : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, modules);
 }
 

@@ -81,18 +81,17 @@ std::optional<SharedPlacement> placementFrom(const std::vector<uint64_t>& outsid
   if (!inverse) return std::nullopt;
   SharedPlacement placement;
   placement.offsetOfIndexBit = inverse->bases();
-  placement.vectorBits = vectorBits;
   return placement;
 }
 
-// A vector access of 2^vectorBits registers needs every other basis of both layouts to keep the low offset
+// A vector access of 2^vectorBits registers needs every other basis of the layout to keep the low offset
 // bits clear, so that each vector starts aligned in every thread.
-bool vectorsAligned(const SharedPlacement& placement, const LinearLayout& layout) {
-  const uint64_t low = (uint64_t{1} << placement.vectorBits) - 1;
+bool vectorsAligned(const SharedPlacement& placement, const LinearLayout& layout, int vectorBits) {
+  const uint64_t low = (uint64_t{1} << vectorBits) - 1;
   for (std::string_view dim : {kRegisterDim, kLaneDim, kWarpDim}) {
     std::vector<uint64_t> bases = layout.dimBases(dim);
     for (size_t i = 0; i < bases.size(); ++i) {
-      if (dim == kRegisterDim && static_cast<int>(i) < placement.vectorBits) continue;
+      if (dim == kRegisterDim && static_cast<int>(i) < vectorBits) continue;
       if (placement.offset(bases[i]) & low) return false;
     }
   }
@@ -139,8 +138,8 @@ SharedPlacement rowMajorPlacement(int indexBits) {
   return placement;
 }
 
-BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int elementBytes) {
-  const int vector = placement.vectorElements();
+BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int elementBytes) {
+  const int vector = 1 << vectorBits;
   const int accessBytes = vector * elementBytes;
   const int phaseLanes = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : kLanesPerWarp;
   const uint64_t wordsPerAccess = accessBytes >= 4 ? static_cast<uint64_t>(accessBytes / 4) : 1;
@@ -151,16 +150,26 @@ BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, 
     return index < 0 ? 0 : layout.inDimOffset(index);
   };
   const int warpShift = shift(kWarpDim), laneShift = shift(kLaneDim), registerShift = shift(kRegisterDim);
+  // offset(apply(x)) is linear in x: the offsets of the input bits, XORed.
+  std::vector<uint64_t> offsetOfInputBit;
+  for (uint64_t basis : layout.bases()) offsetOfInputBit.push_back(placement.offset(basis));
+  auto offsetOf = [&](uint64_t input) {
+    uint64_t offset = 0;
+    for (size_t bit = 0; input; ++bit, input >>= 1)
+      if (input & 1) offset ^= offsetOfInputBit[bit];
+    return offset;
+  };
+  std::vector<uint64_t> laneOffsets;
+  for (int lane = 0; lane < kLanesPerWarp; ++lane) laneOffsets.push_back(offsetOf(uint64_t(lane % lanes) << laneShift));
   BankCost cost;
   std::vector<uint64_t> words;  // (bank << 58) | word of one phase, sorted to count distinct words per bank
   for (int warp = 0; warp < warps; ++warp)
     for (int reg = 0; reg < registers; reg += vector)
       for (int first = 0; first < kLanesPerWarp; first += phaseLanes) {
         words.clear();
+        const uint64_t fixed = offsetOf((uint64_t(warp) << warpShift) | (uint64_t(reg) << registerShift));
         for (int lane = first; lane < first + phaseLanes; ++lane) {
-          const uint64_t input = (uint64_t(warp) << warpShift) | (uint64_t(lane % lanes) << laneShift) |
-                                 (uint64_t(reg) << registerShift);
-          const uint64_t byte = placement.offset(layout.apply(input)) * static_cast<uint64_t>(elementBytes);
+          const uint64_t byte = (fixed ^ laneOffsets[static_cast<size_t>(lane)]) * static_cast<uint64_t>(elementBytes);
           for (uint64_t w = byte / 4; w < byte / 4 + wordsPerAccess; ++w) words.push_back(((w % kBanks) << 58) | w);
         }
         std::sort(words.begin(), words.end());
@@ -176,28 +185,40 @@ BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, 
   return cost;
 }
 
+namespace {
+
+// The register bases `layout` starts with that can move as one vector: independent, within 16 bytes.
+std::vector<uint64_t> vectorPrefix(const LinearLayout& layout, int elementBytes) {
+  std::vector<uint64_t> prefix;
+  Gf2Span span;
+  for (uint64_t basis : layout.dimBases(kRegisterDim)) {
+    if ((2 << prefix.size()) * elementBytes > kMaxVectorBytes || !span.add(basis)) break;
+    prefix.push_back(basis);
+  }
+  return prefix;
+}
+
+}  // namespace
+
 SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes) {
   TILESIM_ASSERT(source.outBits() == target.outBits(), "shared placement between different shapes");
   const int indexBits = source.outBits();
-  const std::vector<uint64_t> sourceRegisters = source.dimBases(kRegisterDim),
-                              targetRegisters = target.dimBases(kRegisterDim);
-  // The widest vector: the register bases both layouts start with (independent, within 16 bytes).
-  std::vector<uint64_t> widest;
-  Gf2Span widestSpan;
-  for (size_t i = 0; i < sourceRegisters.size() && i < targetRegisters.size(); ++i) {
-    if ((2 << i) * elementBytes > kMaxVectorBytes || sourceRegisters[i] != targetRegisters[i] ||
-        !widestSpan.add(sourceRegisters[i]))
-      break;
-    widest.push_back(sourceRegisters[i]);
-  }
-  // Candidates from the widest vector down, each under the constraints both sides, the source's, the target's,
-  // none; the first that reaches the fewest wavefronts on both sides is optimal (a wider vector never needs
-  // more wavefronts: for 4 bytes and more the fewest is the bytes moved / 128 per warp whatever the width), else
-  // the cheapest, the wider on ties.
+  const std::vector<uint64_t> sourcePrefix = vectorPrefix(source, elementBytes),
+                              targetPrefix = vectorPrefix(target, elementBytes);
+  int common = 0;  // the vector both sides can move
+  while (common < static_cast<int>(std::min(sourcePrefix.size(), targetPrefix.size())) &&
+         sourcePrefix[static_cast<size_t>(common)] == targetPrefix[static_cast<size_t>(common)])
+    ++common;
+  // Either side may move more than the common vector: its own vector bits are then the low offset bits, and the
+  // other side moves the common part of them. Candidates from the widest vectors down, the target's own first
+  // (a loaded vector serves its users as one word: an mma operand's element pairs), then the source's, then the
+  // common one; each under the constraints both sides, the source's, the target's, none. The first that reaches
+  // the fewest wavefronts on both sides is taken (a wider vector never needs more wavefronts: for 4 bytes and
+  // more the fewest is the bytes moved / 128 per warp whatever the width), else the cheapest, the earlier on ties.
   std::optional<SharedPlacement> best;
   int64_t bestCost = 0;
   auto consider = [&](SharedPlacement candidate) {
-    const BankCost stores = bankCost(source, candidate, elementBytes), loads = bankCost(target, candidate, elementBytes);
+    const BankCost stores = storeCost(source, candidate, elementBytes), loads = loadCost(target, candidate, elementBytes);
     const int64_t cost = stores.wavefronts + loads.wavefronts;
     if (!best || cost < bestCost) {
       best = std::move(candidate);
@@ -205,23 +226,36 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
     }
     return stores.wavefronts == stores.ideal && loads.wavefronts == loads.ideal;
   };
-  for (int vectorBits = static_cast<int>(widest.size()); vectorBits >= 0; --vectorBits) {
-    const std::vector<uint64_t> vector(widest.begin(), widest.begin() + vectorBits);
-    const Gf2Span vectorSpan = spanOf(vector);
-    const int accessBytes = (1 << vectorBits) * elementBytes;
-    const int segmentBits = log2Exact(kRowBytes / accessBytes);
-    const int laneBits = std::min(log2Exact(kLanesPerWarp), segmentBits);
-    const std::vector<uint64_t> p = phaseLaneBases(source, laneBits, vectorSpan),
-                                q = phaseLaneBases(target, laneBits, vectorSpan);
-    const int outsideDimension = std::max(vectorBits, indexBits - segmentBits);
-    for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {p}, {q}, {}}) {
-      std::optional<std::vector<uint64_t>> outside = growOutside(vector, outsideDimension, indexBits, constraints);
-      if (!outside) continue;
-      std::optional<SharedPlacement> placement = placementFrom(*outside, vectorBits, indexBits);
-      if (!placement || !vectorsAligned(*placement, source) || !vectorsAligned(*placement, target)) continue;
-      if (consider(std::move(*placement))) return *best;
+  // Tries the vectors wider[0, vectorBits) for vectorBits from `widest` down to `narrowest`; true when optimal.
+  auto tryVectors = [&](const std::vector<uint64_t>& wider, bool targetWider, int widest, int narrowest) {
+    for (int vectorBits = widest; vectorBits >= narrowest; --vectorBits) {
+      const int otherBits = std::min(vectorBits, common);  // the narrower side's vector
+      const int storeBits = targetWider ? otherBits : vectorBits, loadBits = targetWider ? vectorBits : otherBits;
+      const std::vector<uint64_t> vector(wider.begin(), wider.begin() + vectorBits);
+      const Gf2Span vectorSpan = spanOf(vector);
+      const int accessBytes = (1 << vectorBits) * elementBytes;
+      const int segmentBits = log2Exact(kRowBytes / accessBytes);
+      const int laneBits = std::min(log2Exact(kLanesPerWarp), segmentBits);
+      const std::vector<uint64_t> p = phaseLaneBases(source, laneBits, vectorSpan),
+                                  q = phaseLaneBases(target, laneBits, vectorSpan);
+      const int outsideDimension = std::max(vectorBits, indexBits - segmentBits);
+      for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {p}, {q}, {}}) {
+        std::optional<std::vector<uint64_t>> outside = growOutside(vector, outsideDimension, indexBits, constraints);
+        if (!outside) continue;
+        std::optional<SharedPlacement> placement = placementFrom(*outside, vectorBits, indexBits);
+        if (!placement) continue;
+        placement->storeVectorBits = storeBits;
+        placement->loadVectorBits = loadBits;
+        if (!vectorsAligned(*placement, source, storeBits) || !vectorsAligned(*placement, target, loadBits)) continue;
+        if (consider(std::move(*placement))) return true;
+      }
     }
-  }
+    return false;
+  };
+  if (tryVectors(targetPrefix, true, static_cast<int>(targetPrefix.size()), common + 1) ||
+      tryVectors(sourcePrefix, false, static_cast<int>(sourcePrefix.size()), common + 1) ||
+      tryVectors(sourcePrefix, false, common, 0))
+    return *best;
   consider(rowMajorPlacement(indexBits));
   return *best;
 }

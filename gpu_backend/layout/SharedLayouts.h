@@ -9,7 +9,8 @@
 // for 4 bytes), all 32 lanes for narrower ones; within a phase, lanes that touch different 4-byte words of the
 // same bank are serialised (one more "wavefront" each), lanes that touch the same word are not.
 //
-// The construction, with k vector bits (the register bases both layouts start with, up to 16 bytes) and the
+// The construction, with k vector bits (the register bases one layout starts with, up to 16 bytes; the other
+// side's vector is the part of those both layouts start with) and the
 // offset's segment bits [k, k + m) that pick the bank inside a 128-byte row (m = log2(128 / w)):
 // two lanes of one phase whose elements differ by d (an XOR of lane bases) hit different banks iff the segment
 // bits of offset(d) are not all zero. So the offsets must send the span P of the phase's lane bases of the
@@ -31,10 +32,16 @@ namespace tilesim::gpu {
 struct SharedPlacement {
   // offsetOfIndexBit[i]: the element offset of index bit i alone; offset(x) = XOR of those of x's set bits.
   std::vector<uint64_t> offsetOfIndexBit;
-  int vectorBits = 0;  // registers move 2^vectorBits at a time (consecutive registers, consecutive offsets)
+  // The source's registers are stored 2^storeVectorBits at a time, the target's loaded 2^loadVectorBits at a
+  // time (consecutive registers, consecutive offsets). The two differ where one side's leading registers are
+  // consecutive elements that the other side holds in different lanes: a blocked tile of one element per thread
+  // going into mma fragments, whose element pairs are then loaded as one 32-bit word, or an accumulator's
+  // column pairs stored as one 8-byte vector into a tile that is read an element at a time.
+  int storeVectorBits = 0, loadVectorBits = 0;
 
   uint64_t offset(uint64_t index) const;
-  int vectorElements() const { return 1 << vectorBits; }
+  int storeVectorElements() const { return 1 << storeVectorBits; }
+  int loadVectorElements() const { return 1 << loadVectorBits; }
 };
 
 // The placement for moving a tensor from `source` to `target` (distributed layouts over the same tensor),
@@ -43,12 +50,18 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
 // The row-major placement (offset = index), scalar accesses: what conversions used before.
 SharedPlacement rowMajorPlacement(int indexBits);
 
-// Wavefronts of all the warp instructions with which `layout`'s threads store (or load) their registers
-// through `placement`, simulated lane by lane under the bank model above, and the fewest those instructions
-// could take (one per phase).
+// Wavefronts of all the warp instructions with which `layout`'s threads store (or load) their registers, 2^vectorBits
+// at a time, through `placement`, simulated lane by lane under the bank model above, and the fewest those
+// instructions could take (one per phase). storeCost and loadCost are the two sides of a conversion.
 struct BankCost {
   int64_t wavefronts = 0, ideal = 0;
 };
-BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int elementBytes);
+BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int elementBytes);
+inline BankCost storeCost(const LinearLayout& source, const SharedPlacement& placement, int elementBytes) {
+  return bankCost(source, placement, placement.storeVectorBits, elementBytes);
+}
+inline BankCost loadCost(const LinearLayout& target, const SharedPlacement& placement, int elementBytes) {
+  return bankCost(target, placement, placement.loadVectorBits, elementBytes);
+}
 
 }  // namespace tilesim::gpu

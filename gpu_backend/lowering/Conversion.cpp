@@ -99,33 +99,43 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
   const int elementBytes = elementType.isPointer() ? 8 : storageBytes(elementType.scalarKind());
   llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type->isPointerTy() ? b.getInt64Ty() : type;
   const SharedPlacement placement = chooseSharedPlacement(*source.layout, target, elementBytes);
-  const int vector = placement.vectorElements();
-  llvm::Type* word = wordType(b, vector * elementBytes);
-  llvm::Type* vectorType = vector == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(vector));
-  const llvm::Align align(static_cast<uint64_t>(vector * elementBytes));
   const int64_t bytes = (int64_t{1} << target.outBits()) * elementBytes;
   KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bytes, user, "a tensor whose layout change");
+  // A vector of `elements` registers: its type, the word it travels as, its alignment.
+  struct Access {
+    int elements;
+    llvm::Type *vectorType, *word;
+    llvm::Align align;
+  };
+  auto access = [&](int elements) {
+    return Access{elements, elements == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(elements)),
+                  wordType(b, elements * elementBytes), llvm::Align(static_cast<uint64_t>(elements * elementBytes))};
+  };
   auto address = [&](llvm::Value* offset) {
     return b.CreateGEP(stored, buffer.base, b.CreateZExt(offset, b.getInt64Ty()));
   };
 
   lowering.beforeSharedWrite(buffer.range);
+  const Access store = access(placement.storeVectorElements());
   PlacedOffsets storeOffsets(lowering, *source.layout, placement);
-  for (int r = 0; r < numRegisters(*source.layout); r += vector) {
-    llvm::Value* packed = llvm::PoisonValue::get(vectorType);
-    for (int i = 0; i < vector; ++i) {
+  for (int r = 0; r < numRegisters(*source.layout); r += store.elements) {
+    llvm::Value* packed = llvm::PoisonValue::get(store.vectorType);
+    for (int i = 0; i < store.elements; ++i) {
       llvm::Value* value = toStored(b, source.regs[static_cast<size_t>(r + i)], stored);
-      packed = vector == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
+      packed = store.elements == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
     }
-    b.CreateAlignedStore(b.CreateBitCast(packed, word), address(storeOffsets.of(r)), align);
+    b.CreateAlignedStore(b.CreateBitCast(packed, store.word), address(storeOffsets.of(r)), store.align);
   }
   lowering.beforeSharedRead(buffer.range);
+  const Access load = access(placement.loadVectorElements());
   PlacedOffsets loadOffsets(lowering, target, placement);
   std::vector<llvm::Value*> result;
-  for (int r = 0; r < numRegisters(target); r += vector) {
-    llvm::Value* packed = b.CreateBitCast(b.CreateAlignedLoad(word, address(loadOffsets.of(r)), align), vectorType);
-    for (int i = 0; i < vector; ++i)
-      result.push_back(fromStored(b, vector == 1 ? packed : b.CreateExtractElement(packed, static_cast<uint64_t>(i)), type));
+  for (int r = 0; r < numRegisters(target); r += load.elements) {
+    llvm::Value* word = b.CreateAlignedLoad(load.word, address(loadOffsets.of(r)), load.align);
+    llvm::Value* packed = b.CreateBitCast(word, load.vectorType);
+    for (int i = 0; i < load.elements; ++i)
+      result.push_back(
+          fromStored(b, load.elements == 1 ? packed : b.CreateExtractElement(packed, static_cast<uint64_t>(i)), type));
   }
   return result;
 }

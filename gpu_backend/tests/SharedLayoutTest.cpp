@@ -45,7 +45,7 @@ void expectBijective(const SharedPlacement& placement, int indexBits) {
 }
 
 int64_t totalWavefronts(const LinearLayout& a, const LinearLayout& b, const SharedPlacement& p, int bytes) {
-  return bankCost(a, p, bytes).wavefronts + bankCost(b, p, bytes).wavefronts;
+  return storeCost(a, p, bytes).wavefronts + loadCost(b, p, bytes).wavefronts;
 }
 
 TEST(BankCost, RowsAreOneWavefrontAndColumnsOfARowMajorTileAreThirtyTwo) {
@@ -63,14 +63,14 @@ TEST(BankCost, RowsAreOneWavefrontAndColumnsOfARowMajorTileAreThirtyTwo) {
   byColumn.insert(byColumn.end(), rowBases.begin(), rowBases.end());    // lanes walk the rows
   const LinearLayout columnAccess(in, out, byColumn);
   const SharedPlacement rowMajor = rowMajorPlacement(10);
-  EXPECT_EQ(bankCost(rowAccess, rowMajor, 4).wavefronts, 32);    // 32 instructions, one wavefront each
-  EXPECT_EQ(bankCost(rowAccess, rowMajor, 4).ideal, 32);
-  EXPECT_EQ(bankCost(columnAccess, rowMajor, 4).wavefronts, 32 * 32);  // every lane in bank r: 32-way
+  EXPECT_EQ(bankCost(rowAccess, rowMajor, 0, 4).wavefronts, 32);    // 32 instructions, one wavefront each
+  EXPECT_EQ(bankCost(rowAccess, rowMajor, 0, 4).ideal, 32);
+  EXPECT_EQ(bankCost(columnAccess, rowMajor, 0, 4).wavefronts, 32 * 32);  // every lane in bank r: 32-way
   // Any placement that sends the rows' lane span onto the banks fixes the columns: the chosen one does both.
   const SharedPlacement chosen = chooseSharedPlacement(rowAccess, columnAccess, 4);
   expectBijective(chosen, 10);
-  EXPECT_EQ(bankCost(rowAccess, chosen, 4).wavefronts, 32);
-  EXPECT_EQ(bankCost(columnAccess, chosen, 4).wavefronts, 32);
+  EXPECT_EQ(storeCost(rowAccess, chosen, 4).wavefronts, 32);
+  EXPECT_EQ(loadCost(columnAccess, chosen, 4).wavefronts, 32);
 }
 
 TEST(SharedPlacement, TransposesReachTheFewestWavefrontsOnBothSides) {
@@ -89,16 +89,16 @@ TEST(SharedPlacement, TransposesReachTheFewestWavefrontsOnBothSides) {
     const LinearLayout target = blocked({c.rows, c.cols}, c.warps, vector);
     const SharedPlacement chosen = chooseSharedPlacement(source, target, c.elementBytes);
     expectBijective(chosen, rowBits + colBits);
-    const BankCost stores = bankCost(source, chosen, c.elementBytes), loads = bankCost(target, chosen, c.elementBytes);
+    const BankCost stores = storeCost(source, chosen, c.elementBytes), loads = loadCost(target, chosen, c.elementBytes);
     EXPECT_EQ(stores.wavefronts, stores.ideal);
     EXPECT_EQ(loads.wavefronts, loads.ideal);
     const SharedPlacement rowMajor = rowMajorPlacement(rowBits + colBits);
     const int64_t before = totalWavefronts(source, target, rowMajor, c.elementBytes);
     EXPECT_GT(before, totalWavefronts(source, target, chosen, c.elementBytes));
-    std::printf("transpose %lldx%lld, %d-byte elements, %d warps: %lld wavefronts row-major, %lld chosen (%d-element vectors)\n",
+    std::printf("transpose %lldx%lld, %d-byte elements, %d warps: %lld wavefronts row-major, %lld chosen (%d-element stores, %d-element loads)\n",
                 static_cast<long long>(c.rows), static_cast<long long>(c.cols), c.elementBytes, c.warps,
                 static_cast<long long>(before), static_cast<long long>(stores.wavefronts + loads.wavefronts),
-                chosen.vectorElements());
+                chosen.storeVectorElements(), chosen.loadVectorElements());
   }
 }
 
@@ -119,7 +119,7 @@ TEST(SharedPlacement, BlockedTilesIntoMmaFragmentsAndBackAreConflictFree) {
     const int bytes = i == 2 ? 4 : 2;
     const SharedPlacement chosen = chooseSharedPlacement(moves[i].from, moves[i].to, bytes);
     expectBijective(chosen, moves[i].from.outBits());
-    const BankCost stores = bankCost(moves[i].from, chosen, bytes), loads = bankCost(moves[i].to, chosen, bytes);
+    const BankCost stores = storeCost(moves[i].from, chosen, bytes), loads = loadCost(moves[i].to, chosen, bytes);
     EXPECT_EQ(stores.wavefronts, stores.ideal);
     EXPECT_EQ(loads.wavefronts, loads.ideal);
   }
@@ -140,15 +140,12 @@ TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowM
     SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str() << " bytes " << bytes);
     const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes);
     expectBijective(chosen, rowBits + colBits);
-    const uint64_t low = (uint64_t{1} << chosen.vectorBits) - 1;
-    for (int i = 0; i < chosen.vectorBits; ++i) {
-      EXPECT_EQ(chosen.offset(source.basis("register", i)), uint64_t{1} << i);
-      EXPECT_EQ(chosen.offset(target.basis("register", i)), uint64_t{1} << i);
-    }
-    for (const LinearLayout* layout : {&source, &target}) {
+    for (auto [layout, vectorBits] : {std::pair{&source, chosen.storeVectorBits}, std::pair{&target, chosen.loadVectorBits}}) {
+      const uint64_t low = (uint64_t{1} << vectorBits) - 1;
+      for (int i = 0; i < vectorBits; ++i) EXPECT_EQ(chosen.offset(layout->basis("register", i)), uint64_t{1} << i);
       const int registers = layout->inDimOffset(layout->inDimIndex("register"));
       for (int b = 0; b < layout->inBits(); ++b) {
-        if (b >= registers && b < registers + chosen.vectorBits) continue;  // the vector's own bits
+        if (b >= registers && b < registers + vectorBits) continue;  // the vector's own bits
         EXPECT_EQ(chosen.offset(layout->bases()[static_cast<size_t>(b)]) & low, 0u);
       }
     }
