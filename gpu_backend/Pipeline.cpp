@@ -1,4 +1,4 @@
-// The pipeline (Pipeline.h), written out as its stages: analyses, layouts, LLVM IR, O3, PTX.
+// The pipeline (Pipeline.h), written out as its stages: analyses, layouts, LLVM IR, LLVM's optimiser, PTX.
 #include "gpu_backend/Pipeline.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -27,6 +27,15 @@ namespace tilesim::gpu {
 namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+
+// LLVM's O1 pipeline, not O3 (Triton's). The lowered module is already SSA without allocas, calls or C++
+// abstractions, and O3's extra passes (GVN, the loop and SLP vectorizers, unrolling, argument promotion, more
+// InstCombine rounds) find little in it. Over the 15 golden, 12 real-kernel and 5 benchmark kernels (triton
+// profile, opt-19 + llc-19 on the lowered IR) the PTX is identical for 24 of 32, including all 5 benchmark
+// kernels and golden/matmul_f16; of the other 8, O1's has fewer instructions in 5 (tut06 attention 2860
+// against 3026), as many in 1, and 2 or 3 more in 2 (of 250 and 380). The optimiser takes up to half the time
+// (tut06: 138 -> 73 ms, process included). docs/performance.md "Compile latency".
+const llvm::OptimizationLevel& kOptimizationLevel = llvm::OptimizationLevel::O1;
 
 // The kernel (and stage) this thread is compiling, for the fatal error handler below.
 thread_local const char* compilingKernel = nullptr;
@@ -92,7 +101,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& o
   targetOptions.AllowFPOpFusion =
       options.profile == FloatProfile::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
   // Code generation at Default, not Aggressive (Triton's): the only difference in NVPTX's pipeline is that its
-  // two IR-level redundancy passes are EarlyCSE instead of GVN, which on the O3-optimised module finds nothing
+  // two IR-level redundancy passes are EarlyCSE instead of GVN, which on the optimised module finds nothing
   // more (the PTX of 614 of the 620 conformance and benchmark compiles, both profiles, is identical; the other 6
   // differ in register numbering and a few moves) and costs a third of code generation (golden/matmul_f16:
   // 44 -> 28 ms). docs/performance.md "Compile latency".
@@ -119,9 +128,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   builder.registerFunctionAnalyses(functions);
   builder.registerLoopAnalyses(loops);
   builder.crossRegisterProxies(loops, functions, sccs, modules);
-  const char* lvl = getenv("TS_OPT");
-  llvm::OptimizationLevel level = !lvl ? llvm::OptimizationLevel::O3 : lvl[0]=='1' ? llvm::OptimizationLevel::O1 : lvl[0]=='2' ? llvm::OptimizationLevel::O2 : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(kOptimizationLevel);
   passes.run(module, modules);
 }
 
@@ -135,7 +142,7 @@ std::string emitPtx(llvm::Module& module, llvm::TargetMachine& machine) {
   return std::string(text.str());
 }
 
-// GPU-BACKEND.md: an unknown llvm.nvvm.* name becomes an undefined external call with no error. After O3 only
+// GPU-BACKEND.md: an unknown llvm.nvvm.* name becomes an undefined external call with no error. After optimisation only
 // intrinsics may remain as declarations.
 std::string unresolvedFunction(const llvm::Module& module) {
   for (const llvm::Function& function : module)
@@ -225,18 +232,18 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvm::raw_string_ostream brokenOut(broken);
   TILESIM_ASSERT(!llvm::verifyModule(llvmModule, &brokenOut), "gpu lowering produced invalid LLVM IR: " + broken);
   clock.lap(result.milliseconds.lowering);
-  if (options.dumpStage == Stage::Llvm) {  // the stage asked for: no need to run O3 and codegen after it
+  if (options.dumpStage == Stage::Llvm) {  // the stage asked for: no need to optimise and generate code after it
     result.dump = printModule(llvmModule);
     return result;
   }
 
-  // 3. O3.
+  // 3. LLVM's optimiser (O1, see kOptimizationLevel).
   {
-    const CompilingScope scope(kernel.name(), "O3");
+    const CompilingScope scope(kernel.name(), "LLVM optimisation");
     optimize(llvmModule, *machine);
   }
   clock.lap(result.milliseconds.optimize);
-  avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after O3, which forms the patterns
+  avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after optimisation, which forms the patterns
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
   if (options.dumpStage == Stage::LlvmOptimized) {

@@ -1,5 +1,5 @@
 // The GPU backend's pipeline, one function: a verified TTIR kernel -> layout assignment -> LLVM IR (NVPTX)
-// -> LLVM O3 -> PTX. Each stage can be dumped (`tilesim compile --emit=layout|llvm|llvm-opt|ptx`).
+// -> LLVM's optimiser (O1) -> PTX. Each stage can be dumped (`tilesim compile --emit=layout|llvm|llvm-opt|ptx`).
 //
 //   CompileOptions options;  options.numWarps = 4;  options.dumpStage = Stage::Ptx;
 //   CompileResult result = compileKernel(module, *module.kernel(), options);
@@ -46,7 +46,7 @@ struct CompiledKernel {
 struct StageMilliseconds {
   double layouts = 0;   // AxisInfo and the layout assignment
   double lowering = 0;  // TTIR -> LLVM IR, libdevice linked, the module verified
-  double optimize = 0;  // LLVM's O3
+  double optimize = 0;  // LLVM's optimiser
   double codegen = 0;   // NVPTX: LLVM IR -> PTX text
 };
 

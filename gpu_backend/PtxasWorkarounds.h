@@ -14,7 +14,7 @@ namespace tilesim::gpu {
 // sign-extended 16-bit value, so -(-32768) and abs(-32768) read back as +32768 through `cvt.s32.s16`,
 // `shr.s16`, `setp.*.s16` (the 14 int16 cases of the H200 fuzz campaign of 2026-12-01). Both become inline
 // PTX that ptxas wraps correctly: `sub.u16 d, 0, x`, and `abs.s32` of `cvt.s32.s16 x` truncated by
-// `cvt.u16.u32`. Vectors of i16 are rewritten lane by lane. Runs after O3 (which is what forms these: `0 - x`,
+// `cvt.u16.u32`. Vectors of i16 are rewritten lane by lane. Runs after the LLVM optimiser (which is what forms these: `0 - x`,
 // `x * -1`, the select idiom of abs). Returns how many instructions were rewritten.
 // The same rewrite for i32 and i64 (`neg.s32`/`.s64`, `abs.s32`/`.s64`): ptxas folds a negation into a
 // three-input VIMNMX3 (sm_90) and loses it, and it assumes abs is non-negative, so a following `rem.s32`

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # TTIR -> PTX compile latency of tilesim's GPU backend, in-process (`tilesim compile --time N`: the module is
-# parsed once, then the whole pipeline — AxisInfo, layouts, lowering, LLVM O3, NVPTX codegen — runs N times
+# parsed once, then the whole pipeline — AxisInfo, layouts, lowering, LLVM O1, NVPTX codegen — runs N times
 # and the median is printed). No GPU needed. Every kernel of conformance/golden, golden-extra, real-kernels
 # that the backend compiles, at its case's num_warps, triton profile, and the bench/gpu kernels.
 #   bash bench/gpu/compile_latency.sh TILESIM [RUNS]      (prints a Markdown table and a summary line)

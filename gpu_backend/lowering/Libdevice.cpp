@@ -16,7 +16,7 @@
 //       this documented double-rounding case (docs/gpu-backend.md). f64 (and bf16) results of this class are
 //       refused: libm's and libdevice's doubles differ in the last bit regularly.
 //  - triton profile: every `__nv_*` symbol calls libdevice, with `nvvm-reflect-ftz` = 1 as Triton sets it.
-// linkLibdevice links the bitcode (only the functions used, made internal so O3 inlines them and drops the rest)
+// linkLibdevice links the bitcode (only the functions used, made internal so the optimiser inlines them and drops the rest)
 // when the module declares any `__nv_*` function. It is looked up in $TILESIM_LIBDEVICE, the CUDA toolkit
 // (/usr/local/cuda/nvvm/libdevice, $CUDA_HOME) and the libdevice that the Triton Python package ships.
 #include <llvm/Bitcode/BitcodeReader.h>

@@ -169,7 +169,7 @@ enum class ExactFunction { Exp, Exp2, Exp10, Log, Log2, Log10, Rsqrt, Tanh, Erf,
 llvm::Value* emitExactMath(llvm::IRBuilder<>& builder, ExactFunction function, llvm::Value* x);
 
 // tt.extern_elementwise (libdevice calls, or ExactMath in the exact profile) and the libdevice link step that the
-// pipeline runs before O3: returns an error message, or "" (also when the module calls no __nv_* function).
+// pipeline runs before the LLVM optimiser: returns an error message, or "" (also when the module calls no __nv_* function).
 void lowerExternElementwise(KernelLowering& lowering, const Operation& op);  // Libdevice.cpp
 // A call of the libdevice function `symbol` (declared on first use; linkLibdevice links its body).
 llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const std::string& symbol,

@@ -1,6 +1,6 @@
 // `tilesim compile KERNEL.ttir --emit=layout|llvm|llvm-opt|ptx`: runs the GPU backend's pipeline
 // (gpu_backend/Pipeline.h) and prints the stage asked for: the layout of every tensor value, the LLVM IR as
-// lowered, the LLVM IR after O3, or the PTX. Needs no GPU. An op the backend does not lower yet is a
+// lowered, the LLVM IR after the optimiser (LLVM O1), or the PTX. Needs no GPU. An op the backend does not lower yet is a
 // diagnostic with its position and exit code 1.
 #include <algorithm>
 #include <chrono>
@@ -79,7 +79,7 @@ int runCompile(const CompileFlags& flags) {
     const double totalMedian = median(total);
     std::fprintf(stderr,
                  "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f"
-                 " (stage medians: layouts %.2f, lowering %.2f, O3 %.2f, codegen %.2f)\n",
+                 " (stage medians: layouts %.2f, lowering %.2f, optimiser %.2f, codegen %.2f)\n",
                  kernel->name().c_str(), flags.timeRuns, totalMedian, total.front(), total.back(), median(layouts),
                  median(lowering), median(optimize), median(codegen));
   }
@@ -103,7 +103,7 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   auto flags = std::make_shared<CompileFlags>();
   CLI::App* compile = app.add_subcommand("compile", "compile a kernel with the GPU backend and print a stage");
   compile->add_option("target", flags->target, "a .ttir kernel file")->required();
-  compile->add_option("--emit", flags->emit, "the stage to print: layout, llvm (as lowered), llvm-opt (after O3), ptx")
+  compile->add_option("--emit", flags->emit, "the stage to print: layout, llvm (as lowered), llvm-opt (after LLVM O1), ptx")
       ->check(CLI::IsMember({"layout", "llvm", "llvm-opt", "ptx"}));
   compile->add_option("--num-warps", flags->numWarps, "warps per program (Triton's num_warps; 1, 2, 4, ... 32)")
       ->check(CLI::Range(1, 32));
