@@ -6,6 +6,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/ErrorHandling.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -79,6 +80,20 @@ struct CompilingScope {
   std::string name;
 };
 
+// NVPTX code generation without Loop Strength Reduction. Its rewrite of the loop-carried pointers (a tt.load
+// through a tensor of pointers advanced every iteration: 32 pointer phis per thread in golden/matmul_f16) is a
+// quarter of code generation there (llc-19 -time-passes: 9.4 of 35 ms) and gives back no instructions: without
+// it the PTX of golden/matmul_f16 has 999 instructions instead of 1013, matmul_blockptr_f16 700 instead of 780,
+// the benchmark kernels the same (layernorm 992 instead of 997, the others identical). LLVM has no API for
+// this, only the `-disable-lsr` option, which is process-wide; Triton sets its NVPTX options (`nvptx-short-ptr`)
+// the same way. docs/performance.md "Compile latency".
+void disableLoopStrengthReduction() {
+  auto& options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("disable-lsr");
+  TILESIM_ASSERT(found != options.end(), "LLVM has no -disable-lsr option");
+  static_cast<llvm::cl::opt<bool>*>(found->second)->setValue(true);
+}
+
 void initializeNvptx() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -87,6 +102,7 @@ void initializeNvptx() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    disableLoopStrengthReduction();
   });
 }
 

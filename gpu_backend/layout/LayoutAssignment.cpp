@@ -214,7 +214,6 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
       if (tensorCores_)
         if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
           remember(op.result(), *mma);
-          accumulators_.insert(op.result());
           return;
         }
       break;
@@ -228,25 +227,14 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         LinearLayout chosen = layout ? *layout : defaultLayout(init->type.shape());
         // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
         const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
-        bool accumulator = false;
         if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
-          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) {
-            chosen = *mma;
-            accumulator = true;
-          }
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) chosen = *mma;
         remember(op.result(i), chosen);
-        if (accumulator) accumulators_.insert(op.result(i));
         if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
       }
       return;
     }
     default:
-      if (hasTrait(op.kind, kElementwise) && op.numResults() == 1 && op.numOperands() == 1 && resultTensor(0) &&
-          accumulators_.count(op.operand(0))) {
-        remember(op.result(), *layoutOf(op.operand(0)));
-        accumulators_.insert(op.result());
-        return;
-      }
       break;
   }
   for (size_t i = 0; i < op.numResults(); ++i)

@@ -22,7 +22,6 @@
 #include <map>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "gpu_backend/layout/DistributedLayouts.h"
@@ -48,9 +47,9 @@ class LayoutAssignment {
   // a kernel's tensor parameter is a diagnostic.
   // `tensorCores` (the triton profile): a tt.dot that runs on tensor cores (TensorCoreDots.h) gets the mma
   // accumulator layout, and so does an scf.for iter_arg that such a dot yields (Triton's accumulator stays in
-  // its #mma layout through the k loop: no conversion per iteration), and a one-operand elementwise op of such
-  // an accumulator (the epilogue's `acc.to(tl.float16)`: Triton truncates in #mma and converts the f16 tensor,
-  // half the bytes through shared memory).
+  // its #mma layout through the k loop: no conversion per iteration). The epilogue's `acc.to(tl.float16)` takes
+  // its usual layout, after the conversion: Triton truncates in #mma, and InstCombine then moves the truncation
+  // of the loop's exit value into the loop body (32 cvt per k step in Triton 3.6's PTX of golden/matmul_f16).
   static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
                                  const analysis::AxisInfoAnalysis* axisInfo = nullptr, bool callee = false,
                                  bool tensorCores = false);
@@ -74,7 +73,6 @@ class LayoutAssignment {
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;
   std::unordered_map<const Value*, LinearLayout> layouts_;
   std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
-  std::unordered_set<const Value*> accumulators_;               // values in a tensor-core accumulator layout
 };
 
 }  // namespace tilesim::gpu

@@ -53,12 +53,16 @@ llvm::Value* fromStored(llvm::IRBuilder<>& b, llvm::Value* value, llvm::Type* ty
   return value;
 }
 
-// The element offset of register `reg` (a multiple of the vector) of `layout` in this thread: the thread's part
-// (its lane and warp bases through the placement, computed once per layout) combined with the register's.
-class PlacedOffsets {
+// The shared-memory address of register `reg`'s vector (reg a multiple of the vector) of `layout` in this
+// thread. Its element offset is the thread's part (the lane and warp bases through the placement, computed once
+// per layout) XOR the register's part. The register part's bits that the thread part never sets are added as a
+// constant (disjoint bits add without carries), so they fold into the access's immediate offset; only its other
+// bits, the swizzle, are XORed in, once per distinct swizzle pattern (a few per conversion, not one per register).
+class PlacedAddresses {
  public:
-  PlacedOffsets(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement)
-      : lowering_(lowering), layout_(layout), placement_(placement) {
+  PlacedAddresses(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement,
+                  llvm::Value* base, int elementBytes)
+      : lowering_(lowering), layout_(layout), placement_(placement), base_(base), elementBytes_(elementBytes) {
     auto offsets = [&](std::string_view dim) {
       std::vector<uint64_t> values;
       for (uint64_t basis : layout.dimBases(dim)) {
@@ -74,17 +78,26 @@ class PlacedOffsets {
   llvm::Value* of(int reg) {
     llvm::IRBuilder<>& b = lowering_.builder;
     const uint64_t own = placement_.offset(registerElement(layout_, reg));
-    llvm::Value* constant = b.getInt32(static_cast<uint32_t>(own));
-    // Disjoint bits add without carries: an add lets the constant fold into the address's immediate.
-    return (own & threadMask_) == 0 ? b.CreateAdd(threadPart_, constant) : b.CreateXor(threadPart_, constant);
+    const uint64_t swizzle = own & threadMask_, added = own & ~threadMask_;
+    llvm::Value*& swizzled = swizzled_[swizzle];
+    if (!swizzled) {
+      llvm::Value* offset = swizzle ? b.CreateXor(threadPart_, b.getInt32(static_cast<uint32_t>(swizzle))) : threadPart_;
+      llvm::Value* bytes = b.CreateMul(offset, b.getInt32(static_cast<uint32_t>(elementBytes_)), "", true, true);
+      swizzled = b.CreateInBoundsGEP(b.getInt8Ty(), base_, b.CreateZExt(bytes, b.getInt64Ty()));
+    }
+    if (added == 0) return swizzled;
+    return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), swizzled, added * static_cast<uint64_t>(elementBytes_));
   }
 
  private:
   KernelLowering& lowering_;
   const LinearLayout& layout_;
   const SharedPlacement& placement_;
+  llvm::Value* base_;
+  const int elementBytes_;
   llvm::Value* threadPart_ = nullptr;
   uint64_t threadMask_ = 0;
+  std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
 };
 }  // namespace
 
@@ -111,27 +124,23 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
     return Access{elements, elements == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(elements)),
                   wordType(b, elements * elementBytes), llvm::Align(static_cast<uint64_t>(elements * elementBytes))};
   };
-  auto address = [&](llvm::Value* offset) {
-    return b.CreateGEP(stored, buffer.base, b.CreateZExt(offset, b.getInt64Ty()));
-  };
-
   lowering.beforeSharedWrite(buffer.range);
   const Access store = access(placement.storeVectorElements());
-  PlacedOffsets storeOffsets(lowering, *source.layout, placement);
+  PlacedAddresses storeAddresses(lowering, *source.layout, placement, buffer.base, elementBytes);
   for (int r = 0; r < numRegisters(*source.layout); r += store.elements) {
     llvm::Value* packed = llvm::PoisonValue::get(store.vectorType);
     for (int i = 0; i < store.elements; ++i) {
       llvm::Value* value = toStored(b, source.regs[static_cast<size_t>(r + i)], stored);
       packed = store.elements == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
     }
-    b.CreateAlignedStore(b.CreateBitCast(packed, store.word), address(storeOffsets.of(r)), store.align);
+    b.CreateAlignedStore(b.CreateBitCast(packed, store.word), storeAddresses.of(r), store.align);
   }
   lowering.beforeSharedRead(buffer.range);
   const Access load = access(placement.loadVectorElements());
-  PlacedOffsets loadOffsets(lowering, target, placement);
+  PlacedAddresses loadAddresses(lowering, target, placement, buffer.base, elementBytes);
   std::vector<llvm::Value*> result;
   for (int r = 0; r < numRegisters(target); r += load.elements) {
-    llvm::Value* word = b.CreateAlignedLoad(load.word, address(loadOffsets.of(r)), load.align);
+    llvm::Value* word = b.CreateAlignedLoad(load.word, loadAddresses.of(r), load.align);
     llvm::Value* packed = b.CreateBitCast(word, load.vectorType);
     for (int i = 0; i < load.elements; ++i)
       result.push_back(

@@ -4,6 +4,8 @@
 // of >= width give 0 (shl, shrui) or the sign fill (shrsi).
 #include <llvm/IR/Intrinsics.h>
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 
@@ -105,6 +107,14 @@ void lowerIntegerOp(KernelLowering& lowering, const Operation& op) {
       case OpKind::TTMulhiUI: {
         llvm::Type* type = v[0]->getType();
         const unsigned width = type->getIntegerBitWidth();
+        // mul.hi.u16/u32/u64 (PTX ISA 8.5 §9.7.1.5), as Triton's libdevice __nv_umulhi is. The widening form
+        // (zext, mul, lshr, trunc) is the same value, but InstCombine's known-bits queries through chains of it
+        // (ten Philox rounds of golden/dropout_philox) cost most of the optimiser's time.
+        llvm::Intrinsic::ID mulhi = llvm::Intrinsic::not_intrinsic;
+        if (width == 16) mulhi = llvm::Intrinsic::nvvm_mulhi_us;
+        if (width == 32) mulhi = llvm::Intrinsic::nvvm_mulhi_ui;
+        if (width == 64) mulhi = llvm::Intrinsic::nvvm_mulhi_ull;
+        if (mulhi != llvm::Intrinsic::not_intrinsic) return b.CreateIntrinsic(mulhi, {}, {v[0], v[1]});
         llvm::Type* wide = b.getIntNTy(2 * width);
         llvm::Value* product = b.CreateMul(b.CreateZExt(v[0], wide), b.CreateZExt(v[1], wide));
         return b.CreateTrunc(b.CreateLShr(product, width), type);

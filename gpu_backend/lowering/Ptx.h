@@ -1,8 +1,9 @@
 // Every inline-PTX snippet of the lowering, each with the PTX ISA section (PTX ISA 8.5) it follows. Inline PTX
 // is used where LLVM 19 either has no intrinsic or would be free to do something else:
-//  - predicated global loads and stores, scalar or vector (§9.7.9.8 ld, §9.7.9.10 st, §9.7.7.1 setp): a masked-off lane must not
-//    touch memory, and a branch around an LLVM load could be turned into a speculated load; marked as having
-//    side effects with a memory clobber, so LLVM neither drops nor reorders them;
+//  - predicated global loads and stores, scalar or vector (§9.7.9.8 ld, §9.7.9.10 st): a masked-off lane must not
+//    touch memory, and a branch around an LLVM load could be turned into a speculated load; the mask is the
+//    instruction's guard predicate (an i1 through the "b" constraint, a predicate register, as Triton passes it);
+//    marked as having side effects with a memory clobber, so LLVM neither drops nor reorders them;
 //  - float -> int conversion with PTX's saturating semantics (§9.7.9.21 cvt, .rzi): LLVM's fptosi is poison
 //    out of range, and fptosi.sat gives 0 for NaN where the hardware gives 2^63 for 64-bit targets;
 //  - int -> f16/bf16 (§9.7.9.21 cvt, .rn): one rounding, never through f32 first;
@@ -35,11 +36,10 @@ inline llvm::Value* loadGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer,
     auto* asmCode = llvm::InlineAsm::get(type, "ld.global." + width + " $0, [$1];", "=" + r + ",l,~{memory}", true);
     return builder.CreateCall(asmCode, {pointer});
   }
-  auto* type = llvm::FunctionType::get(resultType, {pointer->getType(), builder.getInt32Ty(), resultType}, false);
-  std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $2, 0;\n\t@%p ld.global." + width +
-                     " $0, [$1];\n\t@!%p mov." + movWidth + " $0, $3;\n\t}";
-  auto* asmCode = llvm::InlineAsm::get(type, text, "=" + r + ",l,r," + r + ",~{memory}", true);
-  return builder.CreateCall(asmCode, {pointer, builder.CreateZExt(predicate, builder.getInt32Ty()), other});
+  auto* type = llvm::FunctionType::get(resultType, {pointer->getType(), builder.getInt1Ty(), resultType}, false);
+  std::string text = "@$2 ld.global." + width + " $0, [$1];\n\t@!$2 mov." + movWidth + " $0, $3;";
+  auto* asmCode = llvm::InlineAsm::get(type, text, "=" + r + ",l,b," + r + ",~{memory}", true);
+  return builder.CreateCall(asmCode, {pointer, predicate, other});
 }
 
 // The 16 bits of `bits` (i16) unchanged, through `mov.b16` (§9.7.9.7 mov): an f16 <-> bf16 reinterpretation must
@@ -62,11 +62,10 @@ inline void storeGlobal(llvm::IRBuilder<>& builder, llvm::Value* pointer, int bi
                        {pointer, value});
     return;
   }
-  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {pointer->getType(), value->getType(), builder.getInt32Ty()},
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {pointer->getType(), value->getType(), builder.getInt1Ty()},
                                        false);
-  std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $2, 0;\n\t@%p st.global." + width + " [$0], $1;\n\t}";
-  builder.CreateCall(llvm::InlineAsm::get(type, text, "l," + r + ",r,~{memory}", true),
-                     {pointer, value, builder.CreateZExt(predicate, builder.getInt32Ty())});
+  std::string text = "@$2 st.global." + width + " [$0], $1;";
+  builder.CreateCall(llvm::InlineAsm::get(type, text, "l," + r + ",b,~{memory}", true), {pointer, value, predicate});
 }
 
 // Vector accesses (§9.7.9.8 ld / §9.7.9.10 st with .v2/.v4, as Triton emits them): `words` registers of
@@ -99,18 +98,18 @@ inline std::vector<llvm::Value*> loadGlobalVector(llvm::IRBuilder<>& builder, ll
     auto* type = llvm::FunctionType::get(resultType, {pointer->getType()}, false);
     call = builder.CreateCall(llvm::InlineAsm::get(type, load, constraints + "l,~{memory}", true), {pointer});
   } else {
-    std::vector<llvm::Type*> argumentTypes = {pointer->getType(), builder.getInt32Ty()};
-    std::vector<llvm::Value*> arguments = {pointer, builder.CreateZExt(predicate, builder.getInt32Ty())};
-    std::string text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $" + std::to_string(words + 1) + ", 0;\n\t@%p " + load;
-    constraints += "l,r";
+    std::vector<llvm::Type*> argumentTypes = {pointer->getType(), builder.getInt1Ty()};
+    std::vector<llvm::Value*> arguments = {pointer, predicate};
+    const std::string p = "$" + std::to_string(words + 1);
+    std::string text = "@" + p + " " + load;
+    constraints += "l,b";
     for (int i = 0; i < words; ++i) {
-      text += "\n\t@!%p mov.b" + std::to_string(wordBits) + " $" + std::to_string(i) + ", $" +
+      text += "\n\t@!" + p + " mov.b" + std::to_string(wordBits) + " $" + std::to_string(i) + ", $" +
               std::to_string(words + 2 + i) + ";";
       constraints += "," + r;
       argumentTypes.push_back(word);
       arguments.push_back(others[static_cast<size_t>(i)]);
     }
-    text += "\n\t}";
     auto* type = llvm::FunctionType::get(resultType, argumentTypes, false);
     call = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints + ",~{memory}", true), arguments);
   }
@@ -136,10 +135,10 @@ inline void storeGlobalVector(llvm::IRBuilder<>& builder, llvm::Value* pointer, 
   const std::string store = "st.global" + vectorSuffix(wordBits, words) + " [$0], " + vectorOperand(1, words) + ";";
   std::string text = store;
   if (predicate) {
-    argumentTypes.push_back(builder.getInt32Ty());
-    arguments.push_back(builder.CreateZExt(predicate, builder.getInt32Ty()));
-    constraints += ",r";
-    text = "{\n\t.reg .pred %p;\n\tsetp.ne.b32 %p, $" + std::to_string(words + 1) + ", 0;\n\t@%p " + store + "\n\t}";
+    argumentTypes.push_back(builder.getInt1Ty());
+    arguments.push_back(predicate);
+    constraints += ",b";
+    text = "@$" + std::to_string(words + 1) + " " + store;
   }
   auto* type = llvm::FunctionType::get(builder.getVoidTy(), argumentTypes, false);
   builder.CreateCall(llvm::InlineAsm::get(type, text, constraints + ",~{memory}", true), arguments);
