@@ -5,6 +5,8 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <bit>
+
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 
@@ -97,16 +99,36 @@ llvm::Value* KernelLowering::threadXor(const std::vector<uint64_t>& laneValues, 
   key.insert(key.end(), warpValues.begin(), warpValues.end());
   if (auto found = threadXors_.find(key); found != threadXors_.end()) return found->second;
   llvm::IRBuilder<> b = prologueBuilder();
-  llvm::Value* part = b.getInt32(0);
+  llvm::Value* part = nullptr;
+  uint64_t partBits = 0;  // the bits `part` may have set
+  // Bit i of `id` times values[i], XORed in: a shift of the bit where the value is one bit (most are), which the
+  // optimiser's known-bits queries see through cheaply, and an OR where the bits are disjoint from the others.
   auto addBits = [&](const std::vector<uint64_t>& values, llvm::Value* id) {
     for (size_t i = 0; i < values.size(); ++i) {
-      if (values[i] == 0) continue;
-      llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
-      part = b.CreateXor(part, b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(values[i]))));
+      const uint64_t value = values[i];
+      if (value == 0) continue;
+      llvm::Value* term;
+      if (std::has_single_bit(value)) {
+        const int to = std::countr_zero(value), from = static_cast<int>(i);
+        llvm::Value* bit = b.CreateAnd(id, b.getInt32(uint32_t{1} << from));
+        term = to >= from ? b.CreateShl(bit, static_cast<uint64_t>(to - from), "", /*HasNUW=*/true)
+                          : b.CreateLShr(bit, static_cast<uint64_t>(from - to), "", true);
+      } else {
+        llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
+        term = b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(value)), "", /*HasNUW=*/true);
+      }
+      if (!part) part = term;
+      else if ((partBits & value) != 0) part = b.CreateXor(part, term);
+      else {
+        part = b.CreateOr(part, term);
+        if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(part)) disjoint->setIsDisjoint(true);
+      }
+      partBits |= value;
     }
   };
   addBits(laneValues, laneId());
   addBits(warpValues, warpId());
+  if (!part) part = b.getInt32(0);
   threadXors_.emplace(std::move(key), part);
   return part;
 }
