@@ -138,7 +138,17 @@ llvm::Value* KernelLowering::threadPart(const LinearLayout& layout) {
 }
 
 llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
-  return builder.CreateXor(threadPart(layout), builder.getInt32(static_cast<uint32_t>(registerElement(layout, reg))));
+  const uint64_t own = registerElement(layout, reg);
+  llvm::Value* part = threadPart(layout);
+  if (own == 0) return part;
+  uint64_t threadBits = 0;  // the bits the thread part may set
+  for (std::string_view dim : {kLaneDim, kWarpDim})
+    for (uint64_t basis : layout.dimBases(dim)) threadBits |= basis;
+  llvm::Value* constant = builder.getInt32(static_cast<uint32_t>(own));
+  if (own & threadBits) return builder.CreateXor(part, constant);
+  llvm::Value* index = builder.CreateOr(part, constant);  // disjoint bits: the add the optimiser can fold into others
+  if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(index)) disjoint->setIsDisjoint(true);
+  return index;
 }
 
 llvm::GlobalVariable* KernelLowering::sharedGlobal() {

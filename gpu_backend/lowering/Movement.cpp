@@ -85,7 +85,8 @@ void lowerMovementOp(KernelLowering& lowering, const Operation& op) {
       const int32_t start = static_cast<int32_t>(op.intAttr("start"));
       std::vector<llvm::Value*> regs;
       for (int r = 0; r < numRegisters(*layout); ++r)
-        regs.push_back(b.CreateAdd(b.getInt32(static_cast<uint32_t>(start)), lowering.elementIndex(*layout, r)));
+        regs.push_back(start == 0 ? lowering.elementIndex(*layout, r)
+                                  : b.CreateAdd(b.getInt32(static_cast<uint32_t>(start)), lowering.elementIndex(*layout, r)));
       return lowering.set(op.result(), withLayout(std::move(regs)));
     }
     case OpKind::TTSplat:
