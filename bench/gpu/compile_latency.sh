@@ -1,37 +1,69 @@
 #!/usr/bin/env bash
 # TTIR -> PTX compile latency of tilesim's GPU backend, in-process (`tilesim compile --time N`: the module is
 # parsed once, then the whole pipeline — AxisInfo, layouts, lowering, LLVM O1, NVPTX codegen — runs N times
-# and the median is printed). No GPU needed. Every kernel of conformance/golden, golden-extra, real-kernels
-# that the backend compiles, at its case's num_warps, triton profile, and the bench/gpu kernels.
-#   bash bench/gpu/compile_latency.sh TILESIM [RUNS]      (prints a Markdown table and a summary line)
+# and the median is printed, with each stage's). No GPU needed. Every kernel of conformance/golden,
+# golden-extra, real-kernels that the backend compiles, at its case's num_warps, triton profile, and the
+# bench/gpu kernels.
+#   bash bench/gpu/compile_latency.sh TILESIM [ROUNDS]     (prints a Markdown table and a summary line)
+#   taskset -c 5 bash bench/gpu/compile_latency.sh ...     (one core: no migrations, what docs/performance.md reports)
+# The kernels are measured in ROUNDS rounds (default 7), each round one process per kernel compiling it 3
+# times, so that a slow spell of a shared host falls on every kernel alike instead of on the few measured
+# during it; a kernel's number is the median of its rounds' medians (and the minimum of all its compiles).
 set -u
-tilesim=$1 runs=${2:-21}
+tilesim=$1 rounds=${2:-7}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-medians=()
-echo "| kernel | num_warps | TTIR -> PTX median ms | min ms |"
-echo "|---|---|---|---|"
-row() {  # NAME FILE WARPS
-  local line
-  line=$("$tilesim" compile "$2" --emit=ptx --profile triton --num-warps "$3" --time "$runs" -o /dev/null 2>&1) || return
-  line=$(grep "compile-time" <<<"$line") || return
-  local median=${line#*median_ms=} min=${line#*min_ms=}
-  median=${median%% *} min=${min%% *}
-  medians+=("$median")
-  echo "| $1 | $3 | $median | $min |"
-}
+samples=$(mktemp)
+trap 'rm -f "$samples"' EXIT
+
+kernels=()  # NAME|FILE|WARPS
 for dir in "$root"/conformance/golden/*/ "$root"/conformance/golden-extra/*/ "$root"/conformance/real-kernels/*/; do
   [ -f "$dir/case.json" ] || continue
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
   name=${dir%/}; name=${name#"$root"/conformance/}
-  row "$name" "$dir/kernel.ttir" "${warps:-4}"
+  kernels+=("$name|$dir/kernel.ttir|${warps:-4}")
 done
-golden=("${medians[@]}")
 for spec in vadd_f32_2p28:4 softmax_f32_32768x4096:8 softmax_f32_4096x32768:16 layernorm_f16_16384x8192:8 \
             transpose_f32_8192x8192:4; do
-  row "bench/gpu/${spec%%:*}" "$root/bench/gpu/ttir/${spec%%:*}.ttir" "${spec##*:}"
+  kernels+=("bench/gpu/${spec%%:*}|$root/bench/gpu/ttir/${spec%%:*}.ttir|${spec##*:}")
 done
-sorted=$(printf '%s\n' "${golden[@]}" | sort -g)
-count=${#golden[@]}
-echo
-echo "conformance kernels compiled: $count; median of medians $(sed -n "$(( (count + 1) / 2 ))p" <<<"$sorted") ms;" \
-     "max $(tail -1 <<<"$sorted") ms; over 50 ms: $(awk '$1 > 50' <<<"$sorted" | wc -l)"
+
+for ((round = 0; round < rounds; ++round)); do
+  for kernel in "${kernels[@]}"; do
+    IFS='|' read -r name file warps <<<"$kernel"
+    line=$("$tilesim" compile "$file" --emit=ptx --profile triton --num-warps "$warps" --time 3 -o /dev/null 2>&1) || continue
+    line=$(grep "compile-time" <<<"$line") || continue
+    median=${line#*median_ms=} min=${line#*min_ms=} optimiser=${line#*optimiser } codegen=${line#*codegen }
+    echo "$name $warps ${median%% *} ${min%% *} ${optimiser%%,*} ${codegen%%)*}" >>"$samples"
+  done
+done
+
+# One row per kernel, in the order above: medians over the rounds, the minimum over every compile.
+python3 - "$samples" "${kernels[@]}" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, warps, median, low, optimiser, codegen = line.split()
+    row = rows.setdefault(name, {"warps": warps, "median": [], "min": [], "optimiser": [], "codegen": []})
+    for key, value in (("median", median), ("min", low), ("optimiser", optimiser), ("codegen", codegen)):
+        row[key].append(float(value))
+print("| kernel | num_warps | TTIR -> PTX median ms | min ms | LLVM optimiser median ms | NVPTX codegen median ms |")
+print("|---|---|---|---|---|---|")
+conformance = []
+for spec in sys.argv[2:]:
+    name = spec.split("|")[0]
+    if name not in rows:
+        continue
+    row = rows[name]
+    median = statistics.median(row["median"])
+    if not name.startswith("bench/"):
+        conformance.append(median)
+    print(f"| {name} | {row['warps']} | {median:.2f} | {min(row['min']):.2f} | "
+          f"{statistics.median(row['optimiser']):.2f} | {statistics.median(row['codegen']):.2f} |")
+conformance.sort()
+golden_over = [n for n in rows if n.startswith("golden/") and statistics.median(rows[n]["median"]) > 50]
+print()
+print(f"conformance kernels compiled: {len(conformance)}; median of medians "
+      f"{conformance[(len(conformance) - 1) // 2]:.2f} ms; max {conformance[-1]:.2f} ms; "
+      f"over 50 ms: {sum(m > 50 for m in conformance)} (golden over 50 ms: {len(golden_over)}"
+      f"{': ' + ', '.join(golden_over) if golden_over else ''})")
+EOF
