@@ -143,7 +143,7 @@ std::string printModule(const llvm::Module& module) {
 // 21.2 -> 17.7 ms in opt-19). Leaving out the third too changed liger_rms_norm_f16's backward kernel.
 // If LLVM's O1 ever has another number of InstCombine runs, it is used as it is. The text is computed once per
 // process and per target (it does not depend on the kernel).
-std::string optimiserPipeline(llvm::TargetMachine& machine, bool trimmed) {
+std::string optimiserPipeline(llvm::TargetMachine& machine) {
   llvm::PassInstrumentationCallbacks callbacks;
   llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(), std::nullopt, &callbacks);
   llvm::ModulePassManager o1 = builder.buildPerModuleDefaultPipeline(kOptimizationLevel);
@@ -154,7 +154,6 @@ std::string optimiserPipeline(llvm::TargetMachine& machine, bool trimmed) {
     return name.empty() ? className : name;
   });
   out.flush();
-  if (!trimmed) return text;
   std::vector<std::pair<size_t, size_t>> runs;  // [begin, end) of each "instcombine<...>"
   for (size_t at = text.find("instcombine<"); at != std::string::npos; at = text.find("instcombine<", at + 1))
     runs.emplace_back(at, text.find('>', at) + 1);
@@ -191,7 +190,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool untrimmed
       const std::lock_guard<std::mutex> lock(mutex);
       const std::string key = machine.getTargetCPU().str() + machine.getTargetFeatureString().str();
       auto found = pipelines.find(key);
-      if (found == pipelines.end()) found = pipelines.emplace(key, optimiserPipeline(machine, true)).first;
+      if (found == pipelines.end()) found = pipelines.emplace(key, optimiserPipeline(machine)).first;
       pipeline = found->second;
     }
     if (llvm::Error error = builder.parsePassPipeline(passes, pipeline))

@@ -93,6 +93,17 @@ llvm::Value* KernelLowering::warpId() {
   return warpId_;
 }
 
+namespace {
+
+// `a | b` for values with no set bit in common, marked `disjoint` (an add the optimiser may fold into others).
+llvm::Value* disjointOr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
+  llvm::Value* result = b.CreateOr(x, y);
+  if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(result)) disjoint->setIsDisjoint(true);
+  return result;
+}
+
+}  // namespace
+
 llvm::Value* KernelLowering::threadXor(const std::vector<uint64_t>& laneValues, const std::vector<uint64_t>& warpValues) {
   std::vector<uint64_t> key = laneValues;
   key.push_back(~uint64_t{0});  // separator
@@ -119,10 +130,7 @@ llvm::Value* KernelLowering::threadXor(const std::vector<uint64_t>& laneValues, 
       }
       if (!part) part = term;
       else if ((partBits & value) != 0) part = b.CreateXor(part, term);
-      else {
-        part = b.CreateOr(part, term);
-        if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(part)) disjoint->setIsDisjoint(true);
-      }
+      else part = disjointOr(b, part, term);
       partBits |= value;
     }
   };
@@ -146,9 +154,7 @@ llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
     for (uint64_t basis : layout.dimBases(dim)) threadBits |= basis;
   llvm::Value* constant = builder.getInt32(static_cast<uint32_t>(own));
   if (own & threadBits) return builder.CreateXor(part, constant);
-  llvm::Value* index = builder.CreateOr(part, constant);  // disjoint bits: the add the optimiser can fold into others
-  if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(index)) disjoint->setIsDisjoint(true);
-  return index;
+  return disjointOr(builder, part, constant);  // disjoint bits: the add the optimiser can fold into others
 }
 
 llvm::GlobalVariable* KernelLowering::sharedGlobal() {
