@@ -158,12 +158,14 @@ std::string optimiserPipeline(llvm::TargetMachine& machine) {
   for (size_t at = text.find("instcombine<"); at != std::string::npos; at = text.find("instcombine<", at + 1))
     runs.emplace_back(at, text.find('>', at) + 1);
   if (runs.size() != 8) return text;
-  for (int run : {6, 5, 4}) {  // from the back, so earlier positions stay valid
+  for (int run : {6, 5, 4, 3, 2}) {  // from the back, so earlier positions stay valid
     auto [begin, end] = runs[static_cast<size_t>(run)];
     if (end < text.size() && text[end] == ',') ++end;       // with its separating comma: the one after,
     else if (begin > 0 && text[begin - 1] == ',') --begin;  // or, last in its group, the one before
     text.erase(begin, end - begin);
   }
+  const std::string calledValuePropagation = "called-value-propagation,";
+  if (size_t at = text.find(calledValuePropagation); at != std::string::npos) text.erase(at, calledValuePropagation.size());
   return text;
 }
 

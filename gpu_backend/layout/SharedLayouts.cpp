@@ -198,9 +198,7 @@ std::vector<uint64_t> vectorPrefix(const LinearLayout& layout, int elementBytes)
   return prefix;
 }
 
-}  // namespace
-
-SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes) {
+SharedPlacement choosePlainPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes) {
   TILESIM_ASSERT(source.outBits() == target.outBits(), "shared placement between different shapes");
   const int indexBits = source.outBits();
   const std::vector<uint64_t> sourcePrefix = vectorPrefix(source, elementBytes),
@@ -258,6 +256,94 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
     return *best;
   consider(rowMajorPlacement(indexBits));
   return *best;
+}
+
+}  // namespace
+
+std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read) {
+  if (read == SharedRead::Plain) return std::nullopt;
+  const std::vector<uint64_t> registers = target.dimBases(kRegisterDim), lanes = target.dimBases(kLaneDim);
+  if (registers.size() < 3 || lanes.size() != 5) return std::nullopt;
+  const std::vector<uint64_t> pairAndColumns{registers[0], lanes[0], lanes[1]}, rows{lanes[2], lanes[3], lanes[4]};
+  const bool transposed = read == SharedRead::LdmatrixTransposed;
+  std::vector<uint64_t> rowRegisters = transposed ? rows : pairAndColumns;  // the 8 elements of one row
+  std::vector<uint64_t> rowLanes = transposed ? pairAndColumns : rows;      // which row of a matrix
+  rowLanes.push_back(registers[1]);                                         // which matrix
+  rowLanes.push_back(registers[2]);
+  rowRegisters.insert(rowRegisters.end(), registers.begin() + 3, registers.end());
+  if (spanOf(rowRegisters).dimension() != static_cast<int>(rowRegisters.size()) ||
+      spanOf(rowLanes).dimension() != static_cast<int>(rowLanes.size()))
+    return std::nullopt;
+  std::vector<LayoutDim> inDims;
+  std::vector<std::vector<uint64_t>> basesPerDim;
+  for (const LayoutDim& dim : target.inDims()) {
+    inDims.push_back(dim);
+    basesPerDim.push_back(dim.name == kRegisterDim ? rowRegisters
+                          : dim.name == kLaneDim   ? rowLanes
+                                                   : target.dimBases(dim.name));
+  }
+  return LinearLayout::fromDimBases(inDims, target.outDims(), basesPerDim);
+}
+
+BankCost loadCost(const LinearLayout& target, const SharedPlacement& placement, int elementBytes) {
+  if (std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read))
+    return bankCost(*rows, placement, 3, elementBytes);
+  return bankCost(target, placement, placement.loadVectorBits, elementBytes);
+}
+
+namespace {
+
+// The conflict-free placement, if there is one, for reading `target` (16-bit elements) with ldmatrix as `read`:
+// the rows' 8 elements take the low offset bits, the source stores the part of them its own vector starts with.
+std::optional<SharedPlacement> ldmatrixPlacement(const LinearLayout& source, const LinearLayout& target, SharedRead read) {
+  constexpr int kElementBytes = 2, kRowBits = 3;
+  std::optional<LinearLayout> rows = ldmatrixRows(target, read);
+  if (!rows) return std::nullopt;
+  const int indexBits = source.outBits();
+  const std::vector<uint64_t> rowBases = rows->dimBases(kRegisterDim);
+  const std::vector<uint64_t> vector(rowBases.begin(), rowBases.begin() + kRowBits);
+  const std::vector<uint64_t> sourcePrefix = vectorPrefix(source, kElementBytes);
+  int storeBits = 0;
+  while (storeBits < std::min(kRowBits, static_cast<int>(sourcePrefix.size())) &&
+         sourcePrefix[static_cast<size_t>(storeBits)] == vector[static_cast<size_t>(storeBits)])
+    ++storeBits;
+  const Gf2Span vectorSpan = spanOf(vector);
+  const int segmentBits = log2Exact(kRowBytes / kMaxVectorBytes);  // 8 rows of 16 bytes per phase
+  // The source's phase: the lanes one store instruction serves at once (all 32 for accesses under 4 bytes).
+  const int storeLaneBits = std::min(log2Exact(kLanesPerWarp), log2Exact(kRowBytes / (kElementBytes << storeBits)));
+  const std::vector<uint64_t> p = phaseLaneBases(source, storeLaneBits, vectorSpan),
+                              q = phaseLaneBases(*rows, segmentBits, vectorSpan);
+  for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {q}}) {
+    std::optional<std::vector<uint64_t>> outside =
+        growOutside(vector, std::max(kRowBits, indexBits - segmentBits), indexBits, constraints);
+    if (!outside) continue;
+    std::optional<SharedPlacement> placement = placementFrom(*outside, kRowBits, indexBits);
+    if (!placement) continue;
+    placement->storeVectorBits = storeBits;
+    placement->loadVectorBits = kRowBits;
+    placement->read = read;
+    if (!vectorsAligned(*placement, source, storeBits) || !vectorsAligned(*placement, *rows, kRowBits)) continue;
+    const BankCost stores = storeCost(source, *placement, kElementBytes),
+                   loads = loadCost(target, *placement, kElementBytes);
+    if (stores.wavefronts == stores.ideal && loads.wavefronts == loads.ideal) return placement;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes,
+                                      bool ldmatrix) {
+  SharedPlacement best = choosePlainPlacement(source, target, elementBytes);
+  if (!ldmatrix || elementBytes != 2) return best;
+  // Each thread's shared-memory instructions: its stores and its loads (an ldmatrix loads 8 registers).
+  auto instructions = [&](const SharedPlacement& placement) {
+    return (numRegisters(source) >> placement.storeVectorBits) + (numRegisters(target) >> placement.loadVectorBits);
+  };
+  for (SharedRead read : {SharedRead::Ldmatrix, SharedRead::LdmatrixTransposed})
+    if (std::optional<SharedPlacement> placement = ldmatrixPlacement(source, target, read))
+      if (instructions(*placement) < instructions(best)) best = std::move(*placement);
+  return best;
 }
 
 }  // namespace tilesim::gpu

@@ -23,11 +23,21 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "gpu_backend/layout/LinearLayout.h"
 
 namespace tilesim::gpu {
+
+// How the target's threads read the buffer: plain loads of 2^loadVectorBits consecutive registers, or
+// ldmatrix.sync.aligned.m8n8.x4 (PTX ISA §9.7.14.5.15; sm_75 and later, 16-bit elements), which reads four 8x8
+// matrices of 16-bit elements, each row 16 contiguous bytes whose address one lane gives (lane l: row l % 8 of
+// matrix l / 8), and hands every thread t two elements of each matrix j, as its register pair (2j, 2j + 1):
+// row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 without .trans; rows 2 (t % 4) and 2 (t % 4) + 1, column t / 4
+// with .trans. One instruction then does the work of four 32-bit loads: an mma operand's fragments, read from
+// a tile stored with 16-byte vectors along either of its dimensions.
+enum class SharedRead { Plain, Ldmatrix, LdmatrixTransposed };
 
 struct SharedPlacement {
   // offsetOfIndexBit[i]: the element offset of index bit i alone; offset(x) = XOR of those of x's set bits.
@@ -38,6 +48,9 @@ struct SharedPlacement {
   // going into mma fragments, whose element pairs are then loaded as one 32-bit word, or an accumulator's
   // column pairs stored as one 8-byte vector into a tile that is read an element at a time.
   int storeVectorBits = 0, loadVectorBits = 0;
+  // Ldmatrix*: loadVectorBits is 3 (8 registers per instruction) and the row addresses are those of
+  // ldmatrixRows(target, read).
+  SharedRead read = SharedRead::Plain;
 
   uint64_t offset(uint64_t index) const;
   int storeVectorElements() const { return 1 << storeVectorBits; }
@@ -45,8 +58,20 @@ struct SharedPlacement {
 };
 
 // The placement for moving a tensor from `source` to `target` (distributed layouts over the same tensor),
-// elements of `elementBytes` bytes (1, 2, 4 or 8).
-SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes);
+// elements of `elementBytes` bytes (1, 2, 4 or 8). With `ldmatrix` (the target GPU has it), a 16-bit target is
+// read with ldmatrix where both sides are then free of bank conflicts and the threads' stores and loads take
+// fewer instructions than with plain loads (an mma operand's fragments: four 32-bit loads become one ldmatrix,
+// and a tile whose vectors run across the fragments' element pairs is still stored 16 bytes at a time).
+SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes,
+                                      bool ldmatrix = false);
+
+// The addresses ldmatrix reads `target` from, as a layout over the same tensor: lane l of a warp, register
+// 8g, gives the address of the 16-byte row that lane l holds under this layout, for the instruction that loads
+// target registers [8g, 8g + 8). Its first three register bases are the row's 8 elements (target register 0
+// and lane bits 0, 1 without .trans; lane bits 2, 3, 4 with it), its lane bases the row (the other three of
+// those) and the matrix (target register bits 1, 2), its other register bases target register bits 3 and up.
+// nullopt when the target has fewer than 8 registers or 32 distinct lanes, or `read` is Plain.
+std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read);
 // The row-major placement (offset = index), scalar accesses: what conversions used before.
 SharedPlacement rowMajorPlacement(int indexBits);
 
@@ -60,8 +85,7 @@ BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, 
 inline BankCost storeCost(const LinearLayout& source, const SharedPlacement& placement, int elementBytes) {
   return bankCost(source, placement, placement.storeVectorBits, elementBytes);
 }
-inline BankCost loadCost(const LinearLayout& target, const SharedPlacement& placement, int elementBytes) {
-  return bankCost(target, placement, placement.loadVectorBits, elementBytes);
-}
+// An ldmatrix is one phase per matrix: its 8 rows of 16 bytes, as a 16-byte access of the row layout.
+BankCost loadCost(const LinearLayout& target, const SharedPlacement& placement, int elementBytes);
 
 }  // namespace tilesim::gpu

@@ -4,9 +4,13 @@
 // at the offsets of a swizzled placement chosen from the two layouts (SharedLayouts.h: each warp access touches
 // every bank once per wavefront where possible, consecutive registers move as one vector of up to 16 bytes):
 // every thread stores its source registers, a barrier (SharedMemory.h: only where a hazard needs one), every
-// thread loads its target registers. (Warp shuffles for lane-only moves are a later refinement.)
+// thread loads its target registers, or, for 16-bit mma operands and the like, reads them with ldmatrix, four
+// 32-bit words per instruction (SharedLayouts.h, SharedRead). (Warp shuffles for lane-only moves are a later refinement.)
 #include <fmt/format.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <cstdlib>
+#include <string>
 #include <unordered_map>
 
 #include "gpu_backend/layout/SharedLayouts.h"
@@ -99,6 +103,35 @@ class PlacedAddresses {
   uint64_t threadMask_ = 0;
   std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
 };
+// ldmatrix.sync.aligned.m8n8.x4[.trans].b16 (PTX ISA §9.7.14.5.15) exists from sm_75 on.
+bool hasLdmatrix(const std::string& sm) {
+  return sm.rfind("sm_", 0) == 0 && std::atoi(sm.c_str() + 3) >= 75;
+}
+
+// The target's registers (16-bit `stored` elements, `type` as used) by ldmatrix, 8 per instruction: each lane
+// gives the address of its row (ldmatrixRows), and word j of the result is the register pair (2j, 2j + 1).
+std::vector<llvm::Value*> loadMatrices(KernelLowering& lowering, const LinearLayout& target,
+                                       const SharedPlacement& placement, llvm::Value* base, llvm::Type* type,
+                                       llvm::Type* stored) {
+  llvm::IRBuilder<>& b = lowering.builder;
+  const LinearLayout rows = *ldmatrixRows(target, placement.read);
+  PlacedAddresses rowAddresses(lowering, rows, placement, base, 2);
+  const llvm::Intrinsic::ID ldmatrix = placement.read == SharedRead::LdmatrixTransposed
+                                           ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16
+                                           : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
+  llvm::Type* pair = llvm::FixedVectorType::get(stored, 2);
+  std::vector<llvm::Value*> result;
+  for (int r = 0; r < numRegisters(target); r += 8) {
+    llvm::Value* address = rowAddresses.of(r);
+    llvm::Value* words = b.CreateIntrinsic(ldmatrix, {address->getType()}, {address});
+    for (unsigned j = 0; j < 4; ++j) {
+      llvm::Value* elements = b.CreateBitCast(b.CreateExtractValue(words, {j}), pair);
+      for (uint64_t h = 0; h < 2; ++h) result.push_back(fromStored(b, b.CreateExtractElement(elements, h), type));
+    }
+  }
+  return result;
+}
+
 }  // namespace
 
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,
@@ -111,7 +144,7 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
   llvm::Type* type = source.regs[0]->getType();
   const int elementBytes = elementType.isPointer() ? 8 : storageBytes(elementType.scalarKind());
   llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type->isPointerTy() ? b.getInt64Ty() : type;
-  const SharedPlacement placement = chooseSharedPlacement(*source.layout, target, elementBytes);
+  const SharedPlacement placement = chooseSharedPlacement(*source.layout, target, elementBytes, hasLdmatrix(lowering.options.sm));
   const int64_t bytes = (int64_t{1} << target.outBits()) * elementBytes;
   KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bytes, user, "a tensor whose layout change");
   // A vector of `elements` registers: its type, the word it travels as, its alignment.
@@ -136,6 +169,7 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
     b.CreateAlignedStore(b.CreateBitCast(packed, store.word), storeAddresses.of(r), store.align);
   }
   lowering.beforeSharedRead(buffer.range);
+  if (placement.read != SharedRead::Plain) return loadMatrices(lowering, target, placement, buffer.base, type, stored);
   const Access load = access(placement.loadVectorElements());
   PlacedAddresses loadAddresses(lowering, target, placement, buffer.base, elementBytes);
   std::vector<llvm::Value*> result;

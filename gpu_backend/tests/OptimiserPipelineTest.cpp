@@ -1,7 +1,10 @@
-// The optimiser pipeline compileKernel runs (Pipeline.cpp, optimiserPipeline: LLVM 19's O1 without four of
-// its InstCombine runs) gives the same PTX as O1 itself, for every conformance and benchmark kernel the
-// backend compiles, under both float profiles. What was checked on the H200 with O1 therefore holds for the
-// trimmed pipeline too: same PTX, same program.
+// The optimiser pipeline compileKernel runs (Pipeline.cpp, optimiserPipeline: LLVM 19's O1 without five of
+// its eight InstCombine runs and without CalledValuePropagation) gives the same PTX as O1 itself, for every
+// conformance and benchmark kernel the backend compiles, under both float profiles, but one: the backward
+// kernel of Liger's in-place RMS norm, whose row loop (at most one iteration per program) O1 deletes and the
+// trimmed pipeline keeps (150 PTX instructions instead of 143; the same outputs on the H200, docs/performance.md).
+// Any other difference fails, so a change of the lowering that makes the trimmed pipeline fall behind O1
+// shows here.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -43,6 +46,11 @@ std::string withoutCallNumbers(const std::string& ptx) {
   return std::regex_replace(ptx, std::regex(R"(// callseq \d+)"), "// callseq");
 }
 
+// Kernels whose PTX is known to differ between the two pipelines (see the top of the file).
+bool knownToDiffer(const fs::path& kernel) {
+  return kernel.parent_path().filename() == "liger_rms_norm_f16_noweight_inplace_rms_norm_backward_kernel_0";
+}
+
 TEST(OptimiserPipeline, TrimmedO1GivesTheSamePtxAsO1ForEveryConformanceAndBenchmarkKernel) {
   std::vector<fs::path> kernels;
   for (const char* root : {"conformance", "bench/gpu/ttir"})
@@ -50,7 +58,7 @@ TEST(OptimiserPipeline, TrimmedO1GivesTheSamePtxAsO1ForEveryConformanceAndBenchm
       if (entry.is_regular_file() && entry.path().extension() == ".ttir") kernels.push_back(entry.path());
   std::sort(kernels.begin(), kernels.end());
   ASSERT_GT(kernels.size(), 250u);
-  int compared = 0;
+  int compared = 0, differing = 0;
   for (const fs::path& path : kernels) {
     ParseResult parsed = parseModuleFile(path.string());
     if (!parsed.module || !verifyModule(*parsed.module).empty()) continue;  // the diagnostics suite's bad kernels
@@ -65,12 +73,15 @@ TEST(OptimiserPipeline, TrimmedO1GivesTheSamePtxAsO1ForEveryConformanceAndBenchm
       options.untrimmedOptimiser = true;
       CompileResult full = compileKernel(*parsed.module, *kernel, options);
       ASSERT_TRUE(full.ok()) << path;
-      EXPECT_EQ(withoutCallNumbers(trimmed.kernel->ptx), withoutCallNumbers(full.kernel->ptx))
-          << path << (profile == FloatProfile::Exact ? " (exact)" : " (triton)");
+      const bool same = withoutCallNumbers(trimmed.kernel->ptx) == withoutCallNumbers(full.kernel->ptx);
+      EXPECT_EQ(same, !knownToDiffer(path)) << path << (profile == FloatProfile::Exact ? " (exact)" : " (triton)")
+                                            << (same ? ": the same PTX, but listed as differing" : ": PTX differs");
       ++compared;
+      differing += !same;
     }
   }
-  std::printf("compared the PTX of %d compiles (trimmed O1 against O1)\n", compared);
+  std::printf("compared the PTX of %d compiles (trimmed O1 against O1): %d identical, %d differ (the known kernel)\n",
+              compared, compared - differing, differing);
   EXPECT_GT(compared, 500);
 }
 

@@ -6,11 +6,13 @@
 // onto the buffer (so a conversion through it moves every element to where the target reads it), keeps
 // vectors aligned, and is never worse than the row-major placement; for the conversions the GPU backend makes
 // most (a transpose, a blocked tile into mma.sync fragments and back) it reaches the fewest wavefronts on both
-// sides, where row-major does not.
+// sides, where row-major does not. Reads by ldmatrix are run lane by lane as the PTX ISA defines the
+// instruction and must deliver every register the target layout asks for.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <set>
 #include <vector>
@@ -155,6 +157,122 @@ TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowM
     improved += ours < rowMajor;
   }
   EXPECT_GT(improved, 0);
+}
+
+// Runs the ldmatrix reads of `placement` (SharedRead::Ldmatrix*) on a buffer that holds every element's index at
+// its offset, lane by lane as PTX ISA §9.7.14.5.15 defines ldmatrix.sync.aligned.m8n8.x4[.trans].b16: each lane
+// gives one row address (from ldmatrixRows, as the lowering computes it), each row is 8 contiguous 16-bit
+// elements at a 16-byte-aligned address, and thread t receives word j = elements (2 (t % 4), 2 (t % 4) + 1) of
+// row t / 4 of matrix j, or with .trans elements t / 4 of rows 2 (t % 4) and 2 (t % 4) + 1. Every delivered
+// element must be the one the target layout puts in that register (registers 2j and 2j + 1 of the group).
+void expectLdmatrixDeliversTarget(const LinearLayout& target, const SharedPlacement& placement) {
+  ASSERT_NE(placement.read, SharedRead::Plain);
+  const std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read);
+  ASSERT_TRUE(rows.has_value());
+  const int indexBits = target.outBits();
+  std::vector<uint64_t> buffer(size_t{1} << indexBits, ~uint64_t{0});
+  for (uint64_t index = 0; index < buffer.size(); ++index) buffer[placement.offset(index)] = index;
+  auto packed = [](const LinearLayout& layout, int warp, int lane, int reg) {
+    auto at = [&](std::string_view dim, int value) {
+      const int d = layout.inDimIndex(dim);
+      return d < 0 ? uint64_t{0} : uint64_t(value) << layout.inDimOffset(d);
+    };
+    return at(kWarpDim, warp) | at(kLaneDim, lane) | at(kRegisterDim, reg);
+  };
+  const bool transposed = placement.read == SharedRead::LdmatrixTransposed;
+  int checked = 0;
+  for (int warp = 0; warp < numWarps(target); ++warp)
+    for (int group = 0; group < numRegisters(target); group += 8) {
+      std::vector<uint64_t> rowAddress;  // element offset of the row lane l points at
+      for (int lane = 0; lane < 32; ++lane) {
+        rowAddress.push_back(placement.offset(rows->apply(packed(*rows, warp, lane, group))));
+        ASSERT_EQ(rowAddress.back() % 8, 0u) << "row of lane " << lane << " not 16-byte aligned";
+      }
+      for (int t = 0; t < 32; ++t)
+        for (int j = 0; j < 4; ++j)
+          for (int h = 0; h < 2; ++h) {
+            const int lane = transposed ? 8 * j + 2 * (t % 4) + h : 8 * j + t / 4;
+            const int column = transposed ? t / 4 : 2 * (t % 4) + h;
+            const uint64_t delivered = buffer[rowAddress[static_cast<size_t>(lane)] + static_cast<uint64_t>(column)];
+            ASSERT_EQ(delivered, target.apply(packed(target, warp, t, group + 2 * j + h)))
+                << "warp " << warp << " thread " << t << " register " << group + 2 * j + h;
+            ++checked;
+          }
+    }
+  EXPECT_EQ(checked, numWarps(target) * 32 * numRegisters(target));
+}
+
+TEST(SharedPlacement, MmaOperandsOfSixteenBitTilesAreReadWithLdmatrix) {
+  // f16 dots on tensor cores (m16n8k16, wordBits 1): a [M, K] and b [K, N] from blocked tiles whose 16-byte
+  // vectors run along K (a: rows without .trans) or along M / N (b as loaded row-major; a transposed), into the
+  // operand layouts. Each must be read with ldmatrix, conflict free on both sides, delivering every register.
+  struct Case {
+    int64_t m, n, k;
+    int warps;
+    MmaOperand operand;
+    bool vectorAlongK;
+    SharedRead expected;
+  };
+  const std::vector<Case> cases{
+      {64, 64, 32, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {64, 64, 32, 4, MmaOperand::B, false, SharedRead::LdmatrixTransposed},
+      {128, 128, 64, 8, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {128, 128, 64, 8, MmaOperand::B, false, SharedRead::LdmatrixTransposed},
+      {64, 64, 32, 4, MmaOperand::A, false, SharedRead::LdmatrixTransposed},
+      {64, 64, 32, 4, MmaOperand::B, true, SharedRead::Ldmatrix},
+      {32, 64, 64, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {128, 64, 32, 4, MmaOperand::B, false, SharedRead::LdmatrixTransposed},
+  };
+  for (const Case& c : cases) {
+    const bool isA = c.operand == MmaOperand::A;
+    SCOPED_TRACE(::testing::Message() << (isA ? "a " : "b ") << c.m << "x" << c.n << "x" << c.k << " warps " << c.warps
+                                      << (c.vectorAlongK ? " vectors along k" : " vectors across k"));
+    const std::vector<int64_t> result{c.m, c.n};
+    const LinearLayout target = mmaLayout(c.operand, result, c.k, 1, c.warps);
+    const int64_t rows = isA ? c.m : c.k, cols = isA ? c.k : c.n;  // the operand's shape
+    const int rowBits = std::countr_zero(static_cast<uint64_t>(rows)), colBits = std::countr_zero(static_cast<uint64_t>(cols));
+    // Vectors along the operand's last dimension: a row-major blocked tile; along its first: a transposed one.
+    const bool alongLast = isA == c.vectorAlongK;
+    const LinearLayout source = alongLast ? blocked({rows, cols}, c.warps, 8)
+                                          : transposed(blocked({cols, rows}, c.warps, 8), colBits, rowBits);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
+    EXPECT_EQ(chosen.read, c.expected);
+    expectBijective(chosen, rowBits + colBits);
+    const BankCost stores = storeCost(source, chosen, 2), loads = loadCost(target, chosen, 2);
+    EXPECT_EQ(stores.wavefronts, stores.ideal);
+    EXPECT_EQ(loads.wavefronts, loads.ideal);
+    EXPECT_EQ(chosen.storeVectorElements(), 8);
+    expectLdmatrixDeliversTarget(target, chosen);
+    // Without ldmatrix (an older GPU) the same conversion takes plain loads.
+    EXPECT_EQ(chooseSharedPlacement(source, target, 2).read, SharedRead::Plain);
+  }
+}
+
+TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
+  std::mt19937 random(20261202);
+  int readByLdmatrix = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
+    if (rowBits + colBits < 8 || rowBits + colBits > 13) continue;
+    const int64_t rows = int64_t{1} << rowBits, cols = int64_t{1} << colBits;
+    const int warps = 1 << (random() % 3);
+    const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 3);
+    const LinearLayout source = random() % 2 ? transposed(blocked({cols, rows}, warps, sourceVector), colBits, rowBits)
+                                             : blocked({rows, cols}, warps, sourceVector);
+    const LinearLayout target = random() % 2 ? transposed(blocked({cols, rows}, warps, targetVector), colBits, rowBits)
+                                             : blocked({rows, cols}, warps, targetVector);
+    SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str());
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
+    expectBijective(chosen, rowBits + colBits);
+    if (chosen.read == SharedRead::Plain) continue;
+    ++readByLdmatrix;
+    const BankCost stores = storeCost(source, chosen, 2), loads = loadCost(target, chosen, 2);
+    EXPECT_EQ(stores.wavefronts, stores.ideal);
+    EXPECT_EQ(loads.wavefronts, loads.ideal);
+    expectLdmatrixDeliversTarget(target, chosen);
+  }
+  std::printf("random 16-bit pairs read with ldmatrix: %d\n", readByLdmatrix);
+  EXPECT_GT(readByLdmatrix, 0);
 }
 
 TEST(SharedMemoryPlan, BarriersOnlyWhereAnotherThreadMayStillUseTheBytes) {

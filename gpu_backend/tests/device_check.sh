@@ -4,18 +4,24 @@
 # gpu_backend/tests/cases),
 # then a table:
 # case, supported?, agree? (yes: bit for bit; bound: every differing element within the interpreter's exact-profile
-# bound, which only approximate inline PTX and contended float atomic adds carry, docs/gpu-backend.md), time.
+# bound, which only approximate inline PTX and contended float atomic adds carry, docs/gpu-backend.md; design: a
+# difference by design, listed below), time.
 # Builds nothing; run from the repository root with a prebuilt tilesim:
 #   gpu_backend/tests/device_check.sh [TILESIM [OWN_CASES_DIR]]
 # (defaults: build-static/tools/cli/tilesim and gpu_backend/tests/cases)
-# Full logs go to $OUT/device_check.log when OUT is set (else /tmp). Exit 0 when every supported case agrees.
+# Full logs go to $OUT/device_check.log when OUT is set (else /tmp). Exit 0 when every supported case agrees or differs by design.
 set -u
 tilesim=${1:-build-static/tools/cli/tilesim}
 own=${2:-gpu_backend/tests/cases}
 log=${OUT:-/tmp}/device_check.log
 : >"$log"
 nvidia-smi -L 2>&1 | head -2
-table=() supported=0 agree=0 bounded=0 total=0
+# Cases whose GPU run differs from the interpreter's by design (docs/gpu-backend.md): the kernel's tt.assert
+# fails, so the GPU traps where the interpreter reports the failing lane; an out-of-range gather index, which
+# the interpreter reports and the GPU wraps into the axis (undefined in Triton). They are listed as "design",
+# not counted as agreeing, and do not fail the run.
+by_design=" engine/control/assert_first_failing_lane engine/shape/gather_index_out_of_range "
+table=() supported=0 agree=0 bounded=0 designed=0 total=0
 for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-kernels/*/ conformance/engine/*/*/ conformance/captured/*/ conformance/corpus10/*/ conformance/nan-bits/*/ conformance/regressions/*/ "$own"/*/; do
   name=${dir%/}
   total=$((total + 1))
@@ -35,7 +41,8 @@ for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-ke
        if tail -1 "$log" | grep -q "within bound"; then
          verdict=bound; bounded=$((bounded + 1)); note=$(tail -1 "$log")
        fi ;;
-    1) verdict=NO; note=$(grep -E "differ|error|could not" "$log" | tail -1) ;;
+    1) verdict=NO; note=$(grep -E "differ|error|could not" "$log" | tail -1)
+       if [[ $by_design == *" ${name#conformance/} "* ]]; then verdict=design; designed=$((designed + 1)); fi ;;
     4) verdict=skip; note="engine unavailable" ;;
     *) verdict="rc$rc"; note=$(tail -1 "$log") ;;
   esac
@@ -53,5 +60,5 @@ echo
 grep -E "^[0-9]+ cases:" "$log" | tail -1 | sed 's/^/conformance --engine gpu, triton profile, vs the recorded Triton outputs: /'
 printf '%-78s %-4s %-5s %6s  %s\n' case supp agree secs note
 printf '%s\n' "${table[@]}"
-echo "supported $supported of $total cases; $agree of $supported agree with the interpreter: $((agree - bounded)) bit for bit, $bounded within its bounds"
-[ "$agree" -eq "$supported" ]
+echo "supported $supported of $total cases; $agree of $supported agree with the interpreter: $((agree - bounded)) bit for bit, $bounded within its bounds; $designed differ by design (the assert trap, the wrapped gather index)"
+[ $((agree + designed)) -eq "$supported" ]
