@@ -83,7 +83,7 @@ int runCompile(const CompileFlags& flags) {
                  kernel->name().c_str(), flags.timeRuns, totalMedian, total.front(), total.back(), median(layouts),
                  median(lowering), median(optimize), median(codegen));
   }
-  if (flags.output.empty()) {
+  if (flags.output.empty() || flags.output == "-") {  // `-o -`: stdout, as for most compilers
     std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
     return kExitOk;
   }
@@ -113,7 +113,7 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
   compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
       ->check(CLI::Range(1, 10000));
-  compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout");
+  compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout (`-` is stdout)");
   compile->callback([flags, &exitCode] { exitCode = runCompile(*flags); });
 }
 
