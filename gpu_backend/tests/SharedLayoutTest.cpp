@@ -36,6 +36,14 @@ LinearLayout transposed(const LinearLayout& layout, int rowBits, int colBits) {
   return LinearLayout(layout.inDims(), {{"dim0", colBits}, {"dim1", rowBits}}, bases);
 }
 
+// A blocked [rows, cols] tile whose threads walk the rows fastest or, at random, the columns (tt.trans of a
+// loaded [cols, rows] tile).
+LinearLayout randomlyOrderedBlocked(std::mt19937& random, int rowBits, int colBits, int warps, int vector) {
+  const int64_t rows = int64_t{1} << rowBits, cols = int64_t{1} << colBits;
+  return random() % 2 ? transposed(blocked({cols, rows}, warps, vector), colBits, rowBits)
+                      : blocked({rows, cols}, warps, vector);
+}
+
 void expectBijective(const SharedPlacement& placement, int indexBits) {
   std::set<uint64_t> offsets;
   for (uint64_t index = 0; index < (uint64_t{1} << indexBits); ++index) {
@@ -133,12 +141,10 @@ TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowM
   for (int trial = 0; trial < 300; ++trial) {
     const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
     if (rowBits + colBits < 1 || rowBits + colBits > 13) continue;
-    const int64_t rows = int64_t{1} << rowBits, cols = int64_t{1} << colBits;
     const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
     const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 4);
-    const LinearLayout source = random() % 2 ? transposed(blocked({cols, rows}, warps, sourceVector), colBits, rowBits)
-                                             : blocked({rows, cols}, warps, sourceVector);
-    const LinearLayout target = blocked({rows, cols}, warps, targetVector);
+    const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, sourceVector);
+    const LinearLayout target = blocked({int64_t{1} << rowBits, int64_t{1} << colBits}, warps, targetVector);
     SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str() << " bytes " << bytes);
     const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes);
     expectBijective(chosen, rowBits + colBits);
@@ -254,13 +260,10 @@ TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
   for (int trial = 0; trial < 400; ++trial) {
     const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
     if (rowBits + colBits < 8 || rowBits + colBits > 13) continue;
-    const int64_t rows = int64_t{1} << rowBits, cols = int64_t{1} << colBits;
     const int warps = 1 << (random() % 3);
     const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 3);
-    const LinearLayout source = random() % 2 ? transposed(blocked({cols, rows}, warps, sourceVector), colBits, rowBits)
-                                             : blocked({rows, cols}, warps, sourceVector);
-    const LinearLayout target = random() % 2 ? transposed(blocked({cols, rows}, warps, targetVector), colBits, rowBits)
-                                             : blocked({rows, cols}, warps, targetVector);
+    const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, sourceVector);
+    const LinearLayout target = randomlyOrderedBlocked(random, rowBits, colBits, warps, targetVector);
     SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str());
     const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
     expectBijective(chosen, rowBits + colBits);
