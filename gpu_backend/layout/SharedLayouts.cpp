@@ -138,7 +138,8 @@ SharedPlacement rowMajorPlacement(int indexBits) {
   return placement;
 }
 
-BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int elementBytes) {
+BankCost simulatedBankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits,
+                           int elementBytes) {
   const int vector = 1 << vectorBits;
   const int accessBytes = vector * elementBytes;
   const int phaseLanes = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : kLanesPerWarp;
@@ -182,6 +183,49 @@ BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, 
         cost.wavefronts += worst;
         cost.ideal += 1;
       }
+  return cost;
+}
+
+// The same count without visiting the lanes. A phase's first words are c XOR f(x) over the phase's lane bits x,
+// f linear (offsets are XORs of the bases' offsets, and scaling by the element size and dividing by 4 bytes are
+// shifts), and an aligned vector of k words adds the low log2(k) word bits: the words one phase touches form an
+// affine subspace of dimension r = rank(f, vector words). The bank is the word's low 5 bits, another linear map;
+// each bank the phase hits then holds the same 2^(r - rank(bank of f, vector words)) distinct words, whatever
+// the constant c (the warp, the register, the phase's other lane bits). So every phase of every instruction
+// costs the same. Unaligned vectors (which no chosen placement has) and vectors wider than the registers or
+// than 16 bytes are counted by the simulation.
+BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int elementBytes) {
+  const int vector = 1 << vectorBits;
+  const int accessBytes = vector * elementBytes;
+  const int phaseLanes = accessBytes >= 16 ? 8 : accessBytes == 8 ? 16 : kLanesPerWarp;
+  const int wordsPerAccess = accessBytes >= 4 ? accessBytes / 4 : 1;
+  auto wordOf = [&](uint64_t offset) {  // the 4-byte word holding element offset `offset`
+    return elementBytes >= 4 ? offset * static_cast<uint64_t>(elementBytes / 4) : offset / static_cast<uint64_t>(4 / elementBytes);
+  };
+  if (vector > numRegisters(layout) || accessBytes > kMaxVectorBytes)  // not an access the lowering makes
+    return simulatedBankCost(layout, placement, vectorBits, elementBytes);
+  // Every basis but the vector's own registers must keep the access's first word aligned to the vector.
+  const int registerOffset = layout.inDimIndex(kRegisterDim) < 0 ? -1 : layout.inDimOffset(layout.inDimIndex(kRegisterDim));
+  for (int bit = 0; bit < layout.inBits(); ++bit) {
+    if (registerOffset >= 0 && bit >= registerOffset && bit < registerOffset + vectorBits) continue;
+    if (wordOf(placement.offset(layout.bases()[static_cast<size_t>(bit)])) % static_cast<uint64_t>(wordsPerAccess))
+      return simulatedBankCost(layout, placement, vectorBits, elementBytes);
+  }
+  Gf2Span words, banks;
+  const std::vector<uint64_t> lanes = layout.dimBases(kLaneDim);
+  for (int i = 0; (1 << i) < phaseLanes && i < static_cast<int>(lanes.size()); ++i) {
+    const uint64_t word = wordOf(placement.offset(lanes[static_cast<size_t>(i)]));
+    words.add(word);
+    banks.add(word % kBanks);
+  }
+  for (int w = 1; w < wordsPerAccess; w <<= 1) {
+    words.add(static_cast<uint64_t>(w));
+    banks.add(static_cast<uint64_t>(w));
+  }
+  const int64_t instructions = int64_t{numWarps(layout)} * ((numRegisters(layout) + vector - 1) / vector);
+  BankCost cost;
+  cost.ideal = instructions * (kLanesPerWarp / phaseLanes);
+  cost.wavefronts = cost.ideal << (words.dimension() - banks.dimension());
   return cost;
 }
 

@@ -82,6 +82,10 @@ struct BankCost {
   int64_t wavefronts = 0, ideal = 0;
 };
 BankCost bankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int elementBytes);
+// The same by visiting every lane of every phase of every instruction (what bankCost computes in closed form;
+// the tests compare the two).
+BankCost simulatedBankCost(const LinearLayout& layout, const SharedPlacement& placement, int vectorBits,
+                           int elementBytes);
 inline BankCost storeCost(const LinearLayout& source, const SharedPlacement& placement, int elementBytes) {
   return bankCost(source, placement, placement.storeVectorBits, elementBytes);
 }

@@ -83,6 +83,42 @@ TEST(BankCost, RowsAreOneWavefrontAndColumnsOfARowMajorTileAreThirtyTwo) {
   EXPECT_EQ(loadCost(columnAccess, chosen, 4).wavefronts, 32);
 }
 
+// bankCost counts in closed form what simulatedBankCost counts lane by lane: the same wavefronts and ideal for
+// the placements the chooser makes (both sides, plain and ldmatrix), for row-major and for random bijective
+// placements (whose unaligned vectors take the simulation), over random blocked tiles of every element size.
+TEST(BankCost, ClosedFormEqualsTheLaneByLaneSimulation) {
+  std::mt19937 random(20261203);
+  int compared = 0;
+  auto expectSame = [&](const LinearLayout& layout, const SharedPlacement& placement, int vectorBits, int bytes) {
+    const BankCost closed = bankCost(layout, placement, vectorBits, bytes);
+    const BankCost simulated = simulatedBankCost(layout, placement, vectorBits, bytes);
+    EXPECT_EQ(closed.wavefronts, simulated.wavefronts) << layout.str() << " vector bits " << vectorBits << " bytes " << bytes;
+    EXPECT_EQ(closed.ideal, simulated.ideal);
+    ++compared;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
+    if (rowBits + colBits < 1 || rowBits + colBits > 12) continue;
+    const int indexBits = rowBits + colBits;
+    const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
+    const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, 1 << (random() % 4));
+    const LinearLayout target = randomlyOrderedBlocked(random, rowBits, colBits, warps, 1 << (random() % 4));
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes, bytes == 2);
+    expectSame(source, chosen, chosen.storeVectorBits, bytes);
+    if (std::optional<LinearLayout> rows = ldmatrixRows(target, chosen.read)) expectSame(*rows, chosen, 3, bytes);
+    else expectSame(target, chosen, chosen.loadVectorBits, bytes);
+    const SharedPlacement rowMajor = rowMajorPlacement(indexBits);
+    for (int vectorBits = 0; (1 << vectorBits) <= numRegisters(source) && (bytes << vectorBits) <= 16; ++vectorBits)
+      expectSame(source, rowMajor, vectorBits, bytes);
+    // A random bijection: index bit i goes to offset bit i XOR a random mix of the bits below it.
+    SharedPlacement mixed;
+    for (int i = 0; i < indexBits; ++i) mixed.offsetOfIndexBit.push_back((uint64_t{1} << i) ^ (random() & ((uint64_t{1} << i) - 1)));
+    expectSame(target, mixed, static_cast<int>(random() % 3), bytes);
+  }
+  std::printf("bank costs compared, closed form against simulation: %d\n", compared);
+  EXPECT_GT(compared, 500);
+}
+
 TEST(SharedPlacement, TransposesReachTheFewestWavefrontsOnBothSides) {
   struct Case {
     int64_t rows, cols;
