@@ -95,6 +95,13 @@ LinearLayout blockedLayout(std::span<const int64_t> shape, const BlockedParams& 
   return LinearLayout::fromDimBases(std::move(inDims), std::move(outDims), {warps, lanes, registers});
 }
 
+LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape) {
+  LinearLayout projected = result;
+  for (size_t d = 0; d < sourceShape.size(); ++d)
+    if (sourceShape[d] == 1) projected = projected.dropOutDim(static_cast<int>(d)).insertOutDim(static_cast<int>(d), "one");
+  return projected.withOutDims(tensorDims(sourceShape));
+}
+
 LinearLayout sliceLayout(const LinearLayout& parent, int axis, std::vector<int>* removedRegisterBits) {
   LinearLayout projected = parent.dropOutDim(axis);
   std::vector<int> removed;

@@ -45,6 +45,11 @@ bool isPowerOfTwoShape(std::span<const int64_t> shape);
 // register bits that collapsed (the result's register r is the parent's register with those bits zero).
 LinearLayout sliceLayout(const LinearLayout& parent, int axis, std::vector<int>* removedRegisterBits);
 
+// The result layout of a tt.broadcast with the dimensions the operand broadcasts along projected away: the layout
+// the operand must be in so that each register already holds the element the result's register repeats
+// (lowering/Movement.cpp).
+LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape);
+
 // The mma.sync layouts of a dot [B,]M,K x [B,]K,N -> [B,]M,N with M % 16 == 0, N % 8 == 0 and K % (8 << wordBits)
 // == 0, powers of two. `wordBits` is log2 of the operand elements one 32-bit register holds: 0 for tf32 (m16n8k8),
 // 1 for f16/bf16 (m16n8k16), 2 for i8 (m16n8k32); one instruction covers 16 x 8 x (8 << wordBits).

@@ -38,6 +38,28 @@ LinearLayout transposeMap(std::span<const int64_t> inShape, std::span<const int6
   return LinearLayout::fromDimBases(inDims, outDims, bases);
 }
 
+// Whether every thread holds, in `from`, every element it holds in `to` (the same lane and warp bases, and the
+// span of `to`'s register bases inside `from`'s): moving from one to the other is a register permutation, which
+// the lowering makes without an instruction (lowering/Conversion.cpp).
+bool holdsInSameThreads(const LinearLayout& from, const LinearLayout& to) {
+  if (from.outBits() != to.outBits() || from.dimBases(kLaneDim) != to.dimBases(kLaneDim) ||
+      from.dimBases(kWarpDim) != to.dimBases(kWarpDim))
+    return false;
+  std::vector<uint64_t> span;  // echelon rows, highest leading bit first
+  auto reduce = [&](uint64_t v) {
+    for (uint64_t row : span) v = std::min(v, v ^ row);
+    return v;
+  };
+  for (uint64_t basis : from.dimBases(kRegisterDim))
+    if (uint64_t v = reduce(basis)) {
+      span.push_back(v);
+      std::sort(span.begin(), span.end(), std::greater<>());
+    }
+  for (uint64_t basis : to.dimBases(kRegisterDim))
+    if (reduce(basis)) return false;
+  return true;
+}
+
 }  // namespace
 
 int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
@@ -158,6 +180,35 @@ const LinearLayout& LayoutAssignment::remember(const Value* value, LinearLayout 
   return layouts_.insert_or_assign(value, std::move(layout)).first->second;
 }
 
+// The tensor-core propagation rules of LayoutAssignment.h for `op` (its tensor results not yet assigned); true
+// when they gave its result a layout.
+bool LayoutAssignment::takeTensorCoreLayout(const Operation& op) {
+  if (!tensorCores_ || op.numResults() != 1 || !op.result()->type.isTensor()) return false;
+  const Value* result = op.result();
+  if (op.kind == OpKind::TTBroadcast) {
+    const Value* source = op.operand(0);
+    const LinearLayout* sourceLayout = source->type.isTensor() ? layoutOf(source) : nullptr;
+    auto candidates = tensorCoreLayouts_.find(shapeOf(result));
+    if (!sourceLayout || !fromTensorCores_.count(source) || candidates == tensorCoreLayouts_.end()) return false;
+    for (const LinearLayout& layout : candidates->second)
+      if (holdsInSameThreads(*sourceLayout, broadcastSource(layout, source->type.shape()))) {
+        remember(result, layout);
+        fromTensorCores_.insert(result);
+        return true;
+      }
+    return false;
+  }
+  if (!hasTrait(op.kind, kElementwise)) return false;
+  for (const Value* operand : op.operands)
+    if (fromTensorCores_.count(operand) && operand->type.shape().size() == result->type.shape().size() &&
+        std::equal(operand->type.shape().begin(), operand->type.shape().end(), result->type.shape().begin())) {
+      remember(result, *layoutOf(operand));
+      fromTensorCores_.insert(result);
+      return true;
+    }
+  return false;
+}
+
 void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
   auto powerOfTwo = [&](const Value* value) {
     if (!value->type.isTensor() || isPowerOfTwoShape(value->type.shape())) return true;
@@ -175,16 +226,25 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         if (!powerOfTwo(argument.get())) return;
 
   auto resultTensor = [&](size_t i) { return op.numResults() > i && op.result(i)->type.isTensor(); };
+  // The tensor-core layouts first: a value computed from a dot's result stays in its registers even where it
+  // also feeds a broadcast (m = max(qk, 1) feeds both qk - m[:, None] and the next iteration).
+  if (takeTensorCoreLayout(op)) return;
   if (op.numResults() == 1 && op.kind != OpKind::TTExpandDims)
     if (auto wanted = preferred_.find(op.result()); wanted != preferred_.end()) {
       remember(op.result(), wanted->second);
       return;
     }
+  // A value derived from a tensor-core result without moving data (the rules below) stays "from tensor cores".
+  auto inherit = [&](const Value* from) {
+    if (!fromTensorCores_.count(from)) return;
+    for (const auto& result : op.results) fromTensorCores_.insert(result.get());
+  };
   switch (op.kind) {
     case OpKind::TTExpandDims:
       if (const LinearLayout* source = layoutOf(op.operand(0))) {
         LinearLayout inserted = source->insertOutDim(static_cast<int>(op.intAttr("axis")), "new");
         remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
+        inherit(op.operand(0));
         return;
       }
       break;
@@ -193,6 +253,7 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         LinearLayout slice = sliceLayout(*source, static_cast<int>(op.intAttr("axis")), nullptr);
         for (size_t i = 0; i < op.numResults(); ++i)
           if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
+        inherit(op.operand(0));
         return;
       }
       break;
@@ -214,6 +275,9 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
       if (tensorCores_)
         if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
           remember(op.result(), *mma);
+          fromTensorCores_.insert(op.result());
+          std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
+          if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
           return;
         }
       break;
@@ -228,7 +292,12 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
         // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
         const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
         if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
-          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) chosen = *mma;
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) {
+            chosen = *mma;
+            // Inside the body the accumulator is a tensor-core value (attention rescales it there); the loop's
+            // result is not, so the epilogue keeps its blocked layouts.
+            if (i + 1 < body.arguments.size()) fromTensorCores_.insert(body.argument(i + 1));
+          }
         remember(op.result(i), chosen);
         if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
       }

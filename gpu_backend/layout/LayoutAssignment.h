@@ -16,12 +16,19 @@
 //    of that shape, min(16 bytes / element size, the pointer's contiguity, its alignment in elements) from
 //    AxisInfo (`accessVectorElements`), the widest over the shape's accesses; 16-byte accesses of the narrowest
 //    element when there is no AxisInfo (32-bit when no access has the shape).
+//  - the triton profile's tensor-core dots: the result takes the mma accumulator layout, and so does what is
+//    computed from it in the same loop body (Triton's RemoveLayoutConversions, forward): an elementwise op with
+//    an operand in such a layout takes that operand's layout, a reduction its slice, expand_dims its own rule,
+//    and a tt.broadcast whose operand is the broadcast-source of a dot's layout of the result's shape (the
+//    `qk - m[:, None]` of attention) takes that layout. So attention's softmax and rescaling stay in the
+//    registers the mma produced; only the loop's exit values (the epilogue) go back to blocked layouts.
 // Operands in another layout than an op wants are converted by the lowering (lowering/Conversion.cpp).
 #pragma once
 
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpu_backend/layout/DistributedLayouts.h"
@@ -73,6 +80,11 @@ class LayoutAssignment {
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;
   std::unordered_map<const Value*, LinearLayout> layouts_;
   std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
+  // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of the
+  // dots, per result shape.
+  std::unordered_set<const Value*> fromTensorCores_;
+  std::map<std::vector<int64_t>, std::vector<LinearLayout>> tensorCoreLayouts_;
+  bool takeTensorCoreLayout(const Operation& op);
 };
 
 }  // namespace tilesim::gpu

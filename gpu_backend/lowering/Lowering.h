@@ -236,11 +236,6 @@ void lowerElementwise(KernelLowering& lowering, const Operation& op, Fn&& fn) {
   lowering.set(op.result(), std::move(result));
 }
 
-// The result layout of a tt.broadcast with the dimensions the operand broadcasts along projected away: the layout
-// the operand must be in so that each register already holds the element the result's register repeats
-// (Movement.cpp).
-LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape);
-
 // Layout conversion (Conversion.cpp): `source` moved into `target`, element for element. Register
 // permutations stay in registers; anything that moves data between threads goes through shared memory.
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,

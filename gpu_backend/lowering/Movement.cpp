@@ -62,13 +62,6 @@ llvm::Value* programRegister(Builder& b, OpKind kind, int axis) {
 
 }  // namespace
 
-LinearLayout broadcastSource(const LinearLayout& result, std::span<const int64_t> sourceShape) {
-  LinearLayout projected = result;
-  for (size_t d = 0; d < sourceShape.size(); ++d)
-    if (sourceShape[d] == 1) projected = projected.dropOutDim(static_cast<int>(d)).insertOutDim(static_cast<int>(d), "one");
-  return projected.withOutDims(tensorDims(sourceShape));
-}
-
 
 void lowerMovementOp(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;

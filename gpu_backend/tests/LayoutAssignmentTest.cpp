@@ -1,5 +1,6 @@
 // LayoutAssignment on small TTIR kernels: default blocked layouts per shape (vector width from the memory ops),
-// expand_dims inserting a dimension, reductions giving slice layouts, tt.trans composing with the permutation.
+// expand_dims inserting a dimension, reductions giving slice layouts, tt.trans composing with the permutation;
+// under the triton profile, values computed from a tensor-core dot keep its layout (attention).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -105,6 +106,50 @@ TEST(LayoutAssignment, SizePerThreadFollowsAxisInfo) {
     EXPECT_EQ(vectorWidth(*layouts.layoutOf(valueNamed(kernel, "x"))), aligned ? 8 : 1) << "aligned=" << aligned;
     EXPECT_EQ(accessVectorElements(axisInfo.info(*valueNamed(kernel, "xp")), 2), aligned ? 8 : 1);
   }
+}
+
+// Triton's tutorial 06 (flash attention forward, real-kernels): under the triton profile the softmax and the
+// rescaling between the two dots stay in the first dot's mma layout (the broadcast of the row maximum
+// included), P goes into the second dot from there, and only the loop's exit value takes a blocked layout again.
+TEST(LayoutAssignment, AttentionStaysInTheMmaLayoutBetweenItsDots) {
+  const std::string path =
+      std::string(TILESIM_SOURCE_DIR) + "/conformance/real-kernels/tut06_attention_fwd_f16_attn_fwd_0/kernel.ttir";
+  ParseResult parsed = parseModuleFile(path);
+  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+  Function kernel = *parsed.module->kernel();
+  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
+  Diagnostics diagnostics;
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo, false, /*tensorCores=*/true);
+  ASSERT_TRUE(diagnostics.empty());
+  auto layoutOf = [&](const char* name) {
+    const Value* value = valueNamed(kernel, name);
+    EXPECT_NE(value, nullptr) << name;
+    return value ? layouts.layoutOf(value) : nullptr;
+  };
+  const LinearLayout* mma = layoutOf("qk");  // the first dot
+  ASSERT_NE(mma, nullptr);
+  EXPECT_NE(*mma, layouts.defaultLayout(std::vector<int64_t>{128, 64}));
+  // qk * scale, qk - m[:, None] (the broadcast and the subtraction), exp2, acc * alpha[:, None], p.to(f16), the
+  // second dot.
+  for (const char* name : {"qk_57", "qk_59", "qk_60", "p", "acc_65", "acc_66", "p_77", "acc_78"})
+    if (const LinearLayout* layout = layoutOf(name)) {
+      EXPECT_EQ(*layout, *mma) << name;
+    }
+  // The row statistics are the mma layout's slices.
+  const LinearLayout* rowMax = layoutOf("m_ij");
+  ASSERT_NE(rowMax, nullptr);
+  for (const char* name : {"m_ij_55", "alpha_61", "l_i_63"})
+    if (const LinearLayout* layout = layoutOf(name)) {
+      EXPECT_EQ(*layout, *rowMax) << name;
+    }
+  // The epilogue (acc / l_i[:, None] after the loop) is back in the blocked layout of its shape.
+  const LinearLayout* epilogue = layoutOf("acc_33");
+  ASSERT_NE(epilogue, nullptr);
+  EXPECT_EQ(*epilogue, layouts.defaultLayout(std::vector<int64_t>{128, 64}));
+  // Without tensor cores (the exact profile) nothing is in an mma layout.
+  Diagnostics exactDiagnostics;
+  LayoutAssignment exact = LayoutAssignment::assign(kernel, 4, exactDiagnostics, &axisInfo);
+  EXPECT_EQ(*exact.layoutOf(valueNamed(kernel, "p")), exact.defaultLayout(std::vector<int64_t>{128, 64}));
 }
 
 TEST(LayoutAssignment, RejectsNonPowerOfTwoShapes) {
