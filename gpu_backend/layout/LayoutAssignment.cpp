@@ -45,18 +45,10 @@ bool holdsInSameThreads(const LinearLayout& from, const LinearLayout& to) {
   if (from.outBits() != to.outBits() || from.dimBases(kLaneDim) != to.dimBases(kLaneDim) ||
       from.dimBases(kWarpDim) != to.dimBases(kWarpDim))
     return false;
-  std::vector<uint64_t> span;  // echelon rows, highest leading bit first
-  auto reduce = [&](uint64_t v) {
-    for (uint64_t row : span) v = std::min(v, v ^ row);
-    return v;
-  };
-  for (uint64_t basis : from.dimBases(kRegisterDim))
-    if (uint64_t v = reduce(basis)) {
-      span.push_back(v);
-      std::sort(span.begin(), span.end(), std::greater<>());
-    }
+  Gf2Span held;
+  for (uint64_t basis : from.dimBases(kRegisterDim)) held.add(basis);
   for (uint64_t basis : to.dimBases(kRegisterDim))
-    if (reduce(basis)) return false;
+    if (!held.contains(basis)) return false;
   return true;
 }
 

@@ -37,7 +37,9 @@
 // differ it is a register permutation; otherwise data moves through lanes or shared memory (Conversion.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -50,6 +52,27 @@ struct LayoutDim {
   std::string name;
   int bits = 0;  // the dimension has 2^bits values
   bool operator==(const LayoutDim&) const = default;
+};
+
+// A subspace of GF(2)^64 (bit vectors, XOR as addition) in echelon form: rows with distinct leading bits, highest
+// first, so reducing a vector is one pass (v = min(v, v ^ row) clears the row's leading bit when v has it).
+class Gf2Span {
+ public:
+  uint64_t reduce(uint64_t v) const {
+    for (uint64_t row : rows_) v = std::min(v, v ^ row);
+    return v;
+  }
+  bool contains(uint64_t v) const { return reduce(v) == 0; }
+  bool add(uint64_t v) {  // false when v is already in the span
+    v = reduce(v);
+    if (v == 0) return false;
+    rows_.insert(std::upper_bound(rows_.begin(), rows_.end(), v, std::greater<>()), v);
+    return true;
+  }
+  int dimension() const { return static_cast<int>(rows_.size()); }
+
+ private:
+  std::vector<uint64_t> rows_;
 };
 
 class LinearLayout {

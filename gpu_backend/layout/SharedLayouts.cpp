@@ -14,26 +14,6 @@ constexpr int kBanks = 32;
 constexpr int kRowBytes = 4 * kBanks;  // one wavefront serves one 128-byte row of banks
 constexpr int kMaxVectorBytes = 16;
 
-// A subspace of GF(2)^64 in echelon form: rows with distinct leading bits, highest first, so reducing a vector
-// is one pass (v = min(v, v ^ row) clears the row's leading bit when v has it).
-class Gf2Span {
- public:
-  uint64_t reduce(uint64_t v) const {
-    for (uint64_t row : rows_) v = std::min(v, v ^ row);
-    return v;
-  }
-  bool add(uint64_t v) {  // false when v is already in the span
-    v = reduce(v);
-    if (v == 0) return false;
-    rows_.insert(std::upper_bound(rows_.begin(), rows_.end(), v, std::greater<>()), v);
-    return true;
-  }
-  int dimension() const { return static_cast<int>(rows_.size()); }
-
- private:
-  std::vector<uint64_t> rows_;
-};
-
 Gf2Span spanOf(const std::vector<uint64_t>& vectors) {
   Gf2Span span;
   for (uint64_t v : vectors) span.add(v);
