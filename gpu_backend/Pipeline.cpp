@@ -135,12 +135,12 @@ std::string printModule(const llvm::Module& module) {
 }
 
 // The optimiser's pipeline as text: LLVM 19's O1 (kOptimizationLevel), printed as `opt -print-pipeline-passes`
-// would, without 3 of its 8 InstCombine runs: the fifth (the function simplification pipeline's last, after
-// ADCE's SimplifyCFG) and the sixth and seventh (in the optimisation pipeline, after LoopLoadElimination and
-// after VectorCombine). On the module the lowering hands over they change nothing the PTX shows: the PTX of
-// every conformance and benchmark kernel under both profiles is the same as O1's (ctest
-// gpu_optimiser_pipeline_test: 620 compiles), while the optimiser takes a sixth less time (golden/matmul_f16:
-// 21.2 -> 17.7 ms in opt-19). Leaving out the third too changed liger_rms_norm_f16's backward kernel.
+// would, without 5 of its 8 InstCombine runs (the third to the seventh: all but the first two of function
+// simplification and the optimisation pipeline's last) and without CalledValuePropagation. On the module the
+// lowering hands over they change almost nothing the PTX shows: of the 620 conformance and benchmark compiles
+// under both profiles, 618 give O1's PTX; the other two are Liger's in-place RMS-norm backward, whose
+// single-iteration row loop O1 deletes and this pipeline keeps (ctest gpu_optimiser_pipeline_test checks exactly
+// that). The optimiser takes about a fifth less time (golden/matmul_f16: 16.0-16.9 -> 12.8-13.2 ms).
 // If LLVM's O1 ever has another number of InstCombine runs, it is used as it is. The text is computed once per
 // process and per target (it does not depend on the kernel).
 std::string optimiserPipeline(llvm::TargetMachine& machine) {

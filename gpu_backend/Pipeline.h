@@ -33,7 +33,7 @@ struct CompileOptions {
   std::string sm = "sm_90a";  // -mcpu for NVPTX
   Stage dumpStage = Stage::None;  // the stage whose text goes to CompileResult::dump
   // LLVM's O1 exactly as LLVM builds it, not the trimmed pipeline compileKernel runs (Pipeline.cpp,
-  // optimiserPipeline); the test that the two give the same PTX compiles with both.
+  // optimiserPipeline); the test that compares the two pipelines' PTX compiles with both.
   bool untrimmedOptimiser = false;
 };
 
