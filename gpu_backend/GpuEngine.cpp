@@ -222,9 +222,7 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
       continue;
     }
     const std::string parameterName = parameterBindingName(kernel, p);
-    size_t index = launch.arguments.size();
-    for (size_t i = 0; i < launch.arguments.size(); ++i)
-      if (launch.arguments[i].name == parameterName) index = i;
+    const size_t index = argumentForParameter(launch, p);
     if (index == launch.arguments.size())
       return fail("missing argument for parameter %" + parameterName + " (" + parameter.type.str() + ")");
     const LaunchArgument& argument = launch.arguments[index];

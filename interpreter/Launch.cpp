@@ -305,8 +305,7 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   for (size_t p = 0; p < kernel.numArguments(); ++p) {
     const Value& parameter = *kernel.argument(p);
     const std::string parameterName = parameterBindingName(kernel, p);
-    auto it = std::find_if(launch.arguments.begin(), launch.arguments.end(),
-                           [&](const LaunchArgument& a) { return a.name == parameterName; });
+    auto it = launch.arguments.begin() + static_cast<ptrdiff_t>(argumentForParameter(launch, p));
     if (it == launch.arguments.end())
       return fail("missing argument for parameter %" + parameterName + " (" + parameter.type.str() + ")");
     used[it - launch.arguments.begin()] = true;

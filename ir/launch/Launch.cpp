@@ -97,6 +97,17 @@ Diagnostics placeBuffers(const Launch& launch, std::vector<BufferPlacement>& pla
   return problems;
 }
 
+size_t argumentForParameter(const Launch& launch, size_t p) {
+  const std::vector<LaunchArgument>& arguments = launch.arguments;
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (arguments[i].parameter >= 0 && static_cast<size_t>(arguments[i].parameter) == p) return i;
+  if (!launch.kernel) return arguments.size();
+  const std::string name = parameterBindingName(*launch.kernel, p);
+  for (size_t i = 0; i < arguments.size(); ++i)
+    if (arguments[i].parameter < 0 && arguments[i].name == name) return i;
+  return arguments.size();
+}
+
 Diagnostics checkSpecialisation(const Launch& launch, const std::vector<BufferPlacement>& placements) {
   Diagnostics problems;
   if (!launch.kernel) return problems;
@@ -105,10 +116,11 @@ Diagnostics checkSpecialisation(const Launch& launch, const std::vector<BufferPl
     const Attribute* divisibility = findAttribute(kernel.argumentAttributes(p), "tt.divisibility");
     if (!divisibility || divisibility->kind() != Attribute::Kind::Integer || divisibility->intValue() <= 1) continue;
     const uint64_t required = static_cast<uint64_t>(divisibility->intValue());
-    const std::string name = parameterBindingName(kernel, p);
-    for (size_t i = 0; i < launch.arguments.size(); ++i) {
+    const size_t i = argumentForParameter(launch, p);
+    if (i == launch.arguments.size()) continue;
+    {
       const LaunchArgument& argument = launch.arguments[i];
-      if (argument.name != name) continue;
+      const std::string& name = argument.name;
       if (argument.isBuffer()) {
         const uint64_t offset = i < placements.size() ? placements[i].offset : 0;
         if (offset % required != 0)

@@ -8,9 +8,10 @@
 //   launch.grid = {10, 1, 1};
 //   LaunchOutcome outcome = engine.run(launch, options);  // buffers in launch.arguments hold the outputs
 //
-// Arguments are bound to the tt.func parameters by name (Triton drops parameters it specialised to constants;
-// arguments with no parameter of their name are ignored and listed in result.unusedArguments). A missing or
-// ill-typed argument is a Diagnostic naming it.
+// Arguments are bound to the tt.func parameters by position when they carry one (`parameter`: the Python
+// package, which knows Triton's signature) and otherwise by name (the CLI's --arg name=..., case files; Triton
+// drops parameters it specialised to constants; arguments with no parameter of their name are ignored and listed
+// in result.unusedArguments). A missing or ill-typed argument is a Diagnostic naming it.
 //
 // Shared memory. A buffer argument may be an *alias*: a pointer into another buffer argument's storage at a byte
 // offset (in-place kernels pass one tensor as two pointers; a view starts mid-buffer). The launch then has one
@@ -63,6 +64,10 @@ struct LaunchArgument {
   bool scalarIsFloat = false;
   int64_t intValue = 0;
   double floatValue = 0.0;
+  // The kernel parameter this argument binds to, by position (what a GPU launch does: Triton's launcher passes
+  // arguments in the signature's order, and TTIR need not keep their names: Triton may print parameter `M` as
+  // `%b_desc`). -1: bound by name. A tensor descriptor's position is its !tt.tensordesc parameter's.
+  int parameter = -1;
 
   bool isBuffer() const { return kind == Kind::Buffer; }
   bool isAlias() const { return kind == Kind::Buffer && !aliasOf.empty(); }
@@ -130,6 +135,10 @@ struct BufferPlacement {
   size_t storage = 0;
   uint64_t offset = 0;
 };
+
+// The index in launch.arguments of the argument bound to kernel parameter `p` (by position first, then by name:
+// the first argument of the parameter's binding name that carries no position), or launch.arguments.size().
+size_t argumentForParameter(const Launch& launch, size_t p);
 
 // Checks the buffer arguments every engine needs to agree on (sizes are whole elements, alias targets exist and
 // are buffers, no alias cycle, every view lies inside its storage, argument names are unique) and places them.

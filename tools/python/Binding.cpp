@@ -175,6 +175,26 @@ py::dict reportDict(const Report& report) {
 //   ("buffer", name, element, address, nbytes, writable)   owns storage: nbytes read from address
 //   ("alias",  name, element, target, offset, nbytes)      a view into `target`'s storage at a byte offset
 //   ("int", name, value)  ("float", name, value)
+// Each may end with a dict of binding facts: "parameter" (bind to the kernel parameter at that position, not by
+// name), and for a buffer or alias passed as a host TensorDescriptor "desc_shape", "desc_strides",
+// "desc_block_shape" (lists of ints) and "desc_padding" ("zero" or "nan").
+// The optional last element of an argument tuple (see launch below).
+void applyBindingFacts(LaunchArgument& argument, const py::dict& facts) {
+  if (facts.contains("parameter")) argument.parameter = facts["parameter"].cast<int>();
+  if (!facts.contains("desc_shape")) return;
+  if (!argument.isBuffer()) throw LaunchError("argument '" + argument.name + "': only an array can be a tensor descriptor");
+  argument.descShape = facts["desc_shape"].cast<std::vector<int64_t>>();
+  argument.descStrides = facts["desc_strides"].cast<std::vector<int64_t>>();
+  argument.descBlockShape = facts["desc_block_shape"].cast<std::vector<int64_t>>();
+  const std::string padding = facts.contains("desc_padding") ? facts["desc_padding"].cast<std::string>() : "zero";
+  if (padding != "zero" && padding != "nan")
+    throw LaunchError("tensor descriptor '" + argument.name + "': padding must be 'zero' or 'nan', not '" + padding + "'");
+  argument.descPadding = padding == "nan" ? 2 : 1;
+  const size_t rank = argument.descShape.size();
+  if (rank == 0 || rank > 5 || argument.descStrides.size() != rank || argument.descBlockShape.size() != rank)
+    throw LaunchError("tensor descriptor '" + argument.name + "': shape, strides and block shape need the same rank (1 to 5)");
+}
+
 py::dict launch(const Program& program, const std::string& entry, const py::list& args,
                 const std::vector<int64_t>& grid, int numWarps, const std::string& profileName, bool checks,
                 bool checkUB, int threads, const std::string& engineName, int maxReports, bool echoPrints) {
@@ -226,6 +246,8 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
     } else {
       throw LaunchError("argument '" + name + "': unknown kind '" + what + "'");
     }
+    if (py::isinstance<py::dict>(tuple[tuple.size() - 1]))
+      applyBindingFacts(launch.arguments.back(), py::reinterpret_borrow<py::dict>(tuple[tuple.size() - 1]));
   }
 
   LaunchOutcome outcome;

@@ -11,8 +11,9 @@ conformance cases. docs/python.md has the whole story.
 """
 from __future__ import annotations
 
-import os
+import sys
 
+from ._environment import REPORT_KINDS
 from ._memory import as_dtype
 from ._native import native
 
@@ -30,7 +31,7 @@ except ImportError:  # no native module: capture still works; running a kernel r
     class EngineUnavailable(Exception):
         pass
 
-__all__ = ["interpret", "enable", "KernelError", "Options", "as_dtype", "run_ttir", "TtirError", "LaunchError",
+__all__ = ["interpret", "enable", "waive", "KernelError", "KernelWarning", "Options", "REPORT_KINDS", "as_dtype", "run_ttir", "TtirError", "LaunchError",
            "EngineUnavailable", "engine_available"]
 
 
@@ -69,12 +70,27 @@ def run_ttir(ttir: str, args: dict, grid, entry: str = "", num_warps: int = 4, *
 
 def __getattr__(name):
     # The Triton-facing half imports triton; load it only when asked for.
-    if name in ("interpret", "enable", "KernelError", "Options"):
+    if name in ("interpret", "enable", "KernelError", "KernelWarning", "Options", "waive"):
         from . import _interpret
         return getattr(_interpret, name)
     raise AttributeError(name)
 
 
-if os.environ.get("TILESIM_INTERPRET") == "1":
-    from . import _interpret as _interpret_module
-    _interpret_module.enable(**_interpret_module.options_from_environment())
+def _start_from_environment():
+    """TILESIM_INTERPRET=1: tilesim runs every Triton launch of this process (see _dropin.py). A bad value of
+    a TILESIM_* variable is one clear line on stderr and exit status 2, never a traceback or a silent fallback
+    to Triton."""
+    from . import _environment
+    try:
+        wanted = _environment.interpret_requested()
+        options = _environment.options() if wanted else {}
+    except _environment.BadEnvironment as bad:
+        print(f"tilesim: {bad}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if wanted:
+        from . import _dropin, _interpret
+        _dropin.activate()
+        _interpret.enable(**options)
+
+
+_start_from_environment()

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import os
 import sys
+import threading
+import warnings
 from dataclasses import dataclass, replace
 
-from triton.runtime.autotuner import Autotuner
+from triton.runtime.autotuner import Autotuner, Heuristics
 from triton.runtime.jit import JITFunction
 
-from . import _frontend, _memory
+from . import _arguments, _environment, _frontend, _memory
 from ._native import native
 
 
@@ -62,54 +63,123 @@ class Options:
     autotune: str = "first"   # autotuned kernels: run the "first" config left after pruning, or "all" of them
     max_reports: int = 10     # stored per report kind; all are counted
     raise_on_report: bool = True
+    waive: frozenset = frozenset()  # report kinds that warn (tilesim.KernelWarning) instead of raising
+
+    def __post_init__(self):
+        _check_choice("profile", self.profile, ("exact", "triton"))
+        _check_choice("engine", self.engine, ("interp", "gpu"))
+        _check_choice("autotune", self.autotune, ("first", "all"))
+        for name in ("checks", "check_ub", "raise_on_report"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"tilesim: option {name} must be True or False, not {getattr(self, name)!r}")
+        if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 0 <= self.threads <= 4096:
+            raise ValueError(f"tilesim: option threads must be an integer from 0 (all cores) to 4096, not {self.threads!r}")
+        if isinstance(self.max_reports, bool) or not isinstance(self.max_reports, int) or not 1 <= self.max_reports <= 100000:
+            raise ValueError(f"tilesim: option max_reports must be an integer from 1 to 100000, not {self.max_reports!r}")
+        object.__setattr__(self, "waive", _waive_set(self.waive, "option waive"))
 
 
-_stack: list = []
+def _check_choice(name, value, choices):
+    if value not in choices:
+        raise ValueError(f"tilesim: option {name} must be one of {', '.join(map(repr, choices))}, not {value!r}")
+
+
+def _waive_set(kinds, source) -> frozenset:
+    if isinstance(kinds, str):
+        kinds = kinds.split(",")
+    return _environment.waived_kinds(",".join(kinds), source)
+
+
+class KernelWarning(UserWarning):
+    """Reports of a kind the launch waived (Options.waive, tilesim.waive, TILESIM_WAIVE): said, not raised."""
+
+
+KernelWarning.__module__ = "tilesim"
+
+# The options in force: interpret() blocks are per thread (two threads' blocks never see each other's), on top
+# of the process-wide options enable() / TILESIM_INTERPRET=1 set.
+_process: list = []
+_local = threading.local()
 _installed = {}
 
 
+def _thread_stack() -> list:
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
 def current():
-    return _stack[-1] if _stack else None
+    stack = _thread_stack()
+    if stack:
+        return stack[-1]
+    return _process[-1] if _process else None
 
 
 @contextlib.contextmanager
 def interpret(**options):
-    """Runs every Triton launch inside the block on tilesim. Options: see Options."""
+    """Runs every Triton launch inside the block on tilesim (in this thread). Options: see Options."""
     install()
-    _stack.append(replace(current() or Options(), **options))
+    stack = _thread_stack()
+    stack.append(replace(current() or Options(), **options))
     try:
-        yield _stack[-1]
+        yield stack[-1]
     finally:
-        _stack.pop()
+        stack.pop()
 
 
 def enable(**options):
-    """Turns interpretation on for the rest of the process (what TILESIM_INTERPRET=1 does)."""
+    """Turns interpretation on for the rest of the process, in every thread (what TILESIM_INTERPRET=1 does)."""
     install()
-    _stack.insert(0, Options(**options))
+    _process.append(Options(**options))
+
+
+class waive(contextlib.ContextDecorator):
+    """Report kinds that warn instead of raising: `@tilesim.waive("race")` on a kernel (above @triton.jit) waives
+    them for that kernel's launches; as a context manager or on a test function, for the launches inside."""
+
+    def __init__(self, *kinds):
+        self.kinds = _waive_set(kinds, "tilesim.waive")
+
+    def __call__(self, target):
+        if not isinstance(target, (JITFunction, Autotuner, Heuristics)):
+            return super().__call__(target)  # a test function (or any callable): waived while it runs
+        kernel = target
+        while isinstance(kernel, (JITFunction, Autotuner, Heuristics)):  # through autotune/heuristics to the jit
+            kernel.tilesim_waive = getattr(kernel, "tilesim_waive", frozenset()) | self.kinds
+            kernel = getattr(kernel, "fn", None)
+        return target
+
+    def __enter__(self):
+        install()
+        stack = _thread_stack()
+        base = current() or Options()
+        stack.append(replace(base, waive=base.waive | self.kinds))
+        return stack[-1]
+
+    def __exit__(self, *exc):
+        _thread_stack().pop()
+        return False
 
 
 def options_from_environment() -> dict:
-    options = {}
-    if os.environ.get("TILESIM_PROFILE"):
-        options["profile"] = os.environ["TILESIM_PROFILE"]
-    if os.environ.get("TILESIM_THREADS"):
-        options["threads"] = int(os.environ["TILESIM_THREADS"])
-    if os.environ.get("TILESIM_ENGINE"):
-        options["engine"] = os.environ["TILESIM_ENGINE"]
-    if os.environ.get("TILESIM_CHECK") == "ub":
-        options["check_ub"] = True
-    if os.environ.get("TILESIM_CHECK") == "none":
-        options["checks"] = False
-    return options
+    return _environment.options()
 
 
 def install():
     """Routes JITFunction.run and Autotuner.run through tilesim, once per process. The patched methods fall
     through to Triton's own when no interpret() block is active, and hand each launch to the recorder first when
     tilesim.capture.record() is active (so recording works on a GPU and, for tests, under interpret())."""
-    if _installed:
-        return
+    with _install_lock:
+        if not _installed:
+            _install()
+
+
+_install_lock = threading.Lock()
+
+
+def _install():
     _installed["jit"] = JITFunction.run
     _installed["autotune"] = Autotuner.run
     _installed["bench"] = Autotuner._bench
@@ -152,6 +222,24 @@ def install():
     JITFunction.run = jit_run
     Autotuner.run = autotune_run
     Autotuner._bench = autotune_bench
+    _refuse_interpreted_functions()
+
+
+def _refuse_interpreted_functions():
+    """A kernel made by @triton.jit while Triton's interpreter was on is an InterpretedFunction; inside an
+    interpret() block its launch is an error that says so, never a silent run on Triton's interpreter."""
+    from triton.runtime.interpreter import InterpretedFunction
+    original = InterpretedFunction.run
+
+    def run(self, *args, grid, warmup, **kwargs):
+        if current() is None:
+            return original(self, *args, grid=grid, warmup=warmup, **kwargs)
+        raise RuntimeError(
+            f"tilesim: kernel {self.fn.__name__} was made by @triton.jit while Triton's own interpreter was on "
+            "(TRITON_INTERPRET=1), so tilesim cannot compile it: set TILESIM_INTERPRET=1 before Python starts "
+            "(tilesim then keeps TRITON_INTERPRET=1 for code that asks), or unset TRITON_INTERPRET")
+
+    InterpretedFunction.run = run
 
 
 def _recorder():
@@ -178,26 +266,8 @@ def launch(fn, args, kwargs, grid, options: Options, warmup=False):
     if any(g == 0 for g in grid):
         return compiled  # an empty grid launches nothing, as on the GPU
 
-    views, scalars = {}, []
-    for name, value in bound.items():
-        if compiled.signature.get(name) == "constexpr" or value is None:
-            continue  # folded into the TTIR
-        if isinstance(value, _memory.ArrayView):
-            views[name] = value
-        elif isinstance(value, bool):
-            scalars.append(("int", name, int(value)))
-        elif isinstance(value, int):
-            scalars.append(("int", name, value))
-        elif isinstance(value, float):
-            scalars.append(("float", name, value))
-        elif hasattr(value, "item") and callable(value.item):  # numpy / torch scalars
-            item = value.item()
-            scalars.append(("float" if isinstance(item, float) else "int", name, item))
-        else:
-            raise TypeError(f"tilesim: {fn.__name__}: argument '{name}' of type {type(value).__name__} cannot be "
-                            "passed to a kernel (arrays, ints, floats and bools can)")
-    plan = _memory.plan_buffers(views)
-    result = native.launch(compiled.program, compiled.entry, plan.arguments + scalars, list(grid),
+    arguments = _arguments.launch_arguments(bound, compiled.signature, len(compiled.parameters), fn.__name__)
+    result = native.launch(compiled.program, compiled.entry, arguments, list(grid),
                            num_warps=compiled.num_warps, profile=options.profile, checks=options.checks,
                            check_ub=options.check_ub, threads=options.threads, engine=options.engine,
                            max_reports=options.max_reports, echo_prints=False)
@@ -207,25 +277,68 @@ def launch(fn, args, kwargs, grid, options: Options, warmup=False):
         raise KernelError(f"{fn.__name__}: the kernel wrote to read-only memory "
                           f"({', '.join(result['read_only_written'])}); the arrays were left unchanged",
                           kernel=fn.__name__)
-    if result["total"] and options.raise_on_report:
-        _raise_kernel_error(fn, grid, result)
+    if result["total"]:
+        _judge_reports(fn, grid, result, options)
     return compiled
 
 
-def _raise_kernel_error(fn, grid, result):
-    reports, groups = result["reports"], result["groups"]
-    first = reports[0]
+# KernelError's order: what corrupts memory first (out-of-bounds writes, races, undefined values reaching memory),
+# then out-of-bounds reads, then the rest.
+_WRITE_OPS = ("tt.store", "tt.atomic_rmw", "tt.atomic_cas", "tt.descriptor_store", "tt.descriptor_reduce",
+              "tt.descriptor_scatter")
+_SEVERITY = {"race": 1, "same-value-race": 2, "undefined-value": 3}
+
+
+def _severity(group) -> int:
+    if group["kind"] == "out-of-bounds":
+        return 0 if group["op"] in _WRITE_OPS else 4
+    return _SEVERITY.get(group["kind"], 5)
+
+
+def _judge_reports(fn, grid, result, options: Options):
+    """Raises KernelError for the reports not waived (Options.waive, the kernel's tilesim.waive); waived ones
+    are a KernelWarning."""
+    waived = options.waive | getattr(fn, "tilesim_waive", frozenset())
+    kept = {**result, "groups": [g for g in result["groups"] if g["kind"] not in waived],
+            "reports": [r for r in result["reports"] if r["kind"] not in waived],
+            "totals": {k: n for k, n in result["totals"].items() if k not in waived}}
+    kept["total"] = sum(kept["totals"].values())
+    dropped = {k: n for k, n in result["totals"].items() if k in waived}
+    if dropped:
+        warnings.warn(KernelWarning(f"{fn.__name__}: waived " +
+                                    ", ".join(f"{n} {k}" for k, n in dropped.items()) + " report(s)"), stacklevel=4)
+    if kept["total"] and options.raise_on_report:
+        _raise_kernel_error(fn, grid, kept)
+
+
+def _raise_kernel_error(fn, grid, result, shown: int = 8):
+    """The message leads with the worst report; each distinct (kind, op, TTIR line) appears once before any
+    repeat is folded."""
+    groups = sorted(result["groups"], key=_severity)  # stable: the engine's order within a severity
+    first_seen, repeats = [], []
+    seen = set()
+    for group in groups:
+        key = (group["kind"], group["op"], group["ttir"])
+        (repeats if key in seen else first_seen).append(group)
+        seen.add(key)
+    ordered = first_seen + repeats
+    lead = ordered[0]
+    reports = sorted(result["reports"], key=_severity)
+    first = next((r for r in reports if (r["kind"], r["op"], r["ttir"]) == (lead["kind"], lead["op"], lead["ttir"])),
+                 reports[0] if reports else lead)
     where = first["source"] or first["ttir"] or "an unknown location"
     lines = [f"{fn.__name__}[{', '.join(map(str, grid))}]: {first['kind']} at {where} ({first['op']}), "
              f"program {tuple(first['program'])}, lane {list(first['lane'])}"
              + (f", buffer {first['buffer']}" if first["buffer"] else "")]
-    for group in groups[:8]:
+    limit = max(shown, len(first_seen))
+    for group in ordered[:limit]:
         lines.append("  " + group["text"])
-    if len(groups) > 8:
-        lines.append(f"  ... {len(groups) - 8} more groups")
+    if len(ordered) > limit:
+        lines.append(f"  ... {len(ordered) - limit} more groups (repeats of the kinds, ops and lines above)")
     totals = ", ".join(f"{count} {kind}" for kind, count in result["totals"].items())
     lines.append(f"  {result['total']} report(s) in all: {totals}")
-    error = KernelError("\n".join(lines), kernel=fn.__name__, reports=reports, groups=groups, total=result["total"])
+    error = KernelError("\n".join(lines), kernel=fn.__name__, reports=[first] + [r for r in reports if r is not first],
+                        groups=ordered, total=result["total"])
     _raise_at_kernel_line(error, fn.__name__)
 
 
