@@ -426,8 +426,9 @@ LaunchOutcome runLaunchUnguarded(Launch& launch, const LaunchOptions& options, c
   auto prints = std::make_unique<PrintCollector>(options.maxPrintLines);
   runPrograms(threads, options, *prints);
   const size_t raceKind = static_cast<size_t>(Report::Kind::Race);
+  const size_t sameValueKind = static_cast<size_t>(Report::Kind::SameValueRace);
   bool raced = false;
-  for (const ReportSink& sink : sinks) raced = raced || sink.counts[raceKind] > 0;
+  for (const ReportSink& sink : sinks) raced = raced || sink.counts[raceKind] > 0 || sink.counts[sameValueKind] > 0;
   if (raceLog) {
     std::vector<AccessRecord> records;
     size_t count = 0;

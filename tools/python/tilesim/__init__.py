@@ -88,8 +88,9 @@ def _start_from_environment():
         print(f"tilesim: {bad}", file=sys.stderr)
         raise SystemExit(2) from None
     if wanted:
-        from . import _dropin, _interpret
-        _dropin.activate()
+        from . import _dropin
+        _dropin.activate()  # before anything imports triton
+        from . import _interpret
         _interpret.enable(**options)
 
 

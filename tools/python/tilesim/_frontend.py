@@ -8,12 +8,21 @@ parameters (and their defaults) are folded, `do_not_specialize` is honoured. The
 module printed is what `compiled_kernel.asm["ttir"]` holds on an H200. Nothing past TTIR runs (no ptxas, no
 driver).
 
-Compiled TTIR is cached per kernel source (JITFunction.cache_key, which covers the functions it calls) and
-specialisation, in memory for the process.
+Compiled TTIR is cached per kernel source (JITFunction.cache_key, which covers the functions it calls and the
+constexpr globals it reads) and specialisation: in memory for the process, and on disk across processes, in
+Triton's cache directory (`knobs.cache.dir`, TRITON_CACHE_DIR) under `tilesim-ttir/`, keyed the way Triton keys
+its own compile cache (triton_key(), the ASTSource hash, the target, the options hash, the cache-invalidating
+environment variables). One MLIR context serves every compile of the process (Triton makes one per compile:
+a fifth of a small kernel's compile time). TILESIM_TTIR_CACHE=0 turns the disk cache off.
 """
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
+import os
+import tempfile
+import threading
 from dataclasses import dataclass
 
 from triton.backends.compiler import GPUTarget
@@ -53,7 +62,7 @@ class Compiled:
 
 _binders: dict = {}
 _cache: dict = {}
-stats = {"compiled": 0, "cached": 0}
+stats = {"compiled": 0, "cached": 0, "disk": 0}
 
 
 def _binder(fn):
@@ -88,6 +97,16 @@ def _cache_key(fn, specialization, options_kwargs):
     return (fn.cache_key, freeze(specialization), freeze(options_kwargs))
 
 
+def check_globals_unchanged(fn):
+    """Triton's rule (JITFunction.run): a global the kernel read at compile time that has changed since is an
+    error, not a silent reuse of the old TTIR."""
+    missing = object()
+    for (name, _), (value, namespace) in getattr(fn, "used_global_vals", {}).items():
+        if (now := namespace.get(name, missing)) != value:
+            raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from {value} "
+                               f"to {now}")
+
+
 def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
     key = _cache_key(fn, specialization, options_kwargs)
     compiled = _cache.get(key)
@@ -96,7 +115,14 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
         return compiled
     be = backend()
     options, signature, constexprs, attrs = fn._pack_args(be, options_kwargs, bound_args, specialization, None)
-    ttir = make_ttir(fn, signature, constexprs, attrs, options)
+    disk_key = _disk_key(fn, signature, constexprs, attrs, options)
+    ttir = _disk_read(disk_key)
+    if ttir is None:
+        ttir = make_ttir(fn, signature, constexprs, attrs, options)
+        _disk_write(disk_key, ttir)
+        stats["compiled"] += 1
+    else:
+        stats["disk"] += 1
     program = native.Program.parse(ttir, f"{fn.__name__}.ttir")
     names = list(signature.keys())
     compiled = Compiled(program=program, entry=program.kernel_name(""), ttir=ttir, num_warps=options.num_warps,
@@ -104,18 +130,88 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
                         constexprs={names[path[0]]: value for path, value in constexprs.items() if len(path) == 1},
                         parameters=program.parameters(""))
     _cache[key] = compiled
-    stats["compiled"] += 1
     return compiled
+
+
+_context_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=None)
+def _context():
+    from triton._C.libtriton import ir
+    context = ir.context()
+    ir.load_dialects(context)
+    backend().load_dialects(context)
+    return context
 
 
 def make_ttir(fn, signature, constexprs, attrs, options) -> str:
     """ASTSource -> TTIR text, the first stage of triton.compile and nothing after it."""
-    from triton._C.libtriton import ir
     be = backend()
-    context = ir.context()
-    ir.load_dialects(context)
-    be.load_dialects(context)
+    with _context_lock:  # one MLIR context, one compile at a time in it
+        context = _context()
+        source = ASTSource(fn, signature, constexprs, attrs)
+        module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(),
+                                context)
+        module = be.make_ttir(module, {}, options, be._parse_arch(options.arch) if hasattr(be, "_parse_arch") else 90)
+        return str(module)
+
+
+# The on-disk TTIR cache. Format version: bump when what is stored changes.
+_DISK_FORMAT = "tilesim-ttir-1"
+
+
+def _disk_enabled() -> bool:
+    value = os.environ.get("TILESIM_TTIR_CACHE", "1")
+    if value not in ("0", "1"):
+        raise ValueError(f"tilesim: TILESIM_TTIR_CACHE={value!r} is not 0 or 1")
+    return value == "1"
+
+
+@functools.lru_cache(maxsize=None)
+def _triton_key() -> str:
+    from triton.runtime.cache import triton_key
+    return triton_key()
+
+
+def _disk_key(fn, signature, constexprs, attrs, options) -> str | None:
+    if not _disk_enabled():
+        return None
+    from triton._C.libtriton import get_cache_invalidating_env_vars
     source = ASTSource(fn, signature, constexprs, attrs)
-    module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(), context)
-    module = be.make_ttir(module, {}, options, be._parse_arch(options.arch) if hasattr(be, "_parse_arch") else 90)
-    return str(module)
+    environment = str(sorted(get_cache_invalidating_env_vars().items()))
+    text = f"{_DISK_FORMAT}-{_triton_key()}-{source.hash()}-{TARGET}-{options.hash()}-{environment}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _disk_path(key: str) -> str:
+    from triton import knobs
+    return os.path.join(knobs.cache.dir, "tilesim-ttir", key[:2], key + ".ttir")
+
+
+def _disk_read(key):
+    """The cached TTIR, or None (absent, unreadable, or not what this cache writes: it is recompiled)."""
+    if key is None:
+        return None
+    try:
+        with open(_disk_path(key), encoding="utf-8") as file:
+            header, _, ttir = file.read().partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return ttir if header == f"// {_DISK_FORMAT} {key}" and ttir.rstrip().endswith("}") else None
+
+
+def _disk_write(key, ttir: str):
+    """Written whole or not at all (a temporary file renamed into place); a cache that cannot be written is
+    skipped."""
+    if key is None:
+        return
+    path = _disk_path(key)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(f"// {_DISK_FORMAT} {key}\n{ttir}")
+        os.replace(temporary, path)
+    except OSError:
+        pass

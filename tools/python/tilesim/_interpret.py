@@ -255,6 +255,7 @@ def launch(fn, args, kwargs, grid, options: Options, warmup=False):
         hook(*args, **kwargs)
     bound, specialization, launch_options = _frontend._binder(fn)(*wrapped_args, **wrapped_kwargs)
     compiled = _frontend.compile_ttir(fn, bound, specialization, wrapped_kwargs)
+    _frontend.check_globals_unchanged(fn)
     if warmup:
         return compiled
     if callable(grid):

@@ -212,13 +212,50 @@ class BufferPlan:
     owners: dict = field(default_factory=dict)     # storage owner name -> (low, high)
 
 
-def plan_buffers(views: dict) -> BufferPlan:
-    """Groups named ArrayViews by storage; each group is one buffer, each view a pointer (an alias) into it."""
+def _group_by_memory(views: dict) -> list:
+    """Named views grouped into buffers: views of one known storage, and views whose byte spans overlap however
+    they were made (`as_strided`, two `frombuffer`s of one bytearray, any exporter of the buffer protocol) —
+    the memory they really cover decides, not which Python object owns it."""
+    names = list(views)
+    parent = list(range(len(names)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i, j):
+        parent[find(i)] = find(j)
+
+    first_of_key: dict = {}
+    for i, name in enumerate(names):
+        key = views[name].storage_key
+        if key in first_of_key:
+            union(i, first_of_key[key])
+        else:
+            first_of_key[key] = i
+    by_start = sorted(range(len(names)), key=lambda i: views[names[i]].low)
+    reach, reacher = None, None
+    for i in by_start:
+        view = views[names[i]]
+        if view.high == view.low:
+            continue  # an empty view covers no memory
+        if reach is not None and view.low < reach:
+            union(i, reacher)
+        if reach is None or view.high > reach:
+            reach, reacher = view.high, i
     groups: dict = {}
-    for name, view in views.items():
-        groups.setdefault(view.storage_key, []).append((name, view))
+    for i, name in enumerate(names):
+        groups.setdefault(find(i), []).append((name, views[name]))
+    return list(groups.values())
+
+
+def plan_buffers(views: dict) -> BufferPlan:
+    """Groups named ArrayViews into buffers by the memory they cover (_group_by_memory); each group is one
+    buffer, each view a pointer (an alias) into it."""
     plan = BufferPlan()
-    for members in groups.values():
+    for members in _group_by_memory(views):
         low = min(view.low for _, view in members)
         high = max(view.high for _, view in members)
         writable = any(view.writable for _, view in members)
