@@ -371,6 +371,20 @@ void Executor::executeAssert(const Operation& op, Frame& frame) {
   }
 }
 
+// llvm.intr.assume (tl.assume): LLVM may compile the kernel as if the condition held, so a false one is
+// undefined behaviour there. The interpreter reports it (and an undefined condition) and goes on: the values it
+// computes are not affected by the promise.
+void Executor::executeAssume(const Operation& op, Frame& frame) {
+  const Tile& condition = *get(frame, op.operand(0));
+  if (condition.undefinedMask() && condition.undefinedMask()[0]) {
+    if (checks()) report(Report::Kind::UndefinedUse, op, &condition, 0, "an undefined value is assumed true");
+    return;
+  }
+  if ((condition.bitsAt(0) & 1) == 0)
+    report(Report::Kind::AssumeViolated, op, &condition, 0,
+           "assumption is false: tl.assume promises it is true, and LLVM may compile the kernel as if it were");
+}
+
 void Executor::executeConstant(const Operation& op, Frame& frame) {
   switch (familyOp<ConstantOp>(op.kind)) {
     case ConstantOp::ArithConstant:
@@ -445,6 +459,7 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
       switch (familyOp<DebugOp>(op.kind)) {
         case DebugOp::TTPrint: executePrint(op, frame); return;
         case DebugOp::TTAssert: executeAssert(op, frame); return;
+        case DebugOp::LLVMAssume: executeAssume(op, frame); return;
         case DebugOp::GPUBarrier: barrier(); return;  // a program runs its ops in order; it covers lock accesses
       }
       break;

@@ -163,6 +163,7 @@ class Executor {
   void executeCall(const Operation& op, Frame& frame);
   void executePrint(const Operation& op, Frame& frame);
   void executeAssert(const Operation& op, Frame& frame);
+  void executeAssume(const Operation& op, Frame& frame);
   std::vector<TileRef> callFunction(const PreparedFunction& function, std::span<const TileRef> arguments);
   bool scalarCondition(const Operation& op, const Tile& tile);  // reports undefined control flow
   int64_t scalarInt(const Operation& op, const Tile& tile, const char* what);

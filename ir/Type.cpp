@@ -13,6 +13,7 @@ namespace tilesim {
 struct TypeStorage {
   Type::Kind kind = Type::Kind::Invalid;
   ScalarKind scalar = ScalarKind::I1;
+  Signedness signedness = Signedness::Signless;  // scalars
   int addressSpace = 0;
   std::vector<int64_t> shape;   // tensors
   std::vector<Type> children;   // pointee / element / function inputs then results
@@ -21,7 +22,7 @@ struct TypeStorage {
 
 namespace {
 
-using Key = std::tuple<int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t>;
+using Key = std::tuple<int, int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t>;
 
 struct Uniquer {
   std::mutex mutex;
@@ -39,8 +40,8 @@ namespace detail {
 const TypeStorage* intern(TypeStorage proto) {
   std::vector<const void*> children;
   for (Type child : proto.children) children.push_back(child.opaque());
-  Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), proto.addressSpace, proto.shape,
-          children, proto.numInputs};
+  Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), static_cast<int>(proto.signedness),
+          proto.addressSpace, proto.shape, children, proto.numInputs};
   // Engines build the same few types over and over on every thread: look in this thread's cache first so
   // the global lock is taken once per distinct type per thread.
   thread_local std::map<Key, const TypeStorage*> cache;
@@ -99,10 +100,12 @@ const char* scalarKindName(ScalarKind kind) {
   TILESIM_UNREACHABLE("bad ScalarKind");
 }
 
-Type Type::scalar(ScalarKind kind) {
+Type Type::scalar(ScalarKind kind, Signedness signedness) {
+  TILESIM_ASSERT(signedness == Signedness::Signless || isIntegerKind(kind), "a signed or unsigned float type");
   TypeStorage proto;
   proto.kind = Kind::Scalar;
   proto.scalar = kind;
+  proto.signedness = signedness;
   return Type(detail::intern(std::move(proto)));
 }
 
@@ -167,6 +170,17 @@ ScalarKind Type::scalarKind() const {
   return e.storage_->scalar;
 }
 
+Signedness Type::signedness() const {
+  Type e = element();
+  return e.isScalar() ? e.storage_->signedness : Signedness::Signless;
+}
+
+Type Type::signless() const {
+  Type e = element();
+  if (!e.isScalar() || e.storage_->signedness == Signedness::Signless) return *this;
+  return withElement(scalar(e.storage_->scalar));
+}
+
 int Type::bitWidth() const {
   Type e = element();
   if (e.isPointer()) return 64;
@@ -224,7 +238,11 @@ std::string shapeString(std::span<const int64_t> shape) {
 std::string Type::str() const {
   switch (kind()) {
     case Kind::Invalid: return "<<invalid type>>";
-    case Kind::Scalar: return scalarKindName(storage_->scalar);
+    case Kind::Scalar: {
+      const char* prefix = storage_->signedness == Signedness::Signed ? "s"
+                           : storage_->signedness == Signedness::Unsigned ? "u" : "";
+      return prefix + std::string(scalarKindName(storage_->scalar));
+    }
     case Kind::Pointer: {
       std::string s = "!tt.ptr<" + pointee().str();
       if (storage_->addressSpace != 1) s += ", " + std::to_string(storage_->addressSpace);

@@ -1,7 +1,10 @@
 // Types of TTIR values: scalars (i1..i64, fp8..f64), pointers (!tt.ptr<T>), ranked tensors (tensor<4x8xT>),
 // tensor descriptors (!tt.tensordesc<tensor<BxT>>: a TMA-style view of a strided tensor in memory, typed by the
 // block it loads and stores) and function types. Types are interned: two equal types are the same object, so `==` is a pointer compare
-// and a Type is cheap to copy. Signedness does not exist here (as in MLIR): the op carries it.
+// and a Type is cheap to copy. Integers are signless (`i32`): the op says whether it treats them as signed. The one
+// exception Triton 3.6 prints is the element of a tensor descriptor's block, which keeps the Python dtype's
+// signedness (`!tt.tensordesc<tensor<2x16xsi32>>`, `ui8`; bool is `ui1`): a signed or unsigned integer is a type of
+// its own (printed back as read), with the scalarKind() of its width, and `signless()` maps it to `i32` / `i8`.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +24,9 @@ int bitWidth(ScalarKind kind);          // i1 -> 1, f8 -> 8, ...
 int storageBytes(ScalarKind kind);      // bytes per element in memory and in tiles (i1 -> 1)
 const char* scalarKindName(ScalarKind kind);  // MLIR spelling: "i32", "f8E4M3FN", "bf16"
 
+// MLIR's integer signedness: `i32` (signless), `si32`, `ui32`. Only integer kinds may be Signed or Unsigned.
+enum class Signedness : uint8_t { Signless, Signed, Unsigned };
+
 struct TypeStorage;
 
 class Type {
@@ -28,7 +34,7 @@ class Type {
   enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function, TensorDesc };
 
   Type() = default;
-  static Type scalar(ScalarKind kind);
+  static Type scalar(ScalarKind kind, Signedness signedness = Signedness::Signless);
   static Type pointer(Type pointee, int addressSpace = 1);
   static Type tensor(std::span<const int64_t> shape, Type element);
   static Type tensor(std::initializer_list<int64_t> shape, Type element);
@@ -62,7 +68,10 @@ class Type {
   bool isPointerLike() const { return element().isPointer(); }
   // A pointer to a tensor (block pointer, from tt.make_tensor_ptr).
   bool isBlockPointer() const;
-  ScalarKind scalarKind() const;  // requires element().isScalar()
+  ScalarKind scalarKind() const;  // requires element().isScalar(); si32 and ui32 are I32
+  Signedness signedness() const;  // of the element (looks through tensors); Signless for all but si*/ui*
+  // This type with a signless element: tensor<2x16xui8> -> tensor<2x16xi8>; other types are returned as they are.
+  Type signless() const;
   int bitWidth() const;           // of the element; pointers are 64
 
   Type pointee() const;  // requires isPointer()

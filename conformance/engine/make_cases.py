@@ -920,6 +920,29 @@ module {
         .tensor("x_ptr", "int32", x) \
         .expect_report("assert", op="tt.assert", program=[1, 0, 0], lane=[5]).expect_counts({"assert": 1})
 
+    sizes = np.array([128 * 4 - 128 * pid for pid in range(4)], np.int32)  # n - pid * 128 with n = 512
+    Case("control", "assume_violated", "assume_k", module("""
+module {
+  tt.func public @assume_k(%out_ptr: !tt.ptr<i32>, %n: i32) attributes {noinline = false} {
+    %c256_i32 = arith.constant 256 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %pid = tt.get_program_id x : i32
+    %size = arith.muli %pid, %c128_i32 : i32
+    %size_0 = arith.subi %n, %size : i32
+    %0 = arith.cmpi sge, %size_0, %c256_i32 : i32
+    llvm.intr.assume %0 : i1
+    %1 = tt.addptr %out_ptr, %pid : !tt.ptr<i32>, i32
+    tt.store %1, %size_0 : !tt.ptr<i32>
+    tt.return
+  }
+}
+"""), "llvm.intr.assume (what tl.assume(size >= 256) emits) with n = 512 over 4 programs: size = n - 128 pid is "
+          "512, 384, 256, 128, so the promise is false in program 3 only. LLVM may compile as if it held, so the "
+          "interpreter reports it (kind assume, one report) and goes on: every program still stores its size.",
+         grid=(4,)) \
+        .tensor("out_ptr", "int32", np.zeros(4, np.int32), sizes).scalar("n", 512) \
+        .expect_report("assume", op="llvm.intr.assume", program=[3, 0, 0]).expect_counts({"assume": 1})
+
 
 # =================================================================================================================
 # reduce_scan: tt.scan and tt.reduce (SEMANTICS.md §3.7-3.8); integer data keeps every result exact in any order
@@ -1494,6 +1517,74 @@ module {
         .descriptor("x_desc", "float32", h, (6, 12), (12, 1), (4, 8)) \
         .tensor("out_ptr", "float32", np.full(64, -1.0, np.float32), hout.ravel()) \
         .tensor("w_ptr", "int64", np.zeros(4, np.int64), np.array([6, 12, 12, 1], np.int64))
+
+    # Integer blocks carry the Python dtype's signedness (uint8 -> ui8, int16 -> si16, Triton 3.6's text); the
+    # values they move are the signless i8 / i16, bit for bit, and zero padding is 0.
+    u8 = ((np.arange(60) * 37 + 100) % 256).astype(np.uint8).reshape(5, 12)
+    loaded = desc_block(u8, (5, 10), -1, 6, np.uint8(0)).astype(np.int16)  # extui: 0..255
+    s16 = np.full((5, 12), -1, np.int16)
+    for i in range(4):
+        for j in range(8):
+            if 3 + i < 5 and 7 + j < 10:
+                s16[3 + i, 7 + j] = loaded[i, j]
+    Case("descriptor", "desc_signed_unsigned_blocks", "desc_int", module(tile_kernel(
+        "desc_int(%a_ptr: !tt.ptr<i8>, %out_ptr: !tt.ptr<i16>)", """
+    %c-1_i32 = arith.constant -1 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %c6_i32 = arith.constant 6 : i32
+    %c7_i32 = arith.constant 7 : i32
+    %c5_i32 = arith.constant 5 : i32
+    %c10_i32 = arith.constant 10 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c12_i64 = arith.constant 12 : i64
+    %d = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <i8>, <tensor<4x8xui8>>
+    %t = tt.descriptor_load %d[%c-1_i32, %c6_i32] : !tt.tensordesc<tensor<4x8xui8>> -> tensor<4x8xi8>
+    %w = arith.extui %t : tensor<4x8xi8> to tensor<4x8xi16>
+    %e = tt.make_tensor_descriptor %out_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <i16>, <tensor<4x8xsi16>>
+    tt.descriptor_store %e[%c3_i32, %c7_i32], %w : !tt.tensordesc<tensor<4x8xsi16>>, tensor<4x8xi16>
+""")),
+         "Descriptors of integer blocks as Triton 3.6 prints them for uint8 and int16 tensors: <tensor<4x8xui8>> "
+         "and <tensor<4x8xsi16>>. The 4x8 ui8 block at (-1, 6) of a [5, 10] descriptor (strides [12, 1]) loads "
+         "i8 bits, zero outside the shape; extui widens them (values 128..255 stay positive) and the si16 "
+         "descriptor stores the block at (3, 7), dropping what falls outside [5, 10].") \
+        .tensor("a_ptr", "uint8", u8) \
+        .tensor("out_ptr", "int16", np.full((5, 12), -1, np.int16), s16)
+
+    hu = ((np.arange(72, dtype=np.int64) * 2654435761) % 2**32).astype(np.uint32).reshape(6, 12)
+    hout_u = np.zeros((2, 4, 8), np.uint32)
+    for pid in range(2):
+        hout_u[pid] = desc_block(hu, (6, 12), pid * 4, 4, np.uint32(0))
+    Case("descriptor", "host_descriptor_ui32", "host_desc_u", module("""
+module {
+  tt.func public @host_desc_u(%x_desc: !tt.tensordesc<tensor<4x8xui32>>, %x_desc_0: i32, %x_desc_1: i32, %x_desc_2: i64, %x_desc_3: i64, %out_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c4_i32 = arith.constant 4 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %pid = tt.get_program_id x : i32
+    %row = arith.muli %pid, %c4_i32 : i32
+    %t = tt.descriptor_load %x_desc[%row, %c4_i32] : !tt.tensordesc<tensor<4x8xui32>> -> tensor<4x8xi32>
+    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %cst = arith.constant dense<8> : tensor<4x1xi32>
+    %rows_1 = arith.muli %rows_0, %cst : tensor<4x1xi32>
+    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
+    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
+    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
+    %base = arith.muli %pid, %c32_i32 : i32
+    %out = tt.addptr %out_ptr, %base : !tt.ptr<i32>, i32
+    %out_0 = tt.splat %out : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
+    %out_1 = tt.addptr %out_0, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
+    tt.store %out_1, %t : tensor<4x8x!tt.ptr<i32>>
+    tt.return
+  }
+}
+"""),
+         "A host TensorDescriptor of a uint32 tensor: Triton 3.6 types the parameter !tt.tensordesc<tensor<4x8xui32>> "
+         "and loads i32 bits. Programs 0 and 1 load the block at (4 pid, 4) of a [6, 12] descriptor: program 1's "
+         "rows 6, 7 and both programs' columns 12... are outside the shape and give zero.", grid=(2,)) \
+        .descriptor("x_desc", "uint32", hu, (6, 12), (12, 1), (4, 8)) \
+        .tensor("out_ptr", "uint32", np.full(64, 7, np.uint32), hout_u.ravel())
 
     past = np.arange(48, dtype=np.float32).reshape(4, 12)
     oob = Case("descriptor", "desc_shape_past_buffer", "desc_past", module(tile_kernel(

@@ -9,6 +9,8 @@
 // floats as %f of the value widened to double, hex (and pointers) as 0x%llx of the bits. The text of every line is
 // the interpreter's; their order is the GPU's (device printf has no order between threads), so compare the
 // sorted lines. The interpreter's " (undefined)" marks have no GPU counterpart.
+// llvm.intr.assume (interpreter/Executor.cpp executeAssume): `llvm.assume(cond)`, as Triton's own lowering emits
+// it; LLVM may then compile as if the condition held (the interpreter reports a false one as `assume`).
 #include <fmt/format.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -127,6 +129,10 @@ void lowerPrint(KernelLowering& lowering, const Operation& op) {
       emitLine(owner, text, fields);
     }
   }
+}
+
+void lowerAssume(KernelLowering& lowering, const Operation& op) {
+  lowering.builder.CreateAssumption(lowering.in(op.operand(0), nullptr)[0]);
 }
 
 void lowerAssert(KernelLowering& lowering, const Operation& op) {

@@ -64,7 +64,7 @@ class DescriptorAccess {
     block_ = descType.descBlock();
     rank_ = block_.rank();
     fields_ = fieldsOf(lowering.get(op.operand(0)).regs, rank_);
-    element_ = block_.element();
+    element_ = block_.element().signless();  // a block of si32 or ui8 moves i32 or i8, bit for bit
     bytes_ = storageBytes(element_.scalarKind());
     gathers_ = op.kind == OpKind::TTDescriptorGather || op.kind == OpKind::TTDescriptorScatter;
     if (gathers_) {

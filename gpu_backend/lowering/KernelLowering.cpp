@@ -373,6 +373,7 @@ void KernelLowering::lowerOp(const Operation& op) {
                                              : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
       });
     case OpKind::TTAssert: return lowerAssert(*this, op);
+    case OpKind::LLVMAssume: return lowerAssume(*this, op);
     case OpKind::TTPrint: return lowerPrint(*this, op);
     case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
     case OpKind::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);

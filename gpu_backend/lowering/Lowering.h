@@ -186,6 +186,7 @@ std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Va
                                               const std::vector<llvm::Value*>& shape,
                                               const std::vector<llvm::Value*>& strides);
 void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
+void lowerAssume(KernelLowering& lowering, const Operation& op);          // Debug.cpp: llvm.assume, as Triton
 void lowerPrint(KernelLowering& lowering, const Operation& op);           // Debug.cpp
 void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
 void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram

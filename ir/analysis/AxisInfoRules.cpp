@@ -458,7 +458,7 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
     case OpKind::TTReturn: case OpKind::TTCall: case OpKind::TTPrint: case OpKind::TTAssert: case OpKind::SCFFor:
     case OpKind::SCFIf: case OpKind::SCFWhile: case OpKind::SCFYield: case OpKind::SCFCondition:
     case OpKind::UBPoison:
-    case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier:  // no results: nothing to learn
+    case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier: case OpKind::LLVMAssume:  // no results: nothing to learn
       return;
   }
 }

@@ -21,6 +21,7 @@ namespace tilesim {
   X(Race, "race", "two programs touch one address, at least one writing, not both with atomics")                       \
   X(SameValueRace, "same-value-race", "two programs write the same bytes to one address without atomics")          \
   X(AssertFailed, "assert", "a tt.assert failed")                                                                   \
+  X(AssumeViolated, "assume", "an llvm.intr.assume (tl.assume) condition was false: undefined behaviour for LLVM") \
   X(UndefinedBehavior, "undefined-behavior", "--check=ub: division by zero, oversized shift, float->int overflow") \
   X(Unsupported, "unsupported", "the kernel uses something this engine cannot run")                               \
   X(Misaligned, "misaligned", "a load, store or atomic at an address that is not a multiple of its size")          \

@@ -418,6 +418,12 @@ std::vector<Type> ParserImpl::parseCustomBody(Operation& op) {
       }
       return {};
     }
+    case CustomSyntaxOp::LLVMAssume: {  // `llvm.intr.assume %cond : i1` (Triton emits no operand bundles)
+      OperandRef condition = parseOperandRef();
+      parseOptionalAttributeDict(op.attributes);
+      op.operands.push_back(resolve(condition, typeAfterColon()));
+      return {};
+    }
     case CustomSyntaxOp::TTAssert: {
       OperandRef condition = parseOperandRef();
       expect(TokenKind::Comma, "before the assert message");

@@ -23,6 +23,15 @@ std::optional<ScalarKind> scalarKindByName(std::string_view name) {
   return std::nullopt;
 }
 
+// `i32`, and the signed / unsigned integers Triton prints in tensor descriptor blocks: `si32`, `ui8`.
+std::optional<Type> scalarTypeByName(std::string_view name) {
+  if (std::optional<ScalarKind> kind = scalarKindByName(name)) return Type::scalar(*kind);
+  if (name.size() < 3 || (name[0] != 's' && name[0] != 'u') || name[1] != 'i') return std::nullopt;
+  std::optional<ScalarKind> kind = scalarKindByName(name.substr(1));
+  if (!kind || !isIntegerKind(*kind)) return std::nullopt;
+  return Type::scalar(*kind, name[0] == 's' ? Signedness::Signed : Signedness::Unsigned);
+}
+
 constexpr int64_t kMaxDimension = int64_t{1} << 31;
 constexpr int64_t kMaxElements = int64_t{1} << 40;
 constexpr int kMaxRank = 16;
@@ -39,7 +48,7 @@ struct DenseLiteral {
 
 bool ParserImpl::atType() const {
   switch (token_.kind) {
-    case TokenKind::BareId: return token_.text == "tensor" || scalarKindByName(token_.text).has_value();
+    case TokenKind::BareId: return token_.text == "tensor" || scalarTypeByName(token_.text).has_value();
     case TokenKind::ExclaimId:
     case TokenKind::LParen: return true;
     default: return false;
@@ -49,9 +58,9 @@ bool ParserImpl::atType() const {
 Type ParserImpl::parseType() {
   DepthGuard guard(*this);
   if (at(TokenKind::BareId)) {
-    if (std::optional<ScalarKind> kind = scalarKindByName(token_.text)) {
+    if (std::optional<Type> scalar = scalarTypeByName(token_.text)) {
       advance();
-      return Type::scalar(*kind);
+      return *scalar;
     }
     if (token_.text != "tensor") fail("unknown type '" + std::string(token_.text) + "'");
     // The shape is not tokenizable (`16x32xf32`); rescan it from the raw text right after `tensor`.

@@ -288,6 +288,12 @@ void PrinterImpl::printCustomBody(const Operation& op, int indent) {
         usesAndTypes(0);
       }
       return;
+    case CustomSyntaxOp::LLVMAssume:
+      out += " ";
+      printUses(op.operands);
+      printAttributeDict(op.attributes);
+      out += " : " + operandType(0);
+      return;
     case CustomSyntaxOp::TTAssert:
       out += " ";
       printUses(op.operands);

@@ -21,7 +21,8 @@
 //   S6  every tensor type of a result or block argument (block-pointer pointees included) has rank >= 1,
 //       power-of-two dimensions and at most 2^20 elements (SEMANTICS.md section 2); elements are scalars or
 //       pointers to scalars; a bad shape is reported once per function (at its first definition), not at
-//       every value derived from it
+//       every value derived from it; signed and unsigned integers (si32, ui8) appear only as the element of a
+//       tensor descriptor's block, where Triton prints them (everywhere else integers are signless)
 // Invariants (per op family, Verify*.cpp):
 //   A1  same-type ops (arith binary/unary, math, precise ops, mulhiui, fma): all operands and the result have
 //       one type; integer ops on integers, float ops on floats
@@ -36,7 +37,8 @@
 //   T4  addptr: pointer (tensor) + integer offsets of the same shape, result the pointer type
 //   T5  load/store/atomics: pointer/mask/other/value shapes and element types, mask i1; block pointers take
 //       neither mask nor other; make_tensor_ptr / advance operand counts and types
-//   T9  tensor descriptors: make_tensor_descriptor takes a scalar pointer to the block's element type, rank
+//   T9  tensor descriptors (element types compared signless: a block of si32 is read and written as i32):
+//       make_tensor_descriptor takes a scalar pointer to the block's element type, rank
 //       i32 shapes and rank i64 strides, rank 1..5, padding 1 or 2; descriptor_load/store take rank i32 scalar
 //       indices and a value of the block's shape (leading 1s may be dropped) and element type;
 //       descriptor_gather/scatter need a rank-2 [1, W] block, i32 x offsets [N], an i32 y offset, value [N, W]
@@ -50,6 +52,7 @@
 //   C3  scf.for: bounds and step one scalar integer type, iv of that type, iter_args = inits = results = yield
 //   C4  scf.if: scalar i1 condition, each yield matches the results, an else region when there are results
 //   C5  scf.while: before args = inits, scf.condition(i1, values = results), after args = results, yield = inits
+//   D1  tt.assert: condition i1 or a tensor of i1; llvm.intr.assume: condition a scalar i1
 #include "ir/verify/Verifier.h"
 
 #include <set>
@@ -67,6 +70,8 @@ constexpr int64_t kMaxElements = int64_t{1} << 20;
 // so one bad shape (which every value derived from it repeats) is reported once.
 std::string typeProblem(Type type, std::vector<int64_t>* shape) {
   if (!type.isValid()) return "has no type";
+  if (type.signedness() != Signedness::Signless || (type.isPointer() && type.pointee().signedness() != Signedness::Signless))
+    return typeName(type) + " has a signed or unsigned integer element: only a tensor descriptor's block may";
   if (type.isPointer()) {
     Type pointee = type.pointee();
     if (pointee.isTensor()) return typeProblem(pointee, shape);
@@ -158,6 +163,10 @@ bool verifySemantics(VerifyContext& ctx, const Operation& op) {
       switch (familyOp<DebugOp>(op.kind)) {
         case DebugOp::TTPrint: return true;  // prints anything
         case DebugOp::GPUBarrier: return true;
+        case DebugOp::LLVMAssume:  // LLVM's AssumeOp takes one i1, never a tensor
+          if (op.operand(0)->type != Type::i1())
+            return ctx.fail(op, "condition has type " + typeName(op.operand(0)->type) + ", expected i1");
+          return true;
         case DebugOp::TTAssert:
           if (!isI1(op.operand(0)->type))
             return ctx.fail(op, "condition has type " + typeName(op.operand(0)->type) + ", expected i1 or a tensor of i1");

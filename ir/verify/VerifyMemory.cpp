@@ -124,9 +124,10 @@ bool verifyElementwiseTT(VerifyContext& ctx, const Operation& op) {
   return true;
 }
 
-// T9: the block a descriptor access moves: the block shape, or that shape without its leading 1s.
+// T9: the block a descriptor access moves: the block shape, or that shape without its leading 1s; its element is
+// the block's, signless (a descriptor of si32 moves i32).
 bool matchesBlock(Type value, Type block) {
-  if (!value.isTensor() || value.element() != block.element()) return false;
+  if (!value.isTensor() || value.element() != block.element().signless()) return false;
   std::span<const int64_t> shape = block.shape(), got = value.shape();
   while (shape.size() > got.size() && shape.front() == 1) shape = shape.subspan(1);
   return std::equal(shape.begin(), shape.end(), got.begin(), got.end());
@@ -143,8 +144,8 @@ bool verifyDescriptorOp(VerifyContext& ctx, const Operation& op) {
       return ctx.fail(op, "needs a base, " + std::to_string(rank) + " shape and " + std::to_string(rank) +
                               " stride operands for block " + typeName(block));
     Type base = op.operand(0)->type;
-    if (!base.isPointer() || base.pointee() != block.element())
-      return ctx.fail(op, "base " + typeName(base) + " must be a pointer to the block's element type " + typeName(block.element()));
+    if (!base.isPointer() || base.pointee() != block.element().signless())
+      return ctx.fail(op, "base " + typeName(base) + " must be a pointer to the block's element type " + typeName(block.element().signless()));
     for (size_t d = 0; d < rank; ++d) {
       if (op.operand(1 + d)->type != Type::i32())
         return ctx.fail(op, "shape operand " + std::to_string(d) + " has type " + typeName(op.operand(1 + d)->type) + ", expected i32");
@@ -157,7 +158,7 @@ bool verifyDescriptorOp(VerifyContext& ctx, const Operation& op) {
   }
   Type desc = op.operand(0)->type;
   if (!desc.isTensorDesc()) return ctx.fail(op, "operand #0 has type " + typeName(desc) + ", expected a tensor descriptor");
-  Type block = desc.descBlock();
+  Type block = desc.descBlock().signless();  // compared with signless values: si32 moves i32
   const bool stores = op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTDescriptorScatter;
   Type value = stores ? op.operand(op.numOperands() - 1)->type : op.result()->type;
   const char* what = stores ? "value" : "result";

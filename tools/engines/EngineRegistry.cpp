@@ -1,5 +1,5 @@
 // The engines compiled into this binary. The GPU engine joins when gpu_backend/ is built
-// (TILESIM_HAVE_GPU_BACKEND); until then asking for it says so.
+// (TILESIM_HAVE_GPU_BACKEND); otherwise asking for it says why not (TILESIM_GPU_BACKEND=OFF, or no LLVM 19).
 #include "tools/engines/EngineRegistry.h"
 
 #include "interpreter/Interpreter.h"
@@ -30,6 +30,10 @@ EngineChoice createEngine(EngineKind kind) {
     case EngineKind::Gpu:
 #ifdef TILESIM_HAVE_GPU_BACKEND
       choice.engine = createGpuEngine(&choice.unavailable);
+#elif defined(TILESIM_GPU_BACKEND_OFF)
+      choice.unavailable =
+          "this build has no GPU engine: it was configured with TILESIM_GPU_BACKEND=OFF (the interpreter only; "
+          "pip builds the GPU engine with --config-settings=cmake.define.TILESIM_GPU_BACKEND=ON, docs/python.md)";
 #else
       choice.unavailable = "this tilesim was built without the GPU engine (gpu_backend/ is not part of the build)";
 #endif

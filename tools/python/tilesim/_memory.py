@@ -40,9 +40,11 @@ _TRITON_ELEMENT = {
     "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
     "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
     "float8e4nv": "f8E4M3FN", "float8e5": "f8E5M2",
+    # Triton 3.6 spells fp8e4b15 `i8` in TTIR (get_fp8e4b15_ty) and converts it with inline PTX (docs/semantics.md)
+    "float8e4b15": "i8",
 }
 _TRITON_SHORT = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "fp64": "float64", "fp8e4nv": "float8e4nv",
-                 "fp8e5": "float8e5"}
+                 "fp8e5": "float8e5", "fp8e4b15": "float8e4b15"}
 _TORCH_TO_TRITON = {
     "bool": "int1", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
     "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16", "bfloat16": "bfloat16",
