@@ -76,6 +76,9 @@ def _binder(fn):
 def wrap_arguments(args, kwargs, any_device=False):
     """Replaces numpy arrays / CPU tensors by ArrayViews (what Triton's binder can specialise); keeps the rest."""
     def wrap(value):
+        if isinstance(value, tuple):  # tuples and NamedTuples, as Triton's binder walks them
+            items = [wrap(item) for item in value]
+            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
         view = _memory.view_of(value, any_device=any_device)
         return view if view is not None else value
     return [wrap(a) for a in args], {k: wrap(v) for k, v in kwargs.items()}
@@ -198,7 +201,7 @@ def _disk_read(key):
             header, _, ttir = file.read().partition("\n")
     except (OSError, UnicodeDecodeError):
         return None
-    return ttir if header == f"// {_DISK_FORMAT} {key}" and ttir.rstrip().endswith("}") else None
+    return ttir if header == f"// {_DISK_FORMAT} {key}" else None  # written whole (_disk_write), or not at all
 
 
 def _disk_write(key, ttir: str):

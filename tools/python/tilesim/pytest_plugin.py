@@ -2,6 +2,9 @@
 with `-p tilesim.pytest_plugin`.
 
 - `@pytest.mark.tilesim_waive("race", ...)`: the test's launches warn instead of raising for those report kinds.
+- `TILESIM_WAIVE_FILE=path`: the same for a suite you cannot edit, one waiver a line:
+  `<test id glob> <kind>[,<kind>...]  # why` (the glob is matched against pytest's node id, e.g.
+  `*test_block_pointer.py::test_block_copy[*-None-*]`; the reason is required). A bad line is a usage error.
 - `TILESIM_RUN_INTERPRETER_SKIPS=1`: a suite written for Triton's interpreter skips what that interpreter cannot
   do (bf16, `input_precision` bf16x3/bf16x6, fp16/bf16 atomics, "not supported in the interpreter"); tilesim
   can. With the variable set, a `pytest.skip` whose reason is one of those limits does not skip: the test goes
@@ -10,6 +13,7 @@ with `-p tilesim.pytest_plugin`.
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 
@@ -36,8 +40,35 @@ def is_interpreter_limit(reason: str) -> bool:
     return any(pattern.search(reason) for pattern in INTERPRETER_LIMITS)
 
 
+_waiver_file: list = []  # (glob, kinds)
+
+
+def read_waiver_file(path: str) -> list:
+    """The waivers of a TILESIM_WAIVE_FILE; a bad line raises pytest.UsageError naming file and line."""
+    from ._environment import BadEnvironment, waived_kinds
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError as error:
+        raise pytest.UsageError(f"tilesim: TILESIM_WAIVE_FILE={path!r}: {error.strerror}") from None
+    waivers = []
+    for number, line in enumerate(text.splitlines(), 1):
+        body, hash_sign, reason = line.partition("#")
+        if not body.strip():
+            continue
+        fields = body.split()
+        if len(fields) != 2 or not hash_sign or not reason.strip():
+            raise pytest.UsageError(f"{path}:{number}: expected '<test id glob> <kind>[,<kind>...]  # reason'")
+        try:
+            waivers.append((fields[0], waived_kinds(fields[1], f"{path}:{number}")))
+        except BadEnvironment as bad:
+            raise pytest.UsageError(str(bad)) from None
+    return waivers
+
+
 def pytest_configure(config):
     config.addinivalue_line("markers", "tilesim_waive(*kinds): report kinds that warn instead of raising under tilesim")
+    if os.environ.get("TILESIM_WAIVE_FILE"):
+        _waiver_file[:] = read_waiver_file(os.environ["TILESIM_WAIVE_FILE"])
     if not _run_interpreter_skips():
         return
     original = pytest.skip
@@ -56,10 +87,14 @@ def pytest_configure(config):
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_call(item):
     marker = item.get_closest_marker("tilesim_waive")
-    if marker is None:
+    kinds = set(marker.args) if marker is not None else set()
+    for glob, waived in _waiver_file:
+        if fnmatch.fnmatchcase(item.nodeid, glob):
+            kinds |= waived
+    if not kinds:
         return (yield)
     from ._interpret import waive
-    with waive(*marker.args):
+    with waive(*sorted(kinds)):
         return (yield)
 
 
