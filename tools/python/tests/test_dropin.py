@@ -167,6 +167,22 @@ def test_host_tensor_descriptor(dtype):
     np.testing.assert_array_equal(source, (original * 2).astype(dtype))
 
 
+@triton.jit
+def bad_block_shape(ptr):
+    desc = tl.make_tensor_descriptor(ptr, [128, 128], [128, 1], [8, 4])  # 4 x 2 bytes: under TMA's 16
+    desc.store([0, 0], tl.zeros([8, 4], dtype=tl.int16))
+
+
+def test_compile_error_is_also_what_tritons_interpreter_raises():
+    from triton.compiler.errors import CompilationError
+    from triton.runtime.errors import InterpreterError
+    x = np.zeros((128, 128), np.int16)
+    with tilesim.interpret(threads=THREADS), pytest.raises(CompilationError) as error:
+        bad_block_shape[(1,)](x)
+    assert isinstance(error.value, InterpreterError)
+    assert "at least 16 bytes" in str(error.value.__cause__)
+
+
 # --- waivers and KernelError's order ----------------------------------------------------------------------------------
 @triton.jit
 def flag_kernel(flag_ptr):

@@ -3,8 +3,9 @@ with `-p tilesim.pytest_plugin`.
 
 - `@pytest.mark.tilesim_waive("race", ...)`: the test's launches warn instead of raising for those report kinds.
 - `TILESIM_WAIVE_FILE=path`: the same for a suite you cannot edit, one waiver a line:
-  `<test id glob> <kind>[,<kind>...]  # why` (the glob is matched against pytest's node id, e.g.
-  `*test_block_pointer.py::test_block_copy[*-None-*]`; the reason is required). A bad line is a usage error.
+  `<test id pattern> <kind>[,<kind>...]  # why` (the pattern is matched against pytest's whole node id, `*`
+  matching any text and everything else itself, brackets included: `*test_block_pointer.py::test_block_copy[*-None]`;
+  the reason is required). A bad line is a usage error.
 - `TILESIM_RUN_INTERPRETER_SKIPS=1`: a suite written for Triton's interpreter skips what that interpreter cannot
   do (bf16, `input_precision` bf16x3/bf16x6, fp16/bf16 atomics, "not supported in the interpreter"); tilesim
   can. With the variable set, a `pytest.skip` whose reason is one of those limits does not skip: the test goes
@@ -13,7 +14,6 @@ with `-p tilesim.pytest_plugin`.
 """
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 
@@ -40,7 +40,12 @@ def is_interpreter_limit(reason: str) -> bool:
     return any(pattern.search(reason) for pattern in INTERPRETER_LIMITS)
 
 
-_waiver_file: list = []  # (glob, kinds)
+_waiver_file: list = []  # (compiled pattern, kinds)
+
+
+def node_pattern(text: str):
+    """A node id pattern: `*` matches any text; every other character (brackets too) matches itself."""
+    return re.compile("".join(".*" if part == "*" else re.escape(part) for part in re.split(r"(\*)", text)) + r"\Z")
 
 
 def read_waiver_file(path: str) -> list:
@@ -59,7 +64,7 @@ def read_waiver_file(path: str) -> list:
         if len(fields) != 2 or not hash_sign or not reason.strip():
             raise pytest.UsageError(f"{path}:{number}: expected '<test id glob> <kind>[,<kind>...]  # reason'")
         try:
-            waivers.append((fields[0], waived_kinds(fields[1], f"{path}:{number}")))
+            waivers.append((node_pattern(fields[0]), waived_kinds(fields[1], f"{path}:{number}")))
         except BadEnvironment as bad:
             raise pytest.UsageError(str(bad)) from None
     return waivers
@@ -88,8 +93,8 @@ def pytest_configure(config):
 def pytest_runtest_call(item):
     marker = item.get_closest_marker("tilesim_waive")
     kinds = set(marker.args) if marker is not None else set()
-    for glob, waived in _waiver_file:
-        if fnmatch.fnmatchcase(item.nodeid, glob):
+    for pattern, waived in _waiver_file:
+        if pattern.match(item.nodeid):
             kinds |= waived
     if not kinds:
         return (yield)
