@@ -220,6 +220,52 @@ std::string unresolvedFunction(const llvm::Module& module) {
   return "";
 }
 
+// What an op's lowering needs of the target (10 * major + minor), and why; 0 when any known target will do. The
+// backend was written for sm_80 and newer: these are the instructions an older target rejects.
+std::pair<int, const char*> opRequirement(const Operation& op) {
+  auto typeNeeds = [&](Type type) -> std::pair<int, const char*> {
+    if (!type.isTensor() && !type.isScalar()) return {0, ""};
+    const Type element = type.element();
+    if (!element.isScalar()) return {0, ""};
+    const ScalarKind kind = element.scalarKind();
+    if (kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2) return {89, "fp8 conversions (cvt ... e4m3x2/e5m2x2, sm_89)"};
+    if (kind == ScalarKind::BF16) return {80, "bf16 conversions (cvt.rn.bf16.f32, sm_80)"};
+    return {0, ""};
+  };
+  std::pair<int, const char*> need{0, ""};
+  auto atLeast = [&](std::pair<int, const char*> other) {
+    if (other.first > need.first) need = other;
+  };
+  switch (op.kind) {
+    case OpKind::TTReduce:
+    case OpKind::TTScan:
+    case OpKind::TTHistogram:
+    case OpKind::TTGather: atLeast({70, "warp shuffles with .sync (shfl.sync, PTX 6.0, sm_70)"}); break;
+    case OpKind::TTDot: atLeast({80, "tensor-core mma.sync and ldmatrix (sm_80)"}); break;
+    case OpKind::TTDescriptorLoad:
+    case OpKind::TTDescriptorStore:
+    case OpKind::TTDescriptorGather:
+    case OpKind::TTDescriptorScatter: atLeast({90, "tensor memory access (cp.async.bulk.tensor, sm_90)"}); break;
+    default: break;
+  }
+  for (const Value* operand : op.operands) atLeast(typeNeeds(operand->type));
+  for (size_t r = 0; r < op.numResults(); ++r) atLeast(typeNeeds(op.result(r)->type));
+  return need;
+}
+
+// The first op (in text order) whose lowering needs a newer target than `version`, as a diagnostic.
+std::optional<Diagnostic> targetTooOld(const Function& kernel, int version, const std::string& sm) {
+  std::optional<Diagnostic> found;
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (found) return;
+    const auto [needed, why] = opRequirement(op);
+    if (needed > version)
+      found = Diagnostic{op.textPos, std::string(op.name()) + " needs sm_" + std::to_string(needed) + " or newer for " +
+                                         why + "; --sm " + sm + " is older"};
+  });
+  return found;
+}
+
 }  // namespace
 
 std::optional<Stage> parseStage(std::string_view name) {
@@ -253,8 +299,29 @@ std::map<const Operation*, ReduceAxisLayout> tritonReduceLayouts(const Module& m
   return result;
 }
 
+std::span<const std::string_view> knownSmTargets() {
+  static constexpr std::string_view kTargets[] = {"sm_20", "sm_21", "sm_30", "sm_32", "sm_35", "sm_37", "sm_50",
+                                                  "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72",
+                                                  "sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"};
+  return kTargets;
+}
+
+std::optional<int> smVersion(std::string_view sm) {
+  for (std::string_view known : knownSmTargets())
+    if (known == sm) return (sm[3] - '0') * 10 + (sm[4] - '0');
+  return std::nullopt;
+}
+
 CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
   CompileResult result;
+  if (!smVersion(options.sm)) {
+    result.diagnostics.push_back({{}, "unknown NVPTX target '" + options.sm + "' (expected sm_XY, e.g. sm_80, sm_90a)"});
+    return result;
+  }
+  if (std::optional<Diagnostic> tooOld = targetTooOld(kernel, *smVersion(options.sm), options.sm)) {
+    result.diagnostics.push_back(*tooOld);
+    return result;
+  }
   if (options.numWarps <= 0 || (options.numWarps & (options.numWarps - 1)) != 0 || options.numWarps > 32) {
     result.diagnostics.push_back({{}, "num_warps must be a power of two from 1 to 32, not " + std::to_string(options.numWarps)});
     return result;

@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+#include <span>
+#include <string_view>
+
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 #include "ir/launch/Launch.h"
@@ -26,6 +29,16 @@ namespace tilesim::gpu {
 
 enum class Stage : uint8_t { None, Layout, Llvm, LlvmOptimized, Ptx };
 std::optional<Stage> parseStage(std::string_view name);  // "layout" | "llvm" | "llvm-opt" | "ptx"
+
+// The NVPTX targets LLVM 19 knows (-mcpu), oldest first; anything else is refused, never passed to LLVM (which
+// would warn and emit `.target garbage`).
+std::span<const std::string_view> knownSmTargets();
+// sm_XY -> 10 * X + Y (sm_90a -> 90); nullopt for a name not in knownSmTargets().
+std::optional<int> smVersion(std::string_view sm);
+// The oldest target the backend's lowering supports: it uses warp shuffles with .sync (PTX 6.0), f16/bf16
+// conversions and cp.async / ldmatrix / mma.sync (sm_80). An older --sm is a diagnostic naming the first op and
+// what it needs.
+constexpr int kMinimumSmVersion = 80;
 
 struct CompileOptions {
   int numWarps = 4;

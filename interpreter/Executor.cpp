@@ -296,7 +296,16 @@ void Executor::executeFor(const Operation& op, Frame& frame) {
     std::copy(carried.begin(), carried.end(), arguments.begin() + 1);
     std::vector<TileRef> yielded = runBlock(body, arguments, frame);
     carried = std::move(yielded);  // the verifier checked that scf.yield carries exactly the iter_args
-    if (iv > ivMax - step) break;  // iv + step would overflow the induction variable's type
+    if (iv > ivMax - step) {  // iv + step would overflow the induction variable's type
+      // The GPU's counter (a plain add and a signed compare) wraps to a negative value and runs on: --check=ub
+      // reports the overflow at the loop.
+      if (context_.options.checkUB)
+        report(Report::Kind::UndefinedBehavior, op, nullptr, -1,
+               "scf.for induction variable overflow: " + std::to_string(iv) + " + step " + std::to_string(step) +
+                   " exceeds the largest " + ivType.str() + " (" + std::to_string(ivMax) + ") before the upper bound " +
+                   std::to_string(upper) + "; a GPU's counter wraps and the loop runs on, tilesim ends it here");
+      break;
+    }
     iv += step;
   }
   currentLoop_ = outerLoop;

@@ -108,6 +108,11 @@ class Executor {
   }
   void addReport(Report report) { sink_.add(std::move(report)); }
   [[noreturn]] void trap(Report::Kind kind, const Operation& op, std::string message) const;
+  // Counts `count` steps of work inside one op (inline asm instructions) against LaunchOptions::maxSteps.
+  void countSteps(const Operation& op, uint64_t count) {
+    steps_ += count;
+    if (steps_ > context_.options.maxSteps && context_.options.maxSteps != 0) stepLimitExceeded(op);
+  }
   bool checks() const { return context_.options.checks; }
   const LaunchContext& context() const { return context_; }
   int64_t programLinearId() const { return linearId_; }

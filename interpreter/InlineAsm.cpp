@@ -11,7 +11,7 @@
 #include <cmath>
 
 #include "interpreter/Executor.h"
-#include "interpreter/ptx/PtxSubset.h"
+#include "interpreter/ptx/InlineAsmCheck.h"
 #include "ir/FloatBits.h"
 
 namespace tilesim {
@@ -25,15 +25,11 @@ int64_t attributeInt(const Operation& op, const char* name, int64_t fallback) {
 }  // namespace
 
 void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  const Attribute* asmText = op.attr("asm_string");
-  if (!asmText || asmText->kind() != Attribute::Kind::String) executor.trap(Report::Kind::Unsupported, op, "inline asm without asm_string");
+  ptx::PtxProgram program;
+  if (std::string error = ptx::checkInlineAsm(op, program); !error.empty()) executor.trap(Report::Kind::Unsupported, op, error);
   const int64_t pack = attributeInt(op, "packed_element", 1);
   const int outputs = static_cast<int>(op.numResults());
   const int inputs = static_cast<int>(op.numOperands());
-  ptx::PtxProgram program;
-  if (std::string error = ptx::parsePtx(asmText->text(), outputs + inputs, program); !error.empty())
-    executor.trap(Report::Kind::Unsupported, op, "inline asm: " + error);
-  if (pack < 1 || pack > 8) executor.trap(Report::Kind::Unsupported, op, "inline asm: packed_element must be 1..8");
 
   std::vector<TileRef> operands;
   for (const Value* value : op.operands) operands.push_back(executor.get(frame, value));
@@ -44,6 +40,8 @@ void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& 
     executor.trap(Report::Kind::Unsupported, op, "inline asm: " + std::to_string(elements) +
                                                      " elements are not a multiple of packed_element " + std::to_string(pack));
 
+  // Each invocation's instructions count against --max-steps (the asm text bounds them, the grid multiplies).
+  executor.countSteps(op, static_cast<uint64_t>(elements / pack) * program.instructions.size());
   ptx::PtxMachine machine(program);
   for (int64_t group = 0; group < elements / pack; ++group) {
     bool undefined = false;

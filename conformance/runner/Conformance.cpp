@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 
@@ -12,6 +13,8 @@
 #include <sstream>
 
 #include "conformance/runner/TtgirLayouts.h"
+#include "ir/Assert.h"
+#include "ir/FileIO.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
 
@@ -40,16 +43,25 @@ constexpr Variant kVariants[] = {
     {"all threads/shuffled", 0, ProgramOrder::Shuffled},
 };
 
-// Triton's reduce layouts from the case's kernel.ttgir, when it has one and options ask for Triton's order.
+// Triton's reduce layouts from the case's kernel.ttgir, when it has one and options ask for Triton's order. A
+// kernel.ttgir that is not a regular file, is too large or does not parse sets `error` (the case fails).
 std::map<const Operation*, ReduceAxisLayout> reduceLayouts(const CaseOptions& options, const std::string& kernelPath,
-                                                           const Function& kernel) {
+                                                           const Function& kernel, std::string& error) {
   if (!options.tritonReduceOrder) return {};
-  std::filesystem::path ttgir = std::filesystem::path(kernelPath).parent_path() / "kernel.ttgir";
-  std::ifstream file(ttgir);
-  if (!file) return {};
-  std::stringstream text;
-  text << file.rdbuf();
-  return matchReduceLayouts(parseTtgirReduces(text.str()), kernel).layouts;
+  const std::string ttgir = (std::filesystem::path(kernelPath).parent_path() / "kernel.ttgir").string();
+  std::error_code missing;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(ttgir, missing))) return {};
+  std::string text, readError;
+  if (!readRegularFile(ttgir, kMaxKernelFileBytes, text, readError)) {
+    error = ttgir + ": " + readError;
+    return {};
+  }
+  TtgirLayouts parsed = parseTtgirReduces(text, ttgir);
+  if (!parsed.error.empty()) {
+    error = parsed.error;
+    return {};
+  }
+  return matchReduceLayouts(parsed, kernel).layouts;
 }
 
 LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrder order) {
@@ -64,15 +76,17 @@ LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrde
   return launchOptions;
 }
 
-// Sorts a buffer's elements by their bits, so two buffers holding the same multiset compare equal.
+// Sorts a buffer's elements by their bits, so two buffers holding the same multiset compare equal. Each element
+// (at most 8 bytes) is sorted as one uint64_t: any fixed order serves, and no byte-string compare is needed (GCC
+// 12 at -O3 flagged the memcmp of sorting std::vector<std::vector<uint8_t>> as -Wstringop-overread).
 std::vector<uint8_t> sortedElements(const std::vector<uint8_t>& bytes, ScalarKind kind) {
   const size_t size = static_cast<size_t>(storageBytes(kind));
-  std::vector<std::vector<uint8_t>> elements;
-  for (size_t at = 0; at + size <= bytes.size(); at += size)
-    elements.emplace_back(bytes.begin() + static_cast<ptrdiff_t>(at), bytes.begin() + static_cast<ptrdiff_t>(at + size));
+  TILESIM_ASSERT(size >= 1 && size <= sizeof(uint64_t), "element of " + std::to_string(size) + " bytes");
+  std::vector<uint64_t> elements(bytes.size() / size, 0);
+  for (size_t i = 0; i < elements.size(); ++i) std::memcpy(&elements[i], bytes.data() + i * size, size);
   std::sort(elements.begin(), elements.end());
-  std::vector<uint8_t> sorted;
-  for (const auto& element : elements) sorted.insert(sorted.end(), element.begin(), element.end());
+  std::vector<uint8_t> sorted(elements.size() * size);
+  for (size_t i = 0; i < elements.size(); ++i) std::memcpy(sorted.data() + i * size, &elements[i], size);
   return sorted;
 }
 
@@ -134,7 +148,12 @@ bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outc
   launch.numWarps = goldenCase.numWarps;
   LaunchOptions launchSetup = launchOptions(options, options.threads, options.order);
   launchSetup.checkUB = launchSetup.checkUB || goldenCase.checkUB;
-  launchSetup.reduceLayouts = reduceLayouts(options, goldenCase.kernelPath, *kernel);
+  std::string ttgirError;
+  launchSetup.reduceLayouts = reduceLayouts(options, goldenCase.kernelPath, *kernel, ttgirError);
+  if (!ttgirError.empty()) {
+    outcome.error = ttgirError;
+    return false;
+  }
   LaunchOutcome launched = engine.run(launch, launchSetup);
   if (!launched.started()) {
     outcome.error = joinDiagnostics(launched.diagnostics);
@@ -216,7 +235,8 @@ void checkDeterminism(const CaseOptions& options, Engine& engine, CaseOutcome& o
     launch.numWarps = load.goldenCase.numWarps;
     LaunchOptions launchSetup = launchOptions(options, variant.threads, variant.order);
     launchSetup.checkUB = launchSetup.checkUB || load.goldenCase.checkUB;
-    if (launch.kernel) launchSetup.reduceLayouts = reduceLayouts(options, load.goldenCase.kernelPath, *launch.kernel);
+    std::string ttgirError;  // runAndCompare read the same kernel.ttgir without error
+    if (launch.kernel) launchSetup.reduceLayouts = reduceLayouts(options, load.goldenCase.kernelPath, *launch.kernel, ttgirError);
     LaunchOutcome launched = engine.run(launch, launchSetup);
     if (!launched.started()) {
       outcome.determinismProblems.push_back(std::string(variant.label) + ": " + joinDiagnostics(launched.diagnostics));

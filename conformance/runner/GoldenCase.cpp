@@ -8,6 +8,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "ir/FileIO.h"
+
 namespace tilesim {
 namespace {
 
@@ -49,6 +51,14 @@ std::string stringField(const Json& object, const char* key, const std::string& 
 }
 
 int64_t integerOf(const Json& value, const std::string& what) {
+  if (!value.is_number_integer()) throw CaseError{what + " is not an integer"};
+  if (value.is_number_unsigned() && value.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    throw CaseError{what + " is out of range (more than 2^63-1)"};
+  return value.get<int64_t>();
+}
+
+// A scalar int argument's bits: any int64, or a uint64 above 2^63-1 taken as its two's-complement bits.
+int64_t integerBitsOf(const Json& value, const std::string& what) {
   if (!value.is_number_integer()) throw CaseError{what + " is not an integer"};
   return value.is_number_unsigned() ? static_cast<int64_t>(value.get<uint64_t>()) : value.get<int64_t>();
 }
@@ -124,7 +134,7 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
       argument.scalarIsFloat = true;
       argument.floatValue = value.get<double>();
     } else if (argument.pytype == "int") {
-      argument.intValue = integerOf(value, where + ": \"value\"");
+      argument.intValue = integerBitsOf(value, where + ": \"value\"");
     } else if (argument.pytype == "bool") {
       if (!value.is_boolean()) throw CaseError{where + ": \"value\" is not true or false"};
       argument.intValue = value.get<bool>() ? 1 : 0;
@@ -137,11 +147,9 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
   return argument;
 }
 
-GoldenCase parseCase(const std::string& directory) {
+GoldenCase parseCase(const std::string& text, const std::string& directory) {
   std::string jsonPath = (fs::path(directory) / "case.json").string();
-  std::ifstream file(jsonPath);
-  if (!file) throw CaseError{jsonPath + ": cannot open file"};
-  Json json = Json::parse(file, nullptr, /*allow_exceptions=*/false);
+  Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded()) throw CaseError{jsonPath + ": not valid JSON"};
   if (!json.is_object()) throw CaseError{jsonPath + ": not a JSON object"};
 
@@ -161,7 +169,12 @@ GoldenCase parseCase(const std::string& directory) {
     }
   }
   if (json.contains("check") && json["check"].is_string() && json["check"] == "ub") goldenCase.checkUB = true;
-  if (json.contains("num_warps")) goldenCase.numWarps = static_cast<int>(integerOf(json["num_warps"], jsonPath + ": num_warps"));
+  if (json.contains("num_warps")) {
+    const int64_t warps = integerOf(json["num_warps"], jsonPath + ": num_warps");
+    if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
+      throw CaseError{jsonPath + ": \"num_warps\" must be a power of two from 1 to 32, not " + std::to_string(warps)};
+    goldenCase.numWarps = static_cast<int>(warps);
+  }
   if (json.contains("expect_reports")) {
     const Json& reports = json["expect_reports"];
     if (!reports.is_array()) throw CaseError{jsonPath + ": \"expect_reports\" is not a list"};
@@ -186,7 +199,11 @@ GoldenCase parseCase(const std::string& directory) {
         expected.lane = lane;
       }
       if (entry.contains("op")) expected.op = stringField(entry, "op", where);
-      if (entry.contains("ttir_line")) expected.ttirLine = static_cast<int>(integerOf(entry["ttir_line"], where + ": ttir_line"));
+      if (entry.contains("ttir_line")) {
+        const int64_t line = integerOf(entry["ttir_line"], where + ": ttir_line");
+        if (line < 1 || line > INT32_MAX) throw CaseError{where + ": \"ttir_line\" is not a line number"};
+        expected.ttirLine = static_cast<int>(line);
+      }
       if (entry.contains("source")) expected.source = stringField(entry, "source", where);
       if (entry.contains("buffer")) expected.buffer = stringField(entry, "buffer", where);
       if (entry.contains("byte_offset")) expected.byteOffset = integerOf(entry["byte_offset"], where + ": byte_offset");
@@ -239,14 +256,15 @@ std::optional<CaseDtype> caseDtypeFromName(std::string_view name) {
 }
 
 bool isCaseDirectory(const std::string& directory) {
+  // Any case.json, even one that is not a regular file: loading it then fails with the reason, as that case's error.
   std::error_code error;
-  return fs::is_regular_file(fs::path(directory) / "case.json", error);
+  return fs::exists(fs::symlink_status(fs::path(directory) / "case.json", error));
 }
 
-CaseLoad loadGoldenCase(const std::string& directory) {
+CaseLoad parseCaseJson(const std::string& text, const std::string& directory) {
   CaseLoad load;
   try {
-    load.goldenCase = parseCase(directory);
+    load.goldenCase = parseCase(text, directory);
   } catch (const CaseError& error) {
     load.error = error.message;
   } catch (const nlohmann::json::exception& error) {
@@ -255,15 +273,27 @@ CaseLoad loadGoldenCase(const std::string& directory) {
   return load;
 }
 
+CaseLoad loadGoldenCase(const std::string& directory) {
+  // Only a regular case.json within the size limit: a FIFO or /dev/zero is this case's error, never a hang.
+  const std::string jsonPath = (fs::path(directory) / "case.json").string();
+  std::string text, error;
+  if (!readRegularFile(jsonPath, kMaxJsonFileBytes, text, error)) {
+    CaseLoad load;
+    load.error = jsonPath + ": " + error;
+    return load;
+  }
+  return parseCaseJson(text, directory);
+}
+
 CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
   CaseArguments built;
   for (const CaseArgument& argument : goldenCase.arguments) {
     if (argument.isTensor && !argument.aliasOf.empty()) {
       // A view into another argument's storage: the size comes from the declared shape; an input file, if the
       // case has one, must still match it.
-      uint64_t elements = 1;
-      for (int64_t extent : argument.shape) elements *= static_cast<uint64_t>(extent);
-      NpyType fileType = NpyType::U8;
+      const uint64_t elements = static_cast<uint64_t>(checkedElementCount(argument.shape).value_or(0));
+      // Without an input file, --out writes the view with the default NumPy dtype of its element type.
+      NpyType fileType = defaultNpyType(argument.dtype.kind);
       if (!argument.inputPath.empty()) {
         NpyLoad input = readTensorFile(argument, argument.inputPath);
         if (!input.ok()) {
@@ -272,7 +302,11 @@ CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
         }
         fileType = input.array.type;
       }
-      const uint64_t bytes = elements * static_cast<uint64_t>(storageBytes(argument.dtype.kind));
+      uint64_t bytes = 0;
+      if (__builtin_mul_overflow(elements, static_cast<uint64_t>(storageBytes(argument.dtype.kind)), &bytes)) {
+        built.error = goldenCase.directory + "/case.json: argument " + argument.name + ": the view's shape is too large";
+        return built;
+      }
       built.arguments.push_back(
           LaunchArgument::alias(argument.name, argument.dtype.kind, argument.aliasOf, argument.aliasOffset, bytes));
       built.fileTypes.push_back(fileType);

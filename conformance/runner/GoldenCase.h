@@ -94,7 +94,10 @@ struct CaseLoad {
 
 // Whether `directory` looks like a case (it has a case.json).
 bool isCaseDirectory(const std::string& directory);
+// Reads DIRECTORY/case.json (a regular file of at most kMaxJsonFileBytes) and parses it.
 CaseLoad loadGoldenCase(const std::string& directory);
+// Parses case.json text as the case in `directory` (paths in it are joined with `directory`); never throws.
+CaseLoad parseCaseJson(const std::string& text, const std::string& directory);
 
 // The buffers and scalars of a launch, read from the case's input files; `inputs[i]` is the .npy each buffer
 // came from (for writing outputs with the same NumPy dtype). Empty `error` on success.

@@ -3,6 +3,8 @@
 // which is parsed by a small recursive reader of exactly those three keys, in any order.
 #include "conformance/runner/Npy.h"
 
+#include "ir/FileIO.h"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -213,25 +215,14 @@ NpyLoad parseNpy(std::span<const uint8_t> data, const std::string& fileName) {
 }
 
 NpyLoad readNpyFile(const std::string& path) {
-  // Only regular files, read by their size: a directory, a FIFO or /dev/zero is an error, never an endless read.
-  struct stat info{};
-  if (::stat(path.c_str(), &info) != 0) return failure(path, errno == ENOENT ? "cannot open file (no such file)" : "cannot open file");
-  if (S_ISDIR(info.st_mode)) return failure(path, "is a directory, not a .npy file");
-  if (!S_ISREG(info.st_mode)) return failure(path, "not a regular file (a device or pipe cannot hold a .npy array)");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return failure(path, "cannot open file");
-  std::vector<uint8_t> data;
+  // Only regular files, read by their size (ir/FileIO.h): a directory, a FIFO or /dev/zero is an error, never
+  // an endless read.
+  std::string data, error;
   try {
-    data.resize(static_cast<size_t>(info.st_size));
+    if (!readRegularFile(path, kMaxNpyFileBytes, data, error)) return failure(path, error);
+    return parseNpy(std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(data.data()), data.size()), path);
   } catch (const std::bad_alloc&) {
-    return failure(path, "too large to load (" + std::to_string(info.st_size) + " bytes)");
-  }
-  file.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size()));
-  if (file.gcount() != static_cast<std::streamsize>(data.size())) return failure(path, "read error");
-  try {
-    return parseNpy(data, path);
-  } catch (const std::bad_alloc&) {
-    return failure(path, "too large to load (" + std::to_string(info.st_size) + " bytes)");
+    return failure(path, "too large to load (" + std::to_string(data.size()) + " bytes)");
   }
 }
 
@@ -256,25 +247,10 @@ std::vector<uint8_t> serializeNpy(const NpyArray& array) {
 }
 
 std::string writeNpyFile(const std::string& path, const NpyArray& array) {
-  // A temporary file beside the target, then rename: the target's directory entry is replaced, so a symlink
-  // or hard link at `path` is never written through, and a failed write leaves the old file whole.
+  // ir/FileIO.h replaceFile: a symlink or hard link at `path` is never written through, and a failed write leaves
+  // the old file whole.
   std::vector<uint8_t> data = serializeNpy(array);
-  std::string temporary = path + ".tilesim-XXXXXX";
-  int descriptor = ::mkstemp(temporary.data());
-  if (descriptor < 0) return path + ": cannot open for writing";
-  size_t written = 0;
-  while (written < data.size()) {
-    ssize_t n = ::write(descriptor, data.data() + written, data.size() - written);
-    if (n <= 0) break;
-    written += static_cast<size_t>(n);
-  }
-  bool ok = written == data.size() && ::fchmod(descriptor, 0644) == 0;
-  ok = ::close(descriptor) == 0 && ok;
-  if (!ok || ::rename(temporary.c_str(), path.c_str()) != 0) {
-    ::unlink(temporary.c_str());
-    return path + ": write error";
-  }
-  return "";
+  return replaceFile(path, data.data(), data.size());
 }
 
 NpyType defaultNpyType(ScalarKind kind) {

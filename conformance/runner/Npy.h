@@ -44,6 +44,8 @@ constexpr int kMaxNpyRank = 32;
 // The product of a shape, or nullopt when an extent is negative or the product overflows int64.
 std::optional<int64_t> checkedElementCount(std::span<const int64_t> shape);
 
+// A .npy file: a regular file of at most kMaxNpyFileBytes (ir/FileIO.h), parsed with parseNpy.
+constexpr uint64_t kMaxNpyFileBytes = uint64_t{64} << 30;
 NpyLoad readNpyFile(const std::string& path);
 
 std::vector<uint8_t> serializeNpy(const NpyArray& array);  // version 1.0, or 2.0 when the header needs it

@@ -4,7 +4,7 @@
 // for every "tt.reduce" in text order, its axis and its first operand's type (a #blocked tensor, or a
 // #ttg.slice of one). The i-th reduce of the TTGIR is matched with the i-th reduce of the TTIR kernel (pre-order
 // walk); a reduce whose shape differs, whose layout is not blocked (#linear, #mma), or any count mismatch
-// leaves that reduce in the contract order.
+// leaves that reduce in the contract order. A malformed definition or reduce header is an error (the case fails).
 #pragma once
 
 #include <map>
@@ -25,10 +25,15 @@ struct TtgirReduce {
 
 struct TtgirLayouts {
   std::vector<TtgirReduce> reduces;  // in text order
-  std::string error;                 // unreadable file
+  std::string error;                 // malformed text: "file:line:col: error: message"; empty when it parsed
 };
 
-TtgirLayouts parseTtgirReduces(const std::string& text);
+// A scanner, not a regex: one pass over the text with line:col, bounded work per character and no recursion,
+// so any input (a 100 KB line, a number out of range, a zero in sizePerThread) is a diagnostic, never a crash.
+// Blocked definitions must have positive entries (at most 2^20) and three lists of one length; a tt.reduce
+// must read as `"tt.reduce"(OPERANDS) <{... axis = N ...}> ({REGION}) : (TYPE, ...)`. Everything else in the
+// file (other ops, other layouts, locations) is skipped.
+TtgirLayouts parseTtgirReduces(const std::string& text, const std::string& fileName = "kernel.ttgir");
 
 // Matches the TTGIR's reduces with `kernel`'s; returns the layouts by op and counts what was left out.
 struct ReduceLayoutMatch {

@@ -12,8 +12,10 @@
 #include <thread>
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "conformance/runner/Compare.h"
+#include "fuzz/campaign/RunTool.h"
 #include "fuzz/campaign/Shrink.h"
 #include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/RegressionWriter.h"
@@ -276,33 +278,22 @@ class Worker {
     gpu::CompileResult compiled = gpu::compileKernel(*program.parsed, *program.parsed->kernel(), compileOptions);
     if (!compiled.ok())
       return "ptxas-unsupported: " + (compiled.diagnostics.empty() ? std::string("no kernel") : compiled.diagnostics[0].str());
-    namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path();
-    const std::string stem = "tilesim-fuzz-" + std::to_string(::getpid()) + "-" + std::to_string(id_);
-    const fs::path ptxPath = dir / (stem + ".ptx"), logPath = dir / (stem + ".log");
-    if (FILE* file = std::fopen(ptxPath.c_str(), "w")) {
-      std::fwrite(compiled.kernel->ptx.data(), 1, compiled.kernel->ptx.size(), file);
-      std::fclose(file);
-    } else {
-      return "ptxas: cannot write " + ptxPath.string();
-    }
-    const std::string command = "'" + options_.ptxas + "' -arch=sm_90a '" + ptxPath.string() + "' -o /dev/null > '" +
-                                logPath.string() + "' 2>&1";
-    int status = std::system(command.c_str());
-    std::string log;
-    if (status != 0) {
-      if (FILE* file = std::fopen(logPath.c_str(), "r")) {
-        char buffer[512];
-        size_t n = std::fread(buffer, 1, sizeof buffer - 1, file);
-        buffer[n] = 0;
-        log = buffer;
-        std::fclose(file);
-      }
-    }
+    // The PTX goes to a new file (mkstemps: never an existing file or link) in $TMPDIR, and ptxas runs with an
+    // argv (RunTool.h): no shell, so no character of $TMPDIR or of the ptxas path is interpreted.
     std::error_code ec;
-    fs::remove(ptxPath, ec);
-    fs::remove(logPath, ec);
-    return status == 0 ? "" : "ptxas: rejects tilesim's PTX (exit " + std::to_string(status) + "): " + firstLine(log);
+    std::string ptxPath = (std::filesystem::temp_directory_path(ec) / "tilesim-fuzz-XXXXXX.ptx").string();
+    if (ec) ptxPath = "/tmp/tilesim-fuzz-XXXXXX.ptx";
+    const int descriptor = ::mkstemps(ptxPath.data(), 4);
+    if (descriptor < 0) return "ptxas: cannot create a temporary file " + ptxPath;
+    const std::string& ptx = compiled.kernel->ptx;
+    const bool written = ::write(descriptor, ptx.data(), ptx.size()) == static_cast<ssize_t>(ptx.size());
+    ::close(descriptor);
+    ToolRun run;
+    if (written) run = runTool({options_.ptxas, "-arch=sm_90a", ptxPath, "-o", "/dev/null"});
+    ::unlink(ptxPath.c_str());
+    if (!written) return "ptxas: cannot write " + ptxPath;
+    if (!run.error.empty()) return "ptxas: " + run.error;
+    return run.exitStatus == 0 ? "" : "ptxas: rejects tilesim's PTX (exit " + std::to_string(run.exitStatus) + "): " + firstLine(run.output);
 #else
     (void)plan;
     (void)program;

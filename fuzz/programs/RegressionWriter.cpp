@@ -4,10 +4,10 @@
 #include "fuzz/programs/RegressionWriter.h"
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "conformance/runner/Npy.h"
+#include "ir/FileIO.h"
 #include "ir/text/Printer.h"
 
 namespace tilesim::fuzz {
@@ -48,14 +48,12 @@ std::string writeCase(const std::string& directory, const std::string& name, con
                       const std::vector<std::vector<uint8_t>>& expected, const CaseWriteOptions& options) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(directory) / name;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return "cannot create " + dir.string() + ": " + ec.message();
-  {
-    std::ofstream ttir(dir / "kernel.ttir");
-    ttir << printModule(*kernel.module);
-    if (!ttir) return "cannot write " + (dir / "kernel.ttir").string();
-  }
+  // Real directories only, and every file written by replacing its entry (ir/FileIO.h): a symlink planted in the
+  // emit or regression directory is never written through.
+  if (std::string error = realDirectory(directory); !error.empty()) return error;
+  if (std::string error = realDirectory(dir.string()); !error.empty()) return error;
+  if (std::string error = replaceFile((dir / "kernel.ttir").string(), printModule(*kernel.module)); !error.empty())
+    return error;
   nlohmann::ordered_json caseJson;
   caseJson["name"] = name;
   caseJson["entry"] = "fuzz_kernel";
@@ -90,9 +88,7 @@ std::string writeCase(const std::string& directory, const std::string& name, con
   }
   caseJson["args"] = args;
   for (const auto& [key, value] : options.extra.items()) caseJson[key] = value;
-  std::ofstream json(dir / "case.json");
-  json << caseJson.dump(1) << "\n";
-  return json ? "" : "cannot write " + (dir / "case.json").string();
+  return replaceFile((dir / "case.json").string(), caseJson.dump(1) + "\n");
 }
 
 }  // namespace tilesim::fuzz

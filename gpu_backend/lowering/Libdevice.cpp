@@ -157,21 +157,37 @@ std::string linkLibdevice(llvm::Module& module, const CompileOptions& options) {
   if (!needed) return "";
   std::filesystem::path found;
   std::error_code error;
+  const char* explicitPath = std::getenv("TILESIM_LIBDEVICE");
+  if (explicitPath && *explicitPath && !std::filesystem::is_regular_file(explicitPath, error))
+    return std::string("TILESIM_LIBDEVICE=") + explicitPath + " is not a regular file (it must name libdevice.10.bc)";
   for (const auto& candidate : libdeviceCandidates())
     if (std::filesystem::is_regular_file(candidate, error)) {
       found = candidate;
       break;
     }
+  const std::string named = explicitPath && *explicitPath ? std::string("TILESIM_LIBDEVICE=") + found.string() : found.string();
   if (found.empty())
     return "the kernel calls libdevice, and libdevice.10.bc was not found (set TILESIM_LIBDEVICE, or install the "
            "CUDA toolkit or the triton Python package)";
+  std::vector<std::string> wanted;
+  for (const llvm::Function& function : module)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_")) wanted.push_back(function.getName().str());
   auto buffer = llvm::MemoryBuffer::getFile(found.string());
-  if (!buffer) return "cannot read " + found.string() + ": " + buffer.getError().message();
+  if (!buffer) return "cannot read " + named + ": " + buffer.getError().message();
   // Lazily: only the functions the linker needs are read from the bitcode (libdevice has some 500; reading
   // them all was most of the compile of a kernel that calls one, about 20 ms).
   auto parsed = llvm::getOwningLazyBitcodeModule(std::move(buffer.get()), module.getContext());
-  if (!parsed) return "cannot parse " + found.string() + ": " + llvm::toString(parsed.takeError());
+  if (!parsed) return "cannot parse " + named + " as LLVM bitcode: " + llvm::toString(parsed.takeError());
   std::unique_ptr<llvm::Module> libdevice = std::move(parsed.get());
+  // Every function the kernel calls must be defined there, with the signature the kernel declares: anything
+  // else is the bitcode's fault (a wrong file), said here rather than left to the NVPTX backend to abort on.
+  for (const std::string& name : wanted) {
+    const llvm::Function* definition = libdevice->getFunction(name);
+    if (!definition || definition->isDeclaration())
+      return named + " does not define " + name + ", which the kernel calls (is it libdevice.10.bc?)";
+    if (definition->getFunctionType() != module.getFunction(name)->getFunctionType())
+      return named + " defines " + name + " with another signature than the kernel's call";
+  }
   libdevice->setTargetTriple(module.getTargetTriple());
   libdevice->setDataLayout(module.getDataLayout());
   const bool ftz = options.profile == FloatProfile::Triton;
@@ -182,7 +198,7 @@ std::string linkLibdevice(llvm::Module& module, const CompileOptions& options) {
                                     if (!function.isDeclaration() && function.getCallingConv() != llvm::CallingConv::PTX_Kernel)
                                       function.setLinkage(llvm::GlobalValue::InternalLinkage);
                                 }))
-    return "linking " + found.string() + " failed";
+    return "linking " + named + " failed";
   return "";
 }
 

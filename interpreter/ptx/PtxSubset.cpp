@@ -109,6 +109,8 @@ class Parser {
         instruction.operands.push_back(*operand);
       }
     if ((instruction.opcode == "ex2" || instruction.opcode == "tanh")) program_.hasApproximation = true;
+    if (program_.instructions.size() >= kMaxPtxInstructions)
+      return "the asm has more than " + std::to_string(kMaxPtxInstructions) + " instructions (tilesim's bound)";
     program_.instructions.push_back(std::move(instruction));
     return "";
   }
@@ -122,16 +124,24 @@ class Parser {
     for (const std::string& name : splitOperands(rest.substr(space))) {
       size_t angle = name.find('<');
       if (angle == std::string::npos) {
+        if (program_.numRegisters >= kMaxPtxRegisters) return tooManyRegisters();
         registers_[name] = program_.numRegisters++;
         continue;
       }
       int count = 0;
+      if (name.back() != '>') return "'" + text + "': bad register count";
       std::string digits = name.substr(angle + 1, name.size() - angle - 2);
       auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
-      if (error != std::errc() || count <= 0 || count > 4096) return "'" + text + "': bad register count";
+      if (error != std::errc() || end != digits.data() + digits.size() || count <= 0 || count > 4096)
+        return "'" + text + "': bad register count";
+      if (count > kMaxPtxRegisters - program_.numRegisters) return tooManyRegisters();
       for (int i = 0; i < count; ++i) registers_[name.substr(0, angle) + std::to_string(i)] = program_.numRegisters++;
     }
     return "";
+  }
+
+  static std::string tooManyRegisters() {
+    return "the asm declares more than " + std::to_string(kMaxPtxRegisters) + " registers (tilesim's bound)";
   }
 
   std::optional<int> lookup(const std::string& name) const {
@@ -158,6 +168,7 @@ class Parser {
         if (!reg) return std::nullopt;
         operand.vector.push_back(*reg);
       }
+      if (operand.vector.empty() || operand.vector.size() > kMaxPtxVectorRegisters) return std::nullopt;  // {} or {a, ... 9 more}
       return operand;
     }
     if (std::optional<int> reg = lookup(text)) {
@@ -316,6 +327,10 @@ uint64_t floatLanes(uint64_t a, uint64_t b, uint64_t c, TypeInfo type, bool ftz,
 
 std::string parsePtx(std::string_view asmText, int placeholders, PtxProgram& program) {
   program = PtxProgram{};
+  if (asmText.size() > kMaxPtxTextBytes)
+    return "the asm string has " + std::to_string(asmText.size()) + " bytes, more than tilesim's bound of " +
+           std::to_string(kMaxPtxTextBytes);
+  if (placeholders < 0 || placeholders > kMaxPtxRegisters) return "too many asm operands";
   Parser parser(placeholders, program);
   std::string text = stripComments(asmText), current;
   bool atStart = true;
@@ -367,6 +382,20 @@ bool PtxMachine::run(std::string* error) {
   return true;
 }
 
+bool PtxMachine::runUnguarded(std::string* error) {
+  approximation_.assign(registers_.size(), 0.0);
+  written_.assign(registers_.size(), false);
+  for (const PtxInstruction& instruction : program_.instructions)
+    if (!execute(instruction, error)) return false;
+  return true;
+}
+
+std::string validatePtx(const PtxProgram& program) {
+  PtxMachine scratch(program);
+  std::string error;
+  return scratch.runUnguarded(&error) ? "" : error;
+}
+
 bool PtxMachine::execute(const PtxInstruction& in, std::string* error) {
   auto unsupported = [&](const std::string& why) {
     *error = "inline asm: '" + in.text + "' " + why + " (outside tilesim's PTX subset: docs/semantics.md)";
@@ -387,6 +416,10 @@ bool PtxMachine::execute(const PtxInstruction& in, std::string* error) {
 
   // §9.7.9.10 mov, including the pack/unpack forms {a, b}.
   if (op == "mov") {
+    for (size_t i = 0; i < n; ++i)
+      if (in.operands[i].kind == PtxOperand::Kind::Vector &&
+          (width % static_cast<int>(in.operands[i].vector.size()) != 0 || (i == 0 && n > 1 && operandIs(1, PtxOperand::Kind::Vector))))
+        return unsupported("packs a vector whose registers do not split the " + std::to_string(width) + "-bit width");
     if (operandIs(1, PtxOperand::Kind::Vector)) {  // pack: lowest element first
       const std::vector<int>& parts = in.operands[1].vector;
       const int part = width / static_cast<int>(parts.size());
@@ -409,6 +442,10 @@ bool PtxMachine::execute(const PtxInstruction& in, std::string* error) {
     write(in.operands[0], src(1), width);
     return true;
   }
+
+  for (const PtxOperand& operand : in.operands)
+    if (operand.kind == PtxOperand::Kind::Vector) return unsupported("has a vector operand (only mov packs and unpacks)");
+  if (in.operands[0].kind != PtxOperand::Kind::Register) return unsupported("has a destination that is not a register");
 
   const bool isFloat = type.cls == Class::Float || type.cls == Class::BFloat || type.cls == Class::Half2 ||
                        type.cls == Class::BFloat2;
@@ -484,7 +521,10 @@ bool PtxMachine::execute(const PtxInstruction& in, std::string* error) {
     if (op == "xor") return write(in.operands[0], a ^ b, width), true;
     if (op == "not") return write(in.operands[0], ~a, width), true;
     if (op == "neg") return write(in.operands[0], 0 - as(a), width), true;
-    if (op == "abs") return write(in.operands[0], static_cast<uint64_t>(std::abs(signExtend(a, width))), width), true;
+    if (op == "abs") {  // in two's complement: the most negative value is its own absolute value
+      const int64_t x = signExtend(a, width);
+      return write(in.operands[0], x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x), width), true;
+    }
     if (op == "min" || op == "max") {
       const bool less = isSigned ? signExtend(a, width) < signExtend(b, width) : (a & mask(width)) < (b & mask(width));
       return write(in.operands[0], (op == "min") == less ? a : b, width), true;

@@ -53,9 +53,22 @@ struct PtxProgram {
   bool hasApproximation = false; // ex2.approx / tanh.approx appear
 };
 
+// Resource bounds on what the asm text controls (real Triton asm strings are a few hundred bytes with a handful
+// of registers): the text, the registers it declares, the instructions, a vector operand's registers.
+inline constexpr size_t kMaxPtxTextBytes = size_t{1} << 20;
+inline constexpr int kMaxPtxRegisters = 1 << 16;
+inline constexpr size_t kMaxPtxInstructions = 1 << 16;
+inline constexpr size_t kMaxPtxVectorRegisters = 8;
+
 // Parses `asm` (comments `//` and `/* */`, `{ }` scopes, `.reg` declarations, `;`-separated instructions) with
-// `placeholders` operands $0..$N-1. Returns an empty string, or an error naming the offending text.
+// `placeholders` operands $0..$N-1. Returns an empty string, or an error naming the offending text (or the bound
+// it exceeds). A vector operand `{a, b}` must hold 1..8 registers.
 std::string parsePtx(std::string_view asmText, int placeholders, PtxProgram& program);
+
+// Whether the machine can run every instruction of `program`, whatever the register values and predicates: each
+// is executed once, guards ignored, on a scratch machine. "" or the message run() would give. `tilesim check`
+// and the interpreter (before the first invocation) call it, so check rejects what run cannot handle.
+std::string validatePtx(const PtxProgram& program);
 
 // Runs a parsed program on 64-bit register slots (each holds its value in the low bits).
 class PtxMachine {
@@ -69,6 +82,8 @@ class PtxMachine {
   bool written(int placeholder) const { return static_cast<size_t>(placeholder) < written_.size() && written_[static_cast<size_t>(placeholder)]; }
   // Executes every instruction in order; false (with `error` naming the instruction) for one outside the subset.
   bool run(std::string* error);
+  // Executes every instruction once, ignoring guards (validatePtx).
+  bool runUnguarded(std::string* error);
 
  private:
   bool execute(const PtxInstruction& instruction, std::string* error);

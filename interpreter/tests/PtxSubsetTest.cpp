@@ -176,5 +176,41 @@ TEST(PtxSubset, NaNResultsAreCanonicalAsOnTheH200) {
   EXPECT_EQ(run1("shf.r.wrap.b32 $0, $1, $2, $3;", {0x974d6f2a, 0x0004ed54, 31}), 0x0009daa9u);
 }
 
+// Issue 19: `{}` divided by zero in mov's pack (SIGFPE) and `tilesim check` accepted it; a string of .reg
+// declarations made millions of registers. Both are bounded parse errors now, and validatePtx (what check runs)
+// refuses anything run would refuse.
+TEST(PtxSubset, EmptyVectorAndResourceBoundsAreParseErrors) {
+  PtxProgram program;
+  EXPECT_NE(parsePtx("mov.b32 $0, {};", 2, program), "");
+  EXPECT_NE(parsePtx("mov.b32 {}, $1;", 2, program), "");
+  std::string many;
+  for (int i = 0; i < 40; ++i) many += ".reg .b32 r" + std::to_string(i) + "_<4096>;";
+  EXPECT_NE(parsePtx(many, 2, program).find("registers (tilesim's bound)"), std::string::npos);
+  EXPECT_NE(parsePtx(std::string(kMaxPtxTextBytes + 1, ' '), 2, program).find("bound"), std::string::npos);
+  EXPECT_NE(parsePtx(".reg .b32 r<4;", 2, program), "");
+}
+
+TEST(PtxSubset, ValidateRejectsWhatRunRefuses) {
+  PtxProgram program;
+  ASSERT_EQ(parsePtx("{ .reg .b32 a, b, c; mov.b32 {a, b, c}, $1; }", 2, program), "");
+  EXPECT_NE(validatePtx(program).find("do not split"), std::string::npos);
+  ASSERT_EQ(parsePtx("{ .reg .pred p; @p bfind.u32 $0, $1; }", 2, program), "");
+  EXPECT_NE(validatePtx(program).find("outside tilesim's PTX subset"), std::string::npos);  // even when guarded off
+  ASSERT_EQ(parsePtx("add.s32 {$0, $1}, $1, $1;", 2, program), "");
+  EXPECT_NE(validatePtx(program), "");
+  ASSERT_EQ(parsePtx("abs.s32 $0, $1; mov.b32 {$0, $1}, $1;", 2, program), "");
+  EXPECT_EQ(validatePtx(program), "");
+}
+
+TEST(PtxSubset, AbsOfTheMostNegativeValueWraps) {
+  PtxProgram program;
+  ASSERT_EQ(parsePtx("abs.s64 $0, $1;", 2, program), "");
+  PtxMachine machine(program);
+  machine.setOperand(1, 0x8000000000000000ull);
+  std::string error;
+  ASSERT_TRUE(machine.run(&error)) << error;
+  EXPECT_EQ(machine.operand(0), 0x8000000000000000ull);
+}
+
 }  // namespace
 }  // namespace tilesim::ptx

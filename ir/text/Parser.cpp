@@ -28,6 +28,7 @@
 #include <sstream>
 
 #include "ir/OpAttributes.h"
+#include "ir/FileIO.h"
 #include "ir/text/ParserImpl.h"
 
 namespace tilesim {
@@ -495,15 +496,14 @@ ParseResult parseModule(std::string_view text, std::string_view fileName) {
 }
 
 ParseResult parseModuleFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // Only a regular file within the size limit: a FIFO or /dev/zero is a diagnostic, never a hang.
+  std::string text, error;
+  if (!readRegularFile(path, kMaxKernelFileBytes, text, error)) {
     ParseResult result;
-    result.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, "cannot read file"});
+    result.diagnostics.push_back(Diagnostic{SourcePos{path, 0, 0}, error});
     return result;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parseModule(buffer.str(), path);
+  return parseModule(text, path);
 }
 
 }  // namespace tilesim

@@ -42,6 +42,16 @@ void addFuzzCommand(CLI::App& app, int& exitCode);     // fuzz (differential cam
 // (libgomp reads it once, at load). Returns only when it did not re-execute.
 void reexecFuzzWithPassiveOpenMP(int argc, char** argv);
 
+// Option validators that name what they want. CLI::Range and CLI::NonNegativeNumber let NaN through (every
+// comparison with it is false): these parse the text and refuse NaN and infinities.
+CLI::Validator finiteRange(double lo, double hi);
+// Triton's num_warps: a power of two from 1 to 32.
+CLI::Validator powerOfTwoWarps();
+
+// The environment variables tilesim reads (TILESIM_GPU_TIMEOUT, TILESIM_LIBDEVICE, TILESIM_CACHE_DIR): each,
+// when set, must hold what it names; otherwise one error naming the variable. Returns kExitOk or kExitBadInput.
+int checkEnvironment();
+
 // One line on stderr: "tilesim: error: MESSAGE".
 void printError(const std::string& message);
 void printDiagnostics(const Diagnostics& diagnostics);  // one per line on stderr
@@ -80,6 +90,7 @@ struct PreparedLaunch {
   Launch launch;
   LaunchOptions options;
   std::vector<std::string> inputPaths;        // per launch argument; empty for scalars
+  std::vector<std::string> protectedPaths;    // other files --out must never replace (a case's own files)
   std::vector<NpyType> fileTypes;             // per launch argument, NumPy dtype of the input file
   std::vector<std::vector<int64_t>> shapes;   // per launch argument, shape of the input file
   std::optional<GoldenCase> goldenCase;       // set when the target was a case directory

@@ -106,10 +106,22 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_option("--emit", flags->emit, "the stage to print: layout, llvm (as lowered), llvm-opt (after LLVM O1), ptx")
       ->check(CLI::IsMember({"layout", "llvm", "llvm-opt", "ptx"}));
   compile->add_option("--num-warps", flags->numWarps, "warps per program (Triton's num_warps; 1, 2, 4, ... 32)")
-      ->check(CLI::Range(1, 32));
+      ->check(powerOfTwoWarps());
   compile->add_option("--profile", flags->profile, "float profile: exact (default) or triton")
       ->check(CLI::IsMember({"exact", "triton"}));
-  compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");
+  CLI::Option* sm = compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");
+#ifdef TILESIM_HAVE_GPU_BACKEND
+  sm->check(CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (gpu::smVersion(text)) return "";
+        std::string known;
+        for (std::string_view name : gpu::knownSmTargets()) known += (known.empty() ? "" : " ") + std::string(name);
+        return "'" + text + "' is not an NVPTX target LLVM 19 knows (" + known + ")";
+      },
+      "sm_XY"));
+#else
+  (void)sm;
+#endif
   compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
   compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
       ->check(CLI::Range(1, 10000));

@@ -30,6 +30,7 @@
 #include "conformance/runner/Format.h"
 #include "conformance/runner/Npy.h"
 #include "ir/FloatBits.h"
+#include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/Pipeline.h"
@@ -48,8 +49,10 @@ struct DiffFlags {
 std::string loadRecorded(const std::string& directory, const std::string& name, Launch& launch,
                          std::vector<bool>& compared) {
   const std::filesystem::path dir(directory);
-  std::ifstream in(dir / "case.json");
-  nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::string text, readError;
+  if (!readRegularFile((dir / "case.json").string(), kMaxJsonFileBytes, text, readError))
+    return (dir / "case.json").string() + ": " + readError;
+  nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.contains("args") || !json["args"].is_array()) return (dir / "case.json").string() + ": no args";
   const nlohmann::json& args = json["args"];
   if (args.size() != launch.arguments.size()) return (dir / "case.json").string() + ": args do not match the launch";
@@ -295,7 +298,7 @@ void addDiffCommand(CLI::App& app, int& exitCode) {
   flags->launch.engine = "gpu";
   CLI::App* diff = app.add_subcommand("diff", "run a launch on the interpreter and on another engine, compare bit for bit");
   flags->launch.addTo(*diff);
-  diff->add_option("--num-warps", flags->numWarps, "warps per program (default: the case's, or 4)")->check(CLI::Range(1, 32));
+  diff->add_option("--num-warps", flags->numWarps, "warps per program (default: the case's, or 4)")->check(powerOfTwoWarps());
   diff->add_option("--recorded", flags->recorded,
                    "compare with the case's recorded outputs of this engine (case.json engine_outputs, e.g. gpu) "
                    "instead of running it");

@@ -3,7 +3,11 @@
 //   tilesim fuzz --count 1000 --seed 7 --jobs 2 --shard 0/4 --engine interp --json s0.json --emit-dir cases/
 // Exit 0 when every program passed (skips are listed), 1 when one failed (its minimal case is written), 2 for bad
 // arguments, 4 when the target engine is not available here ("skipped: ...").
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <set>
 
 #include <csignal>
 #include <cstdio>
@@ -13,6 +17,7 @@
 #include <iostream>
 
 #include "fuzz/campaign/Campaign.h"
+#include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
 
 namespace tilesim::cli {
@@ -50,13 +55,19 @@ bool writeJson(const std::string& path, const fuzz::CampaignSummary& summary) {
 
 int runMerge(const FuzzFlags& flags) {
   std::optional<fuzz::CampaignSummary> total;
+  std::set<std::pair<dev_t, ino_t>> files;
   for (const std::string& path : flags.merge) {
-    std::ifstream in(path);
-    if (!in) {
-      printError("--merge: cannot read " + path);
+    std::string text, readError;
+    if (!readRegularFile(path, kMaxJsonFileBytes, text, readError)) {
+      printError("--merge: " + path + ": " + readError);
       return kExitBadInput;
     }
-    nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    struct stat info{};
+    if (::stat(path.c_str(), &info) == 0 && !files.insert({info.st_dev, info.st_ino}).second) {
+      printError("--merge: " + path + " is given twice (one file under two names counts its programs once)");
+      return kExitBadInput;
+    }
+    nlohmann::json json = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (json.is_discarded()) {
       printError("--merge: " + path + " is not JSON");
       return kExitBadInput;
@@ -71,6 +82,12 @@ int runMerge(const FuzzFlags& flags) {
       printError("--merge: " + path + " is another campaign (seed or target differs)");
       return kExitBadInput;
     }
+    if (total)
+      for (const std::string& shard : summary->shards)
+        if (std::find(total->shards.begin(), total->shards.end(), shard) != total->shards.end()) {
+          printError("--merge: " + path + " holds shard " + shard + ", which an earlier file already holds");
+          return kExitBadInput;
+        }
     if (!total) total = std::move(summary);
     else total->merge(*summary);
   }
@@ -83,6 +100,17 @@ int runFuzz(const FuzzFlags& flags) {
   if (!flags.merge.empty()) return runMerge(flags);
   if ((flags.count > 0) == (flags.seconds > 0)) {
     printError("give exactly one of --count N or --seconds N (N > 0)");
+    return kExitBadInput;
+  }
+  if (!flags.emitDir.empty()) {  // one clear error up front, not one per program
+    if (std::string error = realDirectory(flags.emitDir); !error.empty()) {
+      printError("--emit-dir " + error);
+      return kExitBadInput;
+    }
+  }
+  struct stat regressions{};
+  if (::lstat(flags.regressionDir.c_str(), &regressions) == 0 && !S_ISDIR(regressions.st_mode)) {
+    printError("--regressions " + flags.regressionDir + ": exists and is not a directory (or is a symbolic link)");
     return kExitBadInput;
   }
   fuzz::CampaignOptions options;
@@ -171,7 +199,7 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   CLI::App* fuzz = app.add_subcommand("fuzz", "differential fuzz campaign: generated programs, interpreter as the oracle");
   fuzz->add_option("--count", flags->count, "programs 0..N-1 of the campaign (this shard runs its part)")->check(CLI::PositiveNumber);
   fuzz->add_option("--first", flags->first, "start at program index I (replay one: --first I --count I+1)")->check(CLI::NonNegativeNumber);
-  fuzz->add_option("--seconds", flags->seconds, "run for N seconds (programs from 0 upward)")->check(CLI::PositiveNumber);
+  fuzz->add_option("--seconds", flags->seconds, "run for N seconds (programs from 0 upward)")->check(finiteRange(1e-3, 1e9));
   fuzz->add_option("--seed", flags->seed, "campaign seed; program i is generated from (seed, i) alone (default 1)");
   fuzz->add_option("--jobs", flags->jobs, "worker threads (default 1)")->check(CLI::Range(1, 256));
   fuzz->add_option("--shard", flags->shard, "I/N: run the programs i with i % N == I (default 0/1)");
@@ -189,7 +217,7 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_flag("--quiet", flags->quiet, "no live progress line on stderr");
   fuzz->add_option("--hang-seconds", flags->hangSeconds, "report a program still running after N s as a hang and "
                                                          "stop the campaign (default 120; 0: never)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(finiteRange(0, 1e9));
   fuzz->add_flag("--timings", flags->timings, "measure the wall time of each stage of the check (generate, build, "
                                               "print, parse, verify, reference, interpret, compare)");
   fuzz->add_option("--merge", flags->merge, "add up shard summaries (JSON files) instead of running")->expected(1, -1);

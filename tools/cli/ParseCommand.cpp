@@ -1,8 +1,9 @@
-// `tilesim parse FILE` (print the module back, as Triton would print it) and `tilesim check FILE` (parse and
-// verify; `FILE: ok` or one diagnostic per line).
+// `tilesim parse FILE` (print the module back, as Triton would print it) and `tilesim check FILE` (parse,
+// verify, and the interpreter's static checks of inline asm; `FILE: ok` or one diagnostic per line).
 #include <cstdio>
 #include <filesystem>
 
+#include "interpreter/ptx/InlineAsmCheck.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
 #include "ir/verify/Verifier.h"
@@ -44,11 +45,32 @@ int runParse(const ParseFlags& flags) {
   return kExitOk;
 }
 
+// What the verifier cannot know but run would refuse: inline asm outside the PTX subset or its bounds
+// (interpreter/ptx/InlineAsmCheck.h). One diagnostic per such op.
+Diagnostics interpreterChecks(const Module& module) {
+  Diagnostics problems;
+  for (const auto& function : module.functions)
+    walk(*function, [&](const Operation& op) {
+      if (op.kind != OpKind::TTElementwiseInlineAsm) return;
+      ptx::PtxProgram program;
+      if (std::string error = ptx::checkInlineAsm(op, program); !error.empty()) problems.push_back({op.textPos, error});
+    });
+  return problems;
+}
+
 int runCheck(const std::vector<std::string>& files) {
   int worst = kExitOk;
   for (const std::string& file : files) {
     int exitCode = kExitOk;
-    if (loadModule(file, exitCode)) std::printf("%s: ok\n", file.c_str());
+    std::unique_ptr<Module> module = loadModule(file, exitCode);
+    if (module) {
+      if (Diagnostics problems = interpreterChecks(*module); !problems.empty()) {
+        printDiagnostics(problems);
+        exitCode = kExitFailed;
+      } else {
+        std::printf("%s: ok\n", file.c_str());
+      }
+    }
     worst = std::max(worst, exitCode);
   }
   return worst;

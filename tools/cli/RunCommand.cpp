@@ -94,8 +94,10 @@ std::optional<std::pair<dev_t, ino_t>> fileIdentity(const std::string& path) {
 // existing output that is a symlink or not a regular file, or one that is an input file under any name
 // (same path, or same device and inode: a hard link). Outputs are then written by rename (writeNpyFile).
 std::vector<std::string> outputPaths(const PreparedLaunch& prepared, const std::string& directory) {
+  std::vector<std::string> kept = prepared.inputPaths;  // inputs and a case's own files: never replaced
+  kept.insert(kept.end(), prepared.protectedPaths.begin(), prepared.protectedPaths.end());
   std::vector<std::pair<std::string, std::pair<dev_t, ino_t>>> inputs;
-  for (const std::string& input : prepared.inputPaths)
+  for (const std::string& input : kept)
     if (!input.empty())
       if (auto identity = fileIdentity(input)) inputs.emplace_back(input, *identity);
   std::vector<std::string> paths;
@@ -125,7 +127,7 @@ std::vector<std::string> outputPaths(const PreparedLaunch& prepared, const std::
           return {};
         }
     }
-    for (const std::string& input : prepared.inputPaths)
+    for (const std::string& input : kept)
       if (!input.empty() && normalised(input) == normalised(path.string())) {
         printError(fmt::format("--out {}: writing {} would overwrite the input file {}; choose another directory",
                                directory, path.string(), input));
@@ -153,7 +155,10 @@ bool writeOutputs(const PreparedLaunch& prepared, const std::vector<std::string>
     if (paths[i].empty()) continue;
     const LaunchArgument& argument = prepared.launch.arguments[i];
     NpyArray array;
-    array.type = prepared.fileTypes[i];
+    // The input file's dtype when it holds the element type bit for bit, else the element type's own: a header
+    // always describes the bytes under it (an alias with no file of its own, a view of another dtype).
+    array.type = npyTypeFits(prepared.fileTypes[i], argument.elementKind) ? prepared.fileTypes[i]
+                                                                          : defaultNpyType(argument.elementKind);
     array.shape = prepared.shapes[i];
     array.bytes = argument.bytes;
     if (std::string error = writeNpyFile(paths[i], array); !error.empty()) {
@@ -217,7 +222,12 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
   for (const CaseArgument& argument : goldenCase.arguments) {
     prepared.inputPaths.push_back(argument.isTensor ? argument.inputPath : "");
     prepared.shapes.push_back(argument.shape);
+    if (!argument.expectedPath.empty()) prepared.protectedPaths.push_back(argument.expectedPath);
   }
+  // Every file of the case directory (case.json, kernel.ttir, kernel.ttgir, recorded engine outputs): `--out
+  // CASE` must not turn the case's expectations into this run's outputs.
+  std::error_code listError;
+  for (const auto& entry : fs::directory_iterator(launch.target, listError)) prepared.protectedPaths.push_back(entry.path().string());
   std::optional<std::vector<std::string>> paths = prepareOutputs(prepared, flags.outDirectory);
   if (!paths || !writeOutputs(prepared, *paths)) return kExitBadInput;
   std::printf("%s\n", outcome.passed() ? "PASS" : "FAIL");
@@ -287,7 +297,7 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   run->add_option("--out", flags->outDirectory, "write every buffer argument to DIR/NAME.npy (never over an input)");
   run->add_flag("--quiet", flags->quiet, "do not print the buffers a kernel run changed");
   run->add_option("--num-warps", flags->numWarps, "warps per program on the GPU engine (default: the case's, or 4)")
-      ->check(CLI::Range(1, 32));
+      ->check(powerOfTwoWarps());
   run->add_option("--time", flags->timeIterations,
                   "GPU engine, kernel files: after the run, time N more launches with CUDA events and print the median")
       ->check(CLI::Range(1, 100000));

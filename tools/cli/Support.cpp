@@ -1,4 +1,6 @@
 // Helpers every command uses: error printing and loading a TTIR file (parse, then verify).
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -34,7 +36,58 @@ int64_t printReports(const LaunchResult& result) {
 
 namespace {
 double gpuTimeoutSeconds = -1;  // --gpu-timeout; < 0: not given
+
+std::optional<double> finiteNumber(const std::string& text) {
+  double value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || !std::isfinite(value)) return std::nullopt;
+  return value;
+}
 }  // namespace
+
+CLI::Validator finiteRange(double lo, double hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        std::optional<double> value = finiteNumber(text);
+        if (!value || *value < lo || *value > hi)
+          return fmt::format("'{}' is not a finite number from {} to {}", text, lo, hi);
+        return "";
+      },
+      fmt::format("NUMBER in [{} - {}]", lo, hi));
+}
+
+CLI::Validator powerOfTwoWarps() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        int value = 0;
+        auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (error != std::errc() || end != text.data() + text.size() || value < 1 || value > 32 || (value & (value - 1)) != 0)
+          return "'" + text + "' is not a power of two from 1 to 32 (Triton's num_warps)";
+        return "";
+      },
+      "1|2|4|8|16|32");
+}
+
+int checkEnvironment() {
+  auto bad = [](const char* name, const char* value, const std::string& want) {
+    printError(fmt::format("environment variable {}='{}': {}", name, value, want));
+    return kExitBadInput;
+  };
+  if (const char* value = std::getenv("TILESIM_GPU_TIMEOUT"); value && *value) {
+    std::optional<double> seconds = finiteNumber(value);
+    if (!seconds || *seconds < 0 || *seconds > 1e6)
+      return bad("TILESIM_GPU_TIMEOUT", value, "expected seconds from 0 to 1e6 (0 = no limit)");
+  }
+  std::error_code error;
+  if (const char* value = std::getenv("TILESIM_LIBDEVICE"); value && *value) {
+    if (!std::filesystem::is_regular_file(value, error)) return bad("TILESIM_LIBDEVICE", value, "not a regular file (it names libdevice.10.bc)");
+  }
+  if (const char* value = std::getenv("TILESIM_CACHE_DIR"); value && *value) {
+    if (std::filesystem::exists(value, error) && !std::filesystem::is_directory(value, error))
+      return bad("TILESIM_CACHE_DIR", value, "exists and is not a directory");
+  }
+  return kExitOk;
+}
 
 void addEngineOption(CLI::App& command, std::string& engine) {
   command.add_option("--engine", engine, "the engine that runs the kernel: interp (default) or gpu")
@@ -42,7 +95,7 @@ void addEngineOption(CLI::App& command, std::string& engine) {
   command.add_option("--gpu-timeout", gpuTimeoutSeconds,
                      "seconds a GPU launch may take before the GPU worker process is killed and the launch reported "
                      "(default: TILESIM_GPU_TIMEOUT, else 120; 0 = no limit)")
-      ->check(CLI::Range(0.0, 1e6));
+      ->check(finiteRange(0.0, 1e6));
 }
 
 std::unique_ptr<Engine> boundsEngineFor(const Engine& engine) {

@@ -3,6 +3,7 @@
 #include "conformance/runner/GoldenCase.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -149,6 +150,24 @@ TEST(GoldenCase, OrderDependentOutputsPassInEveryOrder) {
   EXPECT_FALSE(unmarked.passed());
   ASSERT_FALSE(unmarked.determinismProblems.empty());
   EXPECT_NE(unmarked.determinismProblems[0].find("out_ptr2 differs"), std::string::npos);
+}
+
+// Issue 19: case.json numbers that did not fit their field (num_warps 3 or 2^40, a uint64 line number) were cast
+// silently; a case.json that is a FIFO hung the suite.
+TEST(GoldenCase, CaseJsonFieldsAreRangeChecked) {
+  const std::string args = R"("args": [{"name": "x", "kind": "tensor", "dtype": "float32", "shape": [4], "input": "x.npy"}])";
+  EXPECT_NE(parseCaseJson(R"({"num_warps": 3, )" + args + "}", "/c").error.find("power of two"), std::string::npos);
+  EXPECT_NE(parseCaseJson(R"({"num_warps": 1099511627776, )" + args + "}", "/c").error.find("power of two"), std::string::npos);
+  EXPECT_NE(parseCaseJson(R"({"grid": [18446744073709551615], )" + args + "}", "/c").error.find("out of range"), std::string::npos);
+  EXPECT_NE(parseCaseJson(R"({"expect_reports": [{"kind": "race", "ttir_line": 4294967297}], )" + args + "}", "/c").error.find("ttir_line"),
+            std::string::npos);
+  EXPECT_TRUE(parseCaseJson(R"({"num_warps": 8, )" + args + "}", "/c").ok());
+  const std::string fifo = ::testing::TempDir() + "/fifo_case";
+  std::filesystem::create_directories(fifo);
+  std::filesystem::remove(fifo + "/case.json");
+  ASSERT_EQ(::mkfifo((fifo + "/case.json").c_str(), 0600), 0);
+  EXPECT_NE(loadGoldenCase(fifo).error.find("not a regular file (a FIFO)"), std::string::npos);
+  std::filesystem::remove_all(fifo);
 }
 
 }  // namespace

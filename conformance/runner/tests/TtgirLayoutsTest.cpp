@@ -79,5 +79,33 @@ TEST(TtgirLayouts, MatchesARealKernelsReduceByPosition) {
   EXPECT_EQ(layout.warpsPerCTA, 4);
 }
 
+// Issue 19: the regex reader divided by a zero sizePerThread (SIGFPE), overflowed the stack on a 100 KB line
+// and threw out of std::stoll on an out-of-range number. Each is now a diagnostic with file:line:col.
+TEST(TtgirLayouts, MalformedDefinitionsAreDiagnosticsWithPositions) {
+  const std::string reduce = "\n  %a = \"tt.reduce\"(%x) <{axis = 0 : i32}> ({\n  ^bb0(%p: f32, %q: f32):\n"
+                             "    tt.reduce.return %p : f32\n  }) : (tensor<1024xf32, #blocked>) -> f32\n";
+  TtgirLayouts zero = parseTtgirReduces(
+      "#blocked = #ttg.blocked<{sizePerThread = [0], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>" + reduce,
+      "k.ttgir");
+  EXPECT_EQ(zero.error, "k.ttgir:1:43: error: sizePerThread entry 0 is out of range (1..1048576)");
+  EXPECT_TRUE(zero.reduces.empty());
+  TtgirLayouts huge = parseTtgirReduces(
+      "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [99999999999999999999999], warpsPerCTA = [4]}>",
+      "k.ttgir");
+  EXPECT_NE(huge.error.find("k.ttgir:1:"), std::string::npos) << huge.error;
+  EXPECT_NE(huge.error.find("out of range"), std::string::npos) << huge.error;
+  std::string longLine = "#blocked = #ttg.blocked<{sizePerThread = [";
+  for (int i = 0; i < 50000; ++i) longLine += "1, ";
+  longLine += "1]}>";
+  EXPECT_NE(parseTtgirReduces(longLine, "k.ttgir").error.find("more than 16 entries"), std::string::npos);
+  TtgirLayouts lengths = parseTtgirReduces(
+      "#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [4]}>", "k.ttgir");
+  EXPECT_NE(lengths.error.find("one non-zero length"), std::string::npos) << lengths.error;
+  TtgirLayouts axis = parseTtgirReduces("\n\n  %a = \"tt.reduce\"(%x) <{axis = 99999999999 : i32}> ({})", "k.ttgir");
+  EXPECT_NE(axis.error.find("k.ttgir:3:"), std::string::npos) << axis.error;
+  std::string deep(100000, '(');
+  EXPECT_NE(parseTtgirReduces("\"tt.reduce\"" + deep, "k.ttgir").error.find("unterminated"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tilesim
