@@ -47,11 +47,19 @@ def parse_arguments():
                         help="exit 1 unless every selected test passes (or skips) under tilesim")
     parser.add_argument("--out", type=Path, help="keep the junit XML files here")
     parser.add_argument("--timeout", type=int, default=3000, help="seconds per mode")
+    parser.add_argument("--skip-if-missing", action="store_true",
+                        help="exit 77 (ctest's skip) when the suite or the Python is not on this machine")
     args = parser.parse_args()
     if args.workers < 0:
         parser.error("--workers must be >= 0")
-    if not (args.suite / "pyproject.toml").is_file():
-        parser.error(f"--suite {args.suite}: no pyproject.toml there (see ../shared/peer/README.md)")
+    missing = [what for what, ok in ((f"the suite {args.suite}", (args.suite / "pyproject.toml").is_file()),
+                                     (f"the Python {args.python}", Path(args.python).exists())) if not ok]
+    if missing and args.skip_if_missing:
+        print(f"SKIPPED: {' and '.join(missing)} not here (tools/python/scripts/peer_venv.sh makes .venv-peer; "
+              "the suite is ../shared/peer/triton-3.6-tests)")
+        raise SystemExit(77)
+    if missing:
+        parser.error(f"{' and '.join(missing)} not here (see ../shared/peer/README.md, tools/python/scripts/peer_venv.sh)")
     if args.subset is not None and not args.subset.is_file():
         parser.error(f"--subset {args.subset}: not a file")
     return args
@@ -67,7 +75,9 @@ def read_subset(path: Path) -> list:
 
 
 def environment(mode: str, args, cache_dir: str) -> dict:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TILESIM_", "TRITON_INTERPRET"))}
+    keep = ("TILESIM_EXTENSION", "TILESIM_BUILD_DIR")  # where the extension is; every other TILESIM_* is the mode's
+    env = {k: v for k, v in os.environ.items()
+           if k in keep or not k.startswith(("TILESIM_", "TRITON_INTERPRET", "PYTEST_PLUGINS"))}
     env["TRITON_CACHE_DIR"] = cache_dir
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "tools" / "python")] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     if mode == "triton":
