@@ -84,7 +84,21 @@ def wrap_arguments(args, kwargs, any_device=False):
     return [wrap(a) for a in args], {k: wrap(v) for k, v in kwargs.items()}
 
 
+_HASHABLE_OPTIONS = (int, float, str, bool, type(None))
+
+
 def _cache_key(fn, specialization, options_kwargs):
+    if all(type(v) in _HASHABLE_OPTIONS for v in options_kwargs.values()):
+        try:  # the common case, hashed as it is: a specialisation is tuples of strings and constexpr values
+            key = (fn.cache_key, tuple(specialization), tuple(sorted(options_kwargs.items())))
+            hash(key)
+            return key
+        except TypeError:
+            pass
+    return _frozen_cache_key(fn, specialization, options_kwargs)
+
+
+def _frozen_cache_key(fn, specialization, options_kwargs):
     def freeze(value):
         if isinstance(value, (list, tuple)):
             return tuple(freeze(v) for v in value)

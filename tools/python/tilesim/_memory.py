@@ -160,10 +160,15 @@ def _tensor_view(obj, dtype_override, any_device):
     return ArrayView(obj, triton_name, element, pointer, low, high, key, True)
 
 
+_PLAIN_SCALARS = frozenset({int, float, bool, str})
+
+
 def view_of(obj, dtype_override=None, any_device=False):
     """An ArrayView for a numpy array, a tensor (torch's, CPU; or any object with its protocol), a CPU DLPack
     producer, or a Reinterpreted one of those; None for anything else. No copy: the view is the object's memory.
     `any_device`: also tensors on a GPU (the recorder reads them; tilesim cannot run on them)."""
+    if obj is None or type(obj) in _PLAIN_SCALARS:  # the common non-array arguments, answered first
+        return None
     if isinstance(obj, Reinterpreted):
         return view_of(obj.array, obj.dtype, any_device)
     if isinstance(obj, ArrayView):
@@ -218,39 +223,23 @@ def _group_by_memory(views: dict) -> list:
     """Named views grouped into buffers: views of one known storage, and views whose byte spans overlap however
     they were made (`as_strided`, two `frombuffer`s of one bytearray, any exporter of the buffer protocol) —
     the memory they really cover decides, not which Python object owns it."""
-    names = list(views)
-    parent = list(range(len(names)))
-
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i, j):
-        parent[find(i)] = find(j)
-
-    first_of_key: dict = {}
-    for i, name in enumerate(names):
-        key = views[name].storage_key
-        if key in first_of_key:
-            union(i, first_of_key[key])
+    by_key: dict = {}
+    for name, view in views.items():
+        by_key.setdefault(view.storage_key, []).append((name, view))
+    groups = list(by_key.values())
+    if len(groups) < 2:
+        return groups
+    # Groups whose spans overlap are one memory: sweep them in order of their lowest byte.
+    spans = sorted(((min(v.low for _, v in g), max(v.high for _, v in g), g) for g in groups), key=lambda t: t[0])
+    merged = [list(spans[0])]
+    for low, high, members in spans[1:]:
+        last = merged[-1]
+        if low < last[1] and high > low and last[1] > last[0]:  # overlapping, neither empty
+            last[1] = max(last[1], high)
+            last[2] = last[2] + members
         else:
-            first_of_key[key] = i
-    by_start = sorted(range(len(names)), key=lambda i: views[names[i]].low)
-    reach, reacher = None, None
-    for i in by_start:
-        view = views[names[i]]
-        if view.high == view.low:
-            continue  # an empty view covers no memory
-        if reach is not None and view.low < reach:
-            union(i, reacher)
-        if reach is None or view.high > reach:
-            reach, reacher = view.high, i
-    groups: dict = {}
-    for i, name in enumerate(names):
-        groups.setdefault(find(i), []).append((name, views[name]))
-    return list(groups.values())
+            merged.append([low, high, members])
+    return [members for _, _, members in merged]
 
 
 def plan_buffers(views: dict) -> BufferPlan:
