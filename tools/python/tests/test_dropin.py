@@ -373,3 +373,13 @@ def test_pytest_plugin_runs_interpreter_skips_and_reads_waivers(tmp_path):
     (tmp_path / "waivers.txt").write_text("*test_marker  same-value-race\n")  # no reason
     bad = run_python(dropin(command), env, cwd=tmp_path)
     assert bad.returncode != 0 and "waivers.txt:1" in bad.stdout + bad.stderr
+
+
+def test_a_second_recording_never_replaces_the_first(tmp_path):
+    from tilesim import _cases
+    first = _cases._new_case_directory(str(tmp_path), "add_kernel_1a2b_0")
+    (tmp_path / "add_kernel_1a2b_0" / "case.json").write_text("{}")
+    second = _cases._new_case_directory(str(tmp_path), "add_kernel_1a2b_0")
+    assert first != second and second.endswith("add_kernel_1a2b_0.2")
+    assert (tmp_path / "add_kernel_1a2b_0" / "case.json").read_text() == "{}"
+

@@ -17,12 +17,14 @@ a fifth of a small kernel's compile time). TILESIM_TTIR_CACHE=0 turns the disk c
 """
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import json
 import os
 import tempfile
 import threading
+import weakref
 from dataclasses import dataclass
 
 from triton.backends.compiler import GPUTarget
@@ -60,15 +62,36 @@ class Compiled:
         return self.entry
 
 
-_binders: dict = {}
-_cache: dict = {}
+_binders = weakref.WeakKeyDictionary()  # JITFunction -> its binder (a suite makes and drops thousands)
+_cache: collections.OrderedDict = collections.OrderedDict()  # the most recent compiles, at most _CACHE_SIZE
+_CACHE_SIZE = 4096
 stats = {"compiled": 0, "cached": 0, "disk": 0}
+
+
+_shared_binders: dict = {}
+_SIMPLE_DEFAULTS = (int, float, str, bool, type(None))
+
+
+def _binder_key(fn):
+    """What Triton's generated binder depends on: each parameter's name, kind and specialisation flags, and its
+    default (by value when a plain scalar, else by identity). Kernels made again from the same source (a test
+    suite's exec'd or nested kernels) share one binder instead of generating and compiling it anew."""
+    parts = []
+    for (name, parameter), kp in zip(fn.signature.parameters.items(), fn.params):
+        default = parameter.default
+        default_key = (type(default), default) if type(default) in _SIMPLE_DEFAULTS else ("id", id(default))
+        parts.append((name, parameter.kind, kp.is_constexpr, kp.is_const, kp.do_not_specialize,
+                      kp.do_not_specialize_on_alignment, repr(kp.annotation_type), default_key))
+    return tuple(parts)
 
 
 def _binder(fn):
     binder = _binders.get(fn)
     if binder is None:
-        binder = create_function_from_signature(fn.signature, fn.params, backend())
+        key = _binder_key(fn)
+        binder = _shared_binders.get(key)
+        if binder is None:
+            binder = _shared_binders[key] = create_function_from_signature(fn.signature, fn.params, backend())
         _binders[fn] = binder
     return binder
 
@@ -128,6 +151,7 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
     key = _cache_key(fn, specialization, options_kwargs)
     compiled = _cache.get(key)
     if compiled is not None:
+        _cache.move_to_end(key)
         stats["cached"] += 1
         return compiled
     be = backend()
@@ -147,6 +171,8 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
                         constexprs={names[path[0]]: value for path, value in constexprs.items() if len(path) == 1},
                         parameters=program.parameters(""))
     _cache[key] = compiled
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
     return compiled
 
 
