@@ -383,3 +383,32 @@ def test_a_second_recording_never_replaces_the_first(tmp_path):
     assert first != second and second.endswith("add_kernel_1a2b_0.2")
     assert (tmp_path / "add_kernel_1a2b_0" / "case.json").read_text() == "{}"
 
+
+
+def test_ctrl_c_stops_a_long_launch_and_leaves_the_arrays():
+    code = """
+        import os, signal, threading, time
+        import numpy as np, triton, triton.language as tl, tilesim
+
+        @triton.jit
+        def spin(x_ptr, out_ptr, n):
+            acc = 0.0
+            for i in range(n):
+                acc += tl.load(x_ptr)
+            tl.store(out_ptr + tl.program_id(0), acc)
+
+        x, out = np.ones(1, np.float32), np.zeros(64, np.float32)
+        threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        start = time.monotonic()
+        try:
+            with tilesim.interpret():
+                spin[(64,)](x, out, 1 << 20)   # 64 programs of about a quarter second each
+            print("finished")
+        except KeyboardInterrupt:
+            print(f"interrupted after {time.monotonic() - start:.2f} s; untouched: {bool((out == 0).all())}")
+        """
+    result = run_python(code, {})
+    assert "interrupted after" in result.stdout, result.stdout + result.stderr
+    assert "untouched: True" in result.stdout
+    seconds = float(result.stdout.split("after ")[1].split(" s")[0])
+    assert seconds < 3.0, result.stdout
