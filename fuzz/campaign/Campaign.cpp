@@ -115,8 +115,8 @@ namespace {
 
 class Worker {
  public:
-  Worker(const CampaignOptions& options, int id, std::chrono::steady_clock::time_point start)
-      : options_(options), id_(id), start_(start) {
+  Worker(const CampaignOptions& options, std::chrono::steady_clock::time_point start)
+      : options_(options), start_(start) {
     if (options.makeTarget) target_ = options.makeTarget();
   }
 
@@ -438,7 +438,6 @@ class Worker {
 
  private:
   const CampaignOptions& options_;
-  int id_;
   std::chrono::steady_clock::time_point start_;
   InterpreterEngine interpreter_;
   std::unique_ptr<Engine> target_;
@@ -559,7 +558,7 @@ CampaignResult runCampaign(const CampaignOptions& options) {
   auto slots = std::make_shared<std::vector<Slot>>(static_cast<size_t>(jobs));
   auto work = [&, slots](int id) {
     Slot& slot = (*slots)[static_cast<size_t>(id)];
-    Worker worker(options, id, start);
+    Worker worker(options, start);
     for (;;) {
       if (stop.load()) break;
       if (options.seconds > 0 && elapsed() >= options.seconds) break;

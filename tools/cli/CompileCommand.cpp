@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <vector>
-#include <fstream>
 
+#include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/Pipeline.h"
@@ -87,10 +87,9 @@ int runCompile(const CompileFlags& flags) {
     std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
     return kExitOk;
   }
-  std::ofstream out(flags.output, std::ios::binary);
-  out << result.dump;
-  if (!out) {
-    printError("-o " + flags.output + ": cannot write");
+  // By replacing the directory entry (ir/FileIO.h): a symlink at FILE is never written through.
+  if (std::string error = replaceFile(flags.output, result.dump); !error.empty()) {
+    printError("-o " + error);
     return kExitBadInput;
   }
   return kExitOk;

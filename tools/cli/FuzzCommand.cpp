@@ -44,10 +44,9 @@ struct FuzzFlags {
 };
 
 bool writeJson(const std::string& path, const fuzz::CampaignSummary& summary) {
-  std::ofstream out(path);
-  out << summary.toJson().dump(1) << "\n";
-  if (!out) {
-    printError("--json: cannot write " + path);
+  // By replacing the directory entry (ir/FileIO.h): a symlink at PATH is never written through.
+  if (std::string error = replaceFile(path, summary.toJson().dump(1) + "\n"); !error.empty()) {
+    printError("--json " + error);
     return false;
   }
   return true;

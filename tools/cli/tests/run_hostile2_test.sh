@@ -151,6 +151,9 @@ expect out_over_expected_unchanged cmp -s expected_copy.npy elsewhere/out_ptr.np
 if "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir > /dev/null 2>&1; then
   check compile_sm_garbage 2 "--sm" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir --sm garbage
   check compile_num_warps_3 2 "--num-warps" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir --num-warps 3
+  echo keep > precious.txt && ln -s precious.txt compiled.ptx
+  check compile_output_symlink 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir -o compiled.ptx
+  expect compile_output_not_through_symlink test "$(cat precious.txt)" = keep
   check compile_sm60_reduce 1 "tt.reduce" -- "$tilesim" compile "$source_dir"/conformance/golden/softmax_f32/kernel.ttir --sm sm_60
   printf 'BC\xc0\xde' > not_libdevice.bc
   erf="$source_dir"/conformance/golden-extra/libdevice_transcendental_f32/kernel.ttir
