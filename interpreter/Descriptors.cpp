@@ -140,7 +140,8 @@ void descriptorStore(Executor& executor, const Operation& op, Executor::Frame& f
     if (laneUndefined(values, lane))
       memory.undefinedUse(&values, lane, "an undefined value (masked load without `other`) is stored");
     uint64_t offset = 0;
-    Buffer* buffer = memory.resolve(&values, lane, element.address, static_cast<uint64_t>(bytes), true, &offset);
+    Buffer* buffer = memory.resolve(&values, lane, element.address, static_cast<uint64_t>(bytes), true, &offset,
+                                    /*atomic=*/false, in + lane * bytes);
     if (!buffer) continue;
     std::memcpy(buffer->data + offset, in + lane * bytes, static_cast<size_t>(bytes));
     if (addressSpace.errorBoundsEnabled())

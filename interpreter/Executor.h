@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <tuple>
 #include <span>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +41,21 @@ struct LaunchContext {
   LaunchOptions options;
   const ProgramTrace* trace = nullptr;  // tilesim trace: the one program to report op by op
   std::array<int64_t, 3> grid{1, 1, 1};
+  // LaunchOptions::interrupted, asked on the launching thread at most every 50 ms; once it says yes, every
+  // thread sees `stopped`.
+  std::thread::id launcher = std::this_thread::get_id();
+  mutable std::atomic<bool> stopped{false};
+  mutable std::chrono::steady_clock::time_point lastPoll{};
+  bool interrupted() const {
+    if (stopped.load(std::memory_order_relaxed)) return true;
+    if (!options.interrupted || std::this_thread::get_id() != launcher) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - lastPoll < std::chrono::milliseconds(50)) return false;
+    lastPoll = now;
+    if (!options.interrupted()) return false;
+    stopped.store(true);
+    return true;
+  }
 };
 
 // Collects the reports of the programs one thread runs.
@@ -175,6 +193,8 @@ class Executor {
   // Counts one step (an op, or one loop iteration) against LaunchOptions::maxSteps; traps past the limit.
   void countStep(const Operation& op) {
     if (++steps_ > context_.options.maxSteps && context_.options.maxSteps != 0) stepLimitExceeded(op);
+    if ((steps_ & 1023) == 0 && context_.interrupted())
+      throw ProgramTrap{makeReport(Report::Kind::StepLimit, op, nullptr, -1, "the launch was interrupted")};
   }
   [[noreturn]] void stepLimitExceeded(const Operation& op) const;
 

@@ -5,6 +5,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "interpreter/Executor.h"
@@ -37,9 +38,10 @@ class MemoryAccessor {
       memory_(*executor.context().memory) {}
 
   // Checks one active lane's address; returns the buffer access or null (reported) when out of bounds or
-  // misaligned (the GPU traps on an address that is not a multiple of the access size).
+  // misaligned (the GPU traps on an address that is not a multiple of the access size). `writing`: the bytes a
+  // plain store is about to write (a race between writers of the same bytes is reported as its own kind).
   Buffer* resolve(const Tile* laneTile, int64_t lane, uint64_t address, uint64_t size, bool write, uint64_t* offset,
-                  bool atomic = false) {
+                  bool atomic = false, const void* writing = nullptr) {
     if ((size & (size - 1)) == 0 ? (address & (size - 1)) != 0 : address % size != 0) {  // sizes are powers of 2
       if (executor_.checks()) reportMisaligned(laneTile, lane, address, size, write);
       return nullptr;
@@ -60,7 +62,7 @@ class MemoryAccessor {
       RaceHit hit = atomic  ? memory_.noteAtomic(*access.buffer, access.offset, size, program, held)
                     : write ? memory_.noteWrite(*access.buffer, access.offset, size, program, held)
                             : memory_.noteRead(*access.buffer, access.offset, size, program, held);
-      if (hit.found) reportRace(laneTile, lane, write, access, hit);
+      if (hit.found) reportRace(laneTile, lane, write, access, hit, writing, size);
       if (!held.empty())  // inside a critical section: covered by the lock once a gpu.barrier follows
         for (uint64_t e = access.offset / access.buffer->elementBytes;
              e <= (access.offset + size - 1) / access.buffer->elementBytes; ++e)
@@ -100,15 +102,22 @@ class MemoryAccessor {
     executor_.addReport(std::move(r));
   }
 
-  [[gnu::cold]] void reportRace(const Tile* laneTile, int64_t lane, bool write, const Access& access, const RaceHit& hit) {
-    Report r = executor_.makeReport(Report::Kind::Race, op_, laneTile, lane, "");
+  // A write racing with another program's plain write of the same bytes (what the buffer holds now: races are
+  // reported by a one-thread rerun, Launch.cpp) is a SameValueRace: the result does not show it, and suites rely
+  // on it (every program storing one flag); any other conflict is a Race.
+  [[gnu::cold]] void reportRace(const Tile* laneTile, int64_t lane, bool write, const Access& access, const RaceHit& hit,
+                                const void* writing = nullptr, uint64_t size = 0) {
+    const bool sameBytes = write && writing && hit.otherWrote && !hit.otherAtomic &&
+                           std::memcmp(access.buffer->data + access.offset, writing, size) == 0;
+    Report r = executor_.makeReport(sameBytes ? Report::Kind::SameValueRace : Report::Kind::Race, op_, laneTile, lane, "");
     r.buffer = access.buffer->name;
     r.byteOffset = static_cast<int64_t>(access.offset);
     std::string other = hit.otherProgram >= 0 ? "program " + programName(hit.otherProgram) : "other programs";
     if (!executor_.heldLocks().empty()) other += " (not ordered by the locks this program holds)";
     r.message = std::string(write ? "write" : "read") + " of " + access.buffer->name + "[" +
                 std::to_string(access.offset / access.buffer->elementBytes) + "] races with " +
-                (hit.otherAtomic ? "atomics" : hit.otherWrote ? "a write" : "a read") + " by " + other;
+                (hit.otherAtomic ? "atomics" : sameBytes ? "a write of the same bytes" : hit.otherWrote ? "a write" : "a read") +
+                " by " + other;
     executor_.addReport(std::move(r));
   }
 

@@ -244,7 +244,7 @@ void moveStrided(const StridedAccess& strided, int bytes, char* tile, bool toTil
 
 // Race-shadow notes for the n consecutive elements of a contiguous access, reported per lane like resolve's.
 void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* laneTile, Access access, int64_t n,
-                    int bytes, bool write) {
+                    int bytes, bool write, const char* writing = nullptr) {
   Memory& memory = *executor.context().memory;
   if (!executor.checks()) return;
   if (memory.raceLogEnabled()) {  // one record for the whole row
@@ -259,7 +259,7 @@ void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* la
     Access element{access.buffer, access.offset + static_cast<uint64_t>(lane) * size, access.buffer};
     RaceHit hit = write ? memory.noteWrite(*access.buffer, element.offset, size, program, held)
                         : memory.noteRead(*access.buffer, element.offset, size, program, held);
-    if (hit.found) accessor.reportRace(laneTile, lane, write, element, hit);
+    if (hit.found) accessor.reportRace(laneTile, lane, write, element, hit, writing ? writing + lane * bytes : nullptr, size);
     if (!held.empty())
       for (uint64_t e = element.offset / access.buffer->elementBytes;
            e <= (element.offset + size - 1) / access.buffer->elementBytes; ++e)
@@ -379,7 +379,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   const bool pointerIsScalar = !source.isBlock && pointers.size() == 1;
   if (!undefinedValue && values.size() == n) {
     if (Access whole = contiguousAccess(source, pointers, n, bytes, addressSpace); whole.buffer) {
-      noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/true);
+      noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/true, in);
       std::memcpy(whole.buffer->data + whole.offset, in, static_cast<size_t>(n) * static_cast<size_t>(bytes));
       return;
     }
@@ -410,7 +410,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
       offset = access.offset;
     } else {
       buffer = memory.resolve(source.isBlock ? &values : &pointers, lane, address, static_cast<uint64_t>(bytes), true,
-                              &offset);
+                              &offset, /*atomic=*/false, in + lane * bytes);
       if (!buffer) continue;
     }
     switch (bytes) {

@@ -581,6 +581,58 @@ def to_f16_toward_zero(x):
     return int(nearest.view(np.uint16))
 
 
+
+# fp8e4b15 (tl.float8e4b15): Triton 3.6 spells it `i8` in TTIR and converts with inline PTX (triton/language/extra/
+# cuda/utils.py, the sm80+ form); this is its semantics written from the format, not from the PTX.
+def e4b15_decode(byte):
+    """The value of an fp8e4b15 byte: bias 15, 3 mantissa bits, subnormals at exponent 0, no inf or NaN."""
+    sign = -1.0 if byte & 0x80 else 1.0
+    exponent, mantissa = (byte >> 3) & 15, byte & 7
+    return sign * (mantissa * 2.0**-17 if exponent == 0 else (1 + mantissa / 8) * 2.0**(exponent - 15))
+
+
+def e4b15_encode(f16_bits):
+    """fp16 -> fp8e4b15 as the conversion does it: |x| clamped to 1.75 (inf and NaN too, whose sign is kept),
+    rounded to the nearest fp8e4b15 value with ties away from zero, the sign bit copied."""
+    sign = 0x80 if f16_bits & 0x8000 else 0
+    value = float(np.array([f16_bits], np.uint16).view(np.float16)[0])
+    magnitude = 1.75 if np.isnan(value) else min(abs(value), 1.75)
+    if magnitude == 0:
+        return sign
+    exponent = max(int(np.floor(np.log2(magnitude))), -14)
+    ulp = Fraction(2) ** (exponent - 3)
+    steps = int(Fraction(magnitude) / ulp + Fraction(1, 2))  # floor(x + 1/2): ties away from zero
+    code = next(b for b in range(128) if Fraction(e4b15_decode(b)) == steps * ulp)
+    return sign | code
+
+
+E4B15_ROUNDTRIP_TTIR = """module {
+  tt.func public @e4b15_roundtrip(%x_ptr: !tt.ptr<f16>, %y_ptr: !tt.ptr<i8>, %z_ptr: !tt.ptr<f32>) attributes {noinline = false} {
+    %c1024_i32 = arith.constant 1024 : i32
+    %offs = tt.get_program_id x : i32
+    %offs_0 = arith.muli %offs, %c1024_i32 : i32
+    %offs_1 = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %offs_2 = tt.splat %offs_0 : i32 -> tensor<1024xi32>
+    %offs_3 = arith.addi %offs_2, %offs_1 : tensor<1024xi32>
+    %x = tt.splat %x_ptr : !tt.ptr<f16> -> tensor<1024x!tt.ptr<f16>>
+    %x_4 = tt.addptr %x, %offs_3 : tensor<1024x!tt.ptr<f16>>, tensor<1024xi32>
+    %x_5 = tt.load %x_4 : tensor<1024x!tt.ptr<f16>>
+    %0 = tt.splat %y_ptr : !tt.ptr<i8> -> tensor<1024x!tt.ptr<i8>>
+    %1 = tt.addptr %0, %offs_3 : tensor<1024x!tt.ptr<i8>>, tensor<1024xi32>
+    %2 = tt.elementwise_inline_asm "{\\0A            .reg .pred p<4>;\\0A            .reg .b32 a<2>, b<2>;\\0A            .reg .b16 c<4>;\\0A            .reg .b16 max_val_f16;\\0A            .reg .b32 max_val_f16x2;\\0A            mov.b16 max_val_f16,   0x3F00;\\0A            mov.b32 max_val_f16x2, 0x3F003F00;\\0A            and.b32 a0, $1, 0x7fff7fff;\\0A            and.b32 a1, $2, 0x7fff7fff;min.f16x2 a0, a0, max_val_f16x2;\\0A                  min.f16x2 a1, a1, max_val_f16x2;mad.lo.u32 a0, a0, 2, 0x00800080;\\0A              mad.lo.u32 a1, a1, 2, 0x00800080;\\0A              lop3.b32 b0, $1, 0x80008000, a0, 0xea;\\0A              lop3.b32 b1, $2, 0x80008000, a1, 0xea;\\0A              prmt.b32 $0, b0, b1, 0x7531;\\0A              }" {constraints = "=r,r,r", packed_element = 4 : i32, pure = true} %x_5 : tensor<1024xf16> -> tensor<1024xi8>
+    tt.store %1, %2 : tensor<1024x!tt.ptr<i8>>
+    %3 = tt.splat %z_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>>
+    %4 = tt.addptr %3, %offs_3 : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32>
+    %5 = tt.load %1 : tensor<1024x!tt.ptr<i8>>
+    %6 = tt.elementwise_inline_asm "{                                      \\0A.reg .b32 a<2>, b<2>;                  \\0Aprmt.b32 a0, 0, $2, 0x5746;            \\0Aand.b32 b0, a0, 0x7f007f00;            \\0Aand.b32 b1, a0, 0x00ff00ff;            \\0Aand.b32 a1, a0, 0x00800080;            \\0Ashr.b32  b0, b0, 1;                    \\0Aadd.u32 b1, b1, a1;                    \\0Alop3.b32 $0, b0, 0x80008000, a0, 0xf8; \\0Ashl.b32 $1, b1, 7;                     \\0A}                                      \\0A" {constraints = "=r,=r,r", packed_element = 4 : i32, pure = true} %5 : tensor<1024xi8> -> tensor<1024xf16>
+    %7 = arith.extf %6 : tensor<1024xf16> to tensor<1024xf32>
+    tt.store %4, %7 : tensor<1024x!tt.ptr<f32>>
+    tt.return
+  }
+}
+"""
+
+
 def cast_cases():
     bits = np.array([0x3F800000, 0x80000000, 0x7FC00001, 0xFFFFFFFF, 0x00000001, 0x7F800000, 0xC0490FDB, 0x12345678],
                     np.uint32)
@@ -691,6 +743,20 @@ module {
 """), "ub.poison is undefined and so is anything computed from it: storing poison + 1 is one undefined-value "
           "report at tt.store. y_ptr is not compared (what lands there is unspecified).") \
         .tensor("y_ptr", "int32", [5]).expect_report("undefined-value", op="tt.store").expect_counts({"undefined-value": 1})
+
+    every_f16 = (np.arange(16384, dtype=np.uint32) * 4).astype(np.uint16)  # low 2 bits 0: ties, NaN, inf all in
+    encoded = np.array([e4b15_encode(int(b)) for b in every_f16], np.uint8)
+    decoded = np.array([e4b15_decode(int(b)) for b in encoded], np.float32)
+    assert [e4b15_encode(b) for b in (0x3C00, 0x7C00, 0xFE00, 0x3F80, 0x0001, 0x8000)] == [0x78, 0x7E, 0xFE, 0x7E, 0x00, 0x80]
+    Case("cast", "fp8e4b15_roundtrip", "e4b15_roundtrip", module(E4B15_ROUNDTRIP_TTIR),
+         "x.to(tl.float8e4b15) then back .to(tl.float32), as Triton 3.6 compiles it for sm_90 (its TTIR, locations "
+         "dropped): fp8e4b15 is `i8` in TTIR, and both conversions are tt.elementwise_inline_asm PTX. Over the "
+         "16384 fp16 bit patterns with the low two bits 0 (both signs, every exponent, every tie, inf, NaN): |x| is clamped to 1.75 (inf and NaN too, keeping the sign bit), rounded to the "
+         "nearest fp8e4b15 value with ties away from zero (bias 15, so fp16 subnormals below 2^-18 give 0); the "
+         "decode is exact. y_ptr holds the fp8e4b15 bytes, z_ptr their values.", grid=(16,)) \
+        .tensor("x_ptr", "uint16", every_f16) \
+        .tensor("y_ptr", "uint8", np.full(16384, 0xAA, np.uint8), encoded) \
+        .tensor("z_ptr", "float32", np.full(16384, -1.0, np.float32), decoded)
 
 
 # =================================================================================================================

@@ -1,7 +1,18 @@
 // checkInlineAsm (interpreter/ptx/InlineAsmCheck.h).
 #include "interpreter/ptx/InlineAsmCheck.h"
 
+#include <algorithm>
+
 namespace tilesim::ptx {
+
+AsmRegisters asmRegisters(Type type, int64_t pack) {
+  const Type element = type.element();
+  const int bits = element.isScalar() ? storageBytes(element.scalarKind()) * 8 : 64;
+  AsmRegisters layout;
+  layout.perRegister = static_cast<int>(std::min<int64_t>(std::max(32 / bits, 1), pack));
+  layout.registers = static_cast<int>(pack / layout.perRegister);
+  return layout;
+}
 
 std::string checkInlineAsm(const Operation& op, PtxProgram& program) {
   const Attribute* asmText = op.attr("asm_string");
@@ -9,16 +20,19 @@ std::string checkInlineAsm(const Operation& op, PtxProgram& program) {
   const Attribute* packAttr = op.attr("packed_element");
   const int64_t pack = packAttr && packAttr->kind() == Attribute::Kind::Integer ? packAttr->intValue() : 1;
   if (pack < 1 || pack > 8) return "inline asm: packed_element must be 1..8";
-  auto fits = [&](Type type) {
-    const Type element = type.element();
-    return !element.isScalar() || pack * storageBytes(element.scalarKind()) * 8 <= 64;
+  int placeholders = 0;
+  auto place = [&](Type type) -> std::string {
+    const AsmRegisters layout = asmRegisters(type, pack);
+    if (pack % layout.perRegister != 0)
+      return "inline asm: packed_element " + std::to_string(pack) + " does not fill whole 32-bit registers of " +
+             type.str() + " (" + std::to_string(layout.perRegister) + " per register)";
+    placeholders += layout.registers;
+    return "";
   };
-  for (const Value* value : op.operands)
-    if (!fits(value->type)) return "inline asm: packed_element " + std::to_string(pack) + " of " + value->type.str() + " is more than a 64-bit register";
   for (size_t r = 0; r < op.numResults(); ++r)
-    if (!fits(op.result(r)->type))
-      return "inline asm: packed_element " + std::to_string(pack) + " of " + op.result(r)->type.str() + " is more than a 64-bit register";
-  const int placeholders = static_cast<int>(op.numResults() + op.numOperands());
+    if (std::string error = place(op.result(r)->type); !error.empty()) return error;
+  for (const Value* value : op.operands)
+    if (std::string error = place(value->type); !error.empty()) return error;
   if (std::string error = parsePtx(asmText->text(), placeholders, program); !error.empty()) return "inline asm: " + error;
   return validatePtx(program);
 }

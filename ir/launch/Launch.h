@@ -21,6 +21,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -109,6 +110,10 @@ struct LaunchOptions {
   // are kept (those of the lowest program ids); the rest are counted in LaunchResult::droppedPrintLines.
   uint64_t maxSteps = uint64_t{1} << 24;  // about a second of one program; conformance cases stay below 10^5
   int64_t maxPrintLines = 100000;
+  // Asked on the thread that started the launch, about every 50 ms while programs run (the Python binding
+  // checks for Ctrl-C there). true stops the launch: programs not yet started are skipped, running ones stop
+  // within 1024 steps, and the engine returns a diagnostic instead of a result. Empty: never asked.
+  std::function<bool()> interrupted;
   // Triton's combine order for these tt.reduce ops (the runner fills it when a case has kernel.ttgir); every
   // other reduce keeps the contract order, a tree over the index bits, lowest first.
   std::map<const Operation*, ReduceAxisLayout> reduceLayouts;

@@ -19,6 +19,7 @@ namespace tilesim {
   X(OutOfBounds, "out-of-bounds", "an unmasked access outside every buffer of the launch")                         \
   X(UndefinedUse, "undefined-value", "an undefined lane reached memory, an address or control flow")               \
   X(Race, "race", "two programs touch one address, at least one writing, not both with atomics")                       \
+  X(SameValueRace, "same-value-race", "two programs write the same bytes to one address without atomics")          \
   X(AssertFailed, "assert", "a tt.assert failed")                                                                   \
   X(AssumeViolated, "assume", "an llvm.intr.assume (tl.assume) condition was false: undefined behaviour for LLVM") \
   X(UndefinedBehavior, "undefined-behavior", "--check=ub: division by zero, oversized shift, float->int overflow") \

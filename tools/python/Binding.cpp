@@ -214,6 +214,14 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
   options.threads = threads;
   options.maxReportsPerKind = maxReports;
   options.echoPrints = echoPrints;
+  // Ctrl-C while the engine runs (the GIL released): the interpreter asks on this thread about every 50 ms;
+  // a KeyboardInterrupt stops the launch, the arrays stay as they were, and the interrupt is raised.
+  bool interrupted = false;
+  options.interrupted = [&interrupted] {
+    py::gil_scoped_acquire gil;
+    interrupted = interrupted || PyErr_CheckSignals() != 0;
+    return interrupted;
+  };
   Engine& engine = engineFor(engineName);
 
   std::vector<HostSpan> spans;
@@ -261,7 +269,7 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
       bytes.assign(host, host + copy.bytes);  // one pass: no zero-fill first (and no reallocation from the pool)
     }
     outcome = engine.run(launch, options);
-    if (outcome.started()) {
+    if (outcome.started() && !interrupted) {
       for (const HostSpan& span : spans) {
         const std::vector<uint8_t>& bytes = launch.arguments[span.argument].bytes;
         void* host = reinterpret_cast<void*>(span.address);
@@ -274,6 +282,7 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
     }
     for (const HostSpan& span : spans) bufferPool().give(std::move(launch.arguments[span.argument].bytes));
   }
+  if (interrupted) throw py::error_already_set();  // the KeyboardInterrupt PyErr_CheckSignals raised
   if (!outcome.started()) throw LaunchError(joinDiagnostics(outcome.diagnostics));
 
   const LaunchResult& result = outcome.result;

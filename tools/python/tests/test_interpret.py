@@ -68,7 +68,10 @@ def test_ttir_is_cached_per_specialisation():
             kernels.add_kernel[(1,)](x, y, out, 100, BLOCK_SIZE=128)
         kernels.add_kernel[(1,)](x, y, out, 96, BLOCK_SIZE=128)   # divisible by 16: a new specialisation
         kernels.add_kernel[(1,)](x, y, out, 100, BLOCK_SIZE=64)   # a new constexpr
-    assert _frontend.stats["compiled"] - before["compiled"] == 3
+    # Three compiles, from Triton's front end or from the TTIR disk cache an earlier run left (test_dropin.py
+    # checks that cache), and two hits of the in-memory cache.
+    made = sum(_frontend.stats[k] - before[k] for k in ("compiled", "disk"))
+    assert made == 3
     assert _frontend.stats["cached"] - before["cached"] == 2
 
 
@@ -145,9 +148,9 @@ def test_options_profile_and_engine():
     with tilesim.interpret(engine="gpu"):
         with pytest.raises(tilesim.EngineUnavailable, match="engine 'gpu' is unavailable"):
             kernels.softmax_kernel[(4,)](out, x, 100, 100, 4, 100, BLOCK_SIZE=128, num_stages=1)
-    with tilesim.interpret(profile="fast"):
-        with pytest.raises(tilesim.LaunchError, match="unknown float profile"):
-            kernels.softmax_kernel[(4,)](out, x, 100, 100, 4, 100, BLOCK_SIZE=128, num_stages=1)
+    with pytest.raises(ValueError, match="option profile must be one of 'exact', 'triton', not 'fast'"):
+        with tilesim.interpret(profile="fast"):
+            pass
 
 
 def test_checks_off_and_raise_off():

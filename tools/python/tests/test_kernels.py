@@ -131,10 +131,15 @@ def test_out_of_bounds_bug_names_its_python_line():
 
 
 def test_race_between_programs_is_reported():
-    x = np.ones(256, np.float32)
+    x = np.arange(256, dtype=np.float32)  # the four programs' sums differ: a race the result shows
     out = np.zeros(1, np.float32)
     with tilesim.interpret(threads=THREADS):
         with pytest.raises(tilesim.KernelError) as caught:
             kernels.racy_sum[(4,)](x, out, BLOCK=64)
     assert caught.value.kind == "race"
+    x = np.ones(256, np.float32)  # every program stores 64.0: the same bytes, its own kind
+    with tilesim.interpret(threads=THREADS):
+        with pytest.raises(tilesim.KernelError) as caught:
+            kernels.racy_sum[(4,)](x, out, BLOCK=64)
+    assert caught.value.kind == "same-value-race"
     assert caught.value.lineno == _line_of(kernels.racy_sum, "a race")

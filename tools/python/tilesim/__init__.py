@@ -11,6 +11,7 @@ conformance cases. docs/python.md has the whole story.
 """
 from __future__ import annotations
 
+import os
 import sys
 
 from ._environment import REPORT_KINDS
@@ -85,11 +86,15 @@ def _start_from_environment():
         wanted = _environment.interpret_requested()
         options = _environment.options() if wanted else {}
     except _environment.BadEnvironment as bad:
-        print(f"tilesim: {bad}", file=sys.stderr)
-        raise SystemExit(2) from None
+        # Usually raised while Python starts (the .pth hook), where an exception is a "Fatal Python error" and a
+        # traceback: one line and exit status 2 instead, before the user's program runs on the wrong engine.
+        sys.stdout.flush()
+        print(f"tilesim: {bad}", file=sys.stderr, flush=True)
+        os._exit(2)
     if wanted:
-        from . import _dropin, _interpret
-        _dropin.activate()
+        from . import _dropin
+        _dropin.activate()  # before anything imports triton
+        from . import _interpret
         _interpret.enable(**options)
 
 

@@ -13,6 +13,7 @@ so the code is unit-tested on the CPU with synthetic arrays (tests/test_capture.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from dataclasses import dataclass, field
@@ -107,10 +108,24 @@ def _span_array(storage: bytes, storage_low: int, snapshot: TensorSnapshot, star
     return np.frombuffer(data, dtype=file_dtype).copy()
 
 
+def _new_case_directory(directory: str, name: str) -> str:
+    """A directory for a new case that no earlier recording holds: `name`, else `name.2`, `name.3`, ... (a second
+    recording into the same directory adds its cases; it never replaces the first one's)."""
+    os.makedirs(directory, exist_ok=True)
+    for attempt in range(1, 100000):
+        candidate = os.path.join(directory, name if attempt == 1 else f"{name}.{attempt}")
+        try:
+            os.mkdir(candidate)  # atomic: two recorders never take the same directory
+            return candidate
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"tilesim.capture: no free case directory for {name} in {directory}")
+
+
 def write_case(directory: str, record: CaseRecord) -> str:
-    """Writes `record` under directory/record.name; returns the case directory."""
-    case_dir = os.path.join(directory, record.name)
-    os.makedirs(case_dir, exist_ok=True)
+    """Writes `record` into a new directory under `directory` named after record.name; returns it."""
+    case_dir = _new_case_directory(directory, record.name)
+    record = dataclasses.replace(record, name=os.path.basename(case_dir))
     with open(os.path.join(case_dir, "kernel.ttir"), "w") as file:
         file.write(record.ttir)
     if record.ttgir:  # the runner reads each tt.reduce's layout from it (docs/conformance.md)

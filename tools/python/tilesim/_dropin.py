@@ -30,9 +30,25 @@ def activate():
     if _state["active"]:
         return
     _state["active"] = True
-    user_asked_for_triton = os.environ.get("TRITON_INTERPRET") == "1"
-    os.environ["TRITON_INTERPRET"] = "1"
-    _pin_triton_interpret_off()
+    user_asked_for_triton = os.environ.get("TRITON_INTERPRET") == "1" and not os.environ.get("TILESIM_ACTIVE")
+    already = "triton" in sys.modules
+    # Triton's own @jit functions (tl.cdiv, ...) are made when triton is imported: import it with its
+    # interpreter off, so they are JITFunctions too.
+    os.environ["TRITON_INTERPRET"] = "0"
+    try:
+        _pin_triton_interpret_off()
+    finally:
+        os.environ["TRITON_INTERPRET"] = "1"
+    os.environ["TILESIM_ACTIVE"] = "1"  # child processes (pytest-xdist workers) know the note was given
+    plugins = [p for p in os.environ.get("PYTEST_PLUGINS", "").split(",") if p]
+    if "tilesim.pytest_plugin" not in plugins:  # waiver markers, interpreter-limit skips (pytest_plugin.py)
+        os.environ["PYTEST_PLUGINS"] = ",".join(plugins + ["tilesim.pytest_plugin"])
+    if already:
+        from triton.language import standard
+        from triton.runtime.jit import JITFunction
+        if not isinstance(standard.cdiv, JITFunction):
+            raise RuntimeError("tilesim: triton was imported with TRITON_INTERPRET=1 before tilesim was turned on; "
+                               "set TILESIM_INTERPRET=1 in the environment before Python starts")
     _install_exec_hook()
     if user_asked_for_triton and not os.environ.get("TILESIM_QUIET"):
         print("tilesim: TILESIM_INTERPRET=1: Triton launches run on tilesim; TRITON_INTERPRET=1 only tells the "
@@ -43,6 +59,7 @@ def _pin_triton_interpret_off():
     """`knobs.runtime.interpret` reads False from now on, whatever TRITON_INTERPRET says and whatever a test's
     knob reset or scope does (they restore the knob's value, not its class attribute): @triton.jit makes
     JITFunctions, constexpr functions return constexprs, autotuners may cache, as for a compiled launch."""
+    import triton  # noqa: F401  (the whole package, triton.language included)
     from triton import knobs
 
     class PinnedOff:

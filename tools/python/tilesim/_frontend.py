@@ -8,12 +8,23 @@ parameters (and their defaults) are folded, `do_not_specialize` is honoured. The
 module printed is what `compiled_kernel.asm["ttir"]` holds on an H200. Nothing past TTIR runs (no ptxas, no
 driver).
 
-Compiled TTIR is cached per kernel source (JITFunction.cache_key, which covers the functions it calls) and
-specialisation, in memory for the process.
+Compiled TTIR is cached per kernel source (JITFunction.cache_key, which covers the functions it calls and the
+constexpr globals it reads) and specialisation: in memory for the process, and on disk across processes, in
+Triton's cache directory (`knobs.cache.dir`, TRITON_CACHE_DIR) under `tilesim-ttir/`, keyed the way Triton keys
+its own compile cache (triton_key(), the ASTSource hash, the target, the options hash, the cache-invalidating
+environment variables). One MLIR context serves every compile of the process (Triton makes one per compile:
+a fifth of a small kernel's compile time). TILESIM_TTIR_CACHE=0 turns the disk cache off.
 """
 from __future__ import annotations
 
+import collections
 import functools
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import weakref
 from dataclasses import dataclass
 
 from triton.backends.compiler import GPUTarget
@@ -51,15 +62,36 @@ class Compiled:
         return self.entry
 
 
-_binders: dict = {}
-_cache: dict = {}
-stats = {"compiled": 0, "cached": 0}
+_binders = weakref.WeakKeyDictionary()  # JITFunction -> its binder (a suite makes and drops thousands)
+_cache: collections.OrderedDict = collections.OrderedDict()  # the most recent compiles, at most _CACHE_SIZE
+_CACHE_SIZE = 4096
+stats = {"compiled": 0, "cached": 0, "disk": 0}
+
+
+_shared_binders: dict = {}
+_SIMPLE_DEFAULTS = (int, float, str, bool, type(None))
+
+
+def _binder_key(fn):
+    """What Triton's generated binder depends on: each parameter's name, kind and specialisation flags, and its
+    default (by value when a plain scalar, else by identity). Kernels made again from the same source (a test
+    suite's exec'd or nested kernels) share one binder instead of generating and compiling it anew."""
+    parts = []
+    for (name, parameter), kp in zip(fn.signature.parameters.items(), fn.params):
+        default = parameter.default
+        default_key = (type(default), default) if type(default) in _SIMPLE_DEFAULTS else ("id", id(default))
+        parts.append((name, parameter.kind, kp.is_constexpr, kp.is_const, kp.do_not_specialize,
+                      kp.do_not_specialize_on_alignment, repr(kp.annotation_type), default_key))
+    return tuple(parts)
 
 
 def _binder(fn):
     binder = _binders.get(fn)
     if binder is None:
-        binder = create_function_from_signature(fn.signature, fn.params, backend())
+        key = _binder_key(fn)
+        binder = _shared_binders.get(key)
+        if binder is None:
+            binder = _shared_binders[key] = create_function_from_signature(fn.signature, fn.params, backend())
         _binders[fn] = binder
     return binder
 
@@ -67,12 +99,29 @@ def _binder(fn):
 def wrap_arguments(args, kwargs, any_device=False):
     """Replaces numpy arrays / CPU tensors by ArrayViews (what Triton's binder can specialise); keeps the rest."""
     def wrap(value):
+        if isinstance(value, tuple):  # tuples and NamedTuples, as Triton's binder walks them
+            items = [wrap(item) for item in value]
+            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
         view = _memory.view_of(value, any_device=any_device)
         return view if view is not None else value
     return [wrap(a) for a in args], {k: wrap(v) for k, v in kwargs.items()}
 
 
+_HASHABLE_OPTIONS = (int, float, str, bool, type(None))
+
+
 def _cache_key(fn, specialization, options_kwargs):
+    if all(type(v) in _HASHABLE_OPTIONS for v in options_kwargs.values()):
+        try:  # the common case, hashed as it is: a specialisation is tuples of strings and constexpr values
+            key = (fn.cache_key, tuple(specialization), tuple(sorted(options_kwargs.items())))
+            hash(key)
+            return key
+        except TypeError:
+            pass
+    return _frozen_cache_key(fn, specialization, options_kwargs)
+
+
+def _frozen_cache_key(fn, specialization, options_kwargs):
     def freeze(value):
         if isinstance(value, (list, tuple)):
             return tuple(freeze(v) for v in value)
@@ -88,15 +137,33 @@ def _cache_key(fn, specialization, options_kwargs):
     return (fn.cache_key, freeze(specialization), freeze(options_kwargs))
 
 
+def check_globals_unchanged(fn):
+    """Triton's rule (JITFunction.run): a global the kernel read at compile time that has changed since is an
+    error, not a silent reuse of the old TTIR."""
+    missing = object()
+    for (name, _), (value, namespace) in getattr(fn, "used_global_vals", {}).items():
+        if (now := namespace.get(name, missing)) != value:
+            raise RuntimeError(f"Global variable {name} has changed since we compiled this kernel, from {value} "
+                               f"to {now}")
+
+
 def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
     key = _cache_key(fn, specialization, options_kwargs)
     compiled = _cache.get(key)
     if compiled is not None:
+        _cache.move_to_end(key)
         stats["cached"] += 1
         return compiled
     be = backend()
     options, signature, constexprs, attrs = fn._pack_args(be, options_kwargs, bound_args, specialization, None)
-    ttir = make_ttir(fn, signature, constexprs, attrs, options)
+    disk_key = _disk_key(fn, signature, constexprs, attrs, options)
+    ttir = _disk_read(disk_key)
+    if ttir is None:
+        ttir = make_ttir(fn, signature, constexprs, attrs, options)
+        _disk_write(disk_key, ttir)
+        stats["compiled"] += 1
+    else:
+        stats["disk"] += 1
     program = native.Program.parse(ttir, f"{fn.__name__}.ttir")
     names = list(signature.keys())
     compiled = Compiled(program=program, entry=program.kernel_name(""), ttir=ttir, num_warps=options.num_warps,
@@ -104,18 +171,90 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
                         constexprs={names[path[0]]: value for path, value in constexprs.items() if len(path) == 1},
                         parameters=program.parameters(""))
     _cache[key] = compiled
-    stats["compiled"] += 1
+    if len(_cache) > _CACHE_SIZE:
+        _cache.popitem(last=False)
     return compiled
+
+
+_context_lock = threading.Lock()
+
+
+@functools.lru_cache(maxsize=None)
+def _context():
+    from triton._C.libtriton import ir
+    context = ir.context()
+    ir.load_dialects(context)
+    backend().load_dialects(context)
+    return context
 
 
 def make_ttir(fn, signature, constexprs, attrs, options) -> str:
     """ASTSource -> TTIR text, the first stage of triton.compile and nothing after it."""
-    from triton._C.libtriton import ir
     be = backend()
-    context = ir.context()
-    ir.load_dialects(context)
-    be.load_dialects(context)
+    with _context_lock:  # one MLIR context, one compile at a time in it
+        context = _context()
+        source = ASTSource(fn, signature, constexprs, attrs)
+        module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(),
+                                context)
+        module = be.make_ttir(module, {}, options, be._parse_arch(options.arch) if hasattr(be, "_parse_arch") else 90)
+        return str(module)
+
+
+# The on-disk TTIR cache. Format version: bump when what is stored changes.
+_DISK_FORMAT = "tilesim-ttir-1"
+
+
+def _disk_enabled() -> bool:
+    value = os.environ.get("TILESIM_TTIR_CACHE", "1")
+    if value not in ("0", "1"):
+        raise ValueError(f"tilesim: TILESIM_TTIR_CACHE={value!r} is not 0 or 1")
+    return value == "1"
+
+
+@functools.lru_cache(maxsize=None)
+def _triton_key() -> str:
+    from triton.runtime.cache import triton_key
+    return triton_key()
+
+
+def _disk_key(fn, signature, constexprs, attrs, options) -> str | None:
+    if not _disk_enabled():
+        return None
+    from triton._C.libtriton import get_cache_invalidating_env_vars
     source = ASTSource(fn, signature, constexprs, attrs)
-    module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(), context)
-    module = be.make_ttir(module, {}, options, be._parse_arch(options.arch) if hasattr(be, "_parse_arch") else 90)
-    return str(module)
+    environment = str(sorted(get_cache_invalidating_env_vars().items()))
+    text = f"{_DISK_FORMAT}-{_triton_key()}-{source.hash()}-{TARGET}-{options.hash()}-{environment}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _disk_path(key: str) -> str:
+    from triton import knobs
+    return os.path.join(knobs.cache.dir, "tilesim-ttir", key[:2], key + ".ttir")
+
+
+def _disk_read(key):
+    """The cached TTIR, or None (absent, unreadable, or not what this cache writes: it is recompiled)."""
+    if key is None:
+        return None
+    try:
+        with open(_disk_path(key), encoding="utf-8") as file:
+            header, _, ttir = file.read().partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    return ttir if header == f"// {_DISK_FORMAT} {key}" else None  # written whole (_disk_write), or not at all
+
+
+def _disk_write(key, ttir: str):
+    """Written whole or not at all (a temporary file renamed into place); a cache that cannot be written is
+    skipped."""
+    if key is None:
+        return
+    path = _disk_path(key)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(f"// {_DISK_FORMAT} {key}\n{ttir}")
+        os.replace(temporary, path)
+    except OSError:
+        pass

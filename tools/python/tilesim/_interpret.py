@@ -15,6 +15,7 @@ import threading
 import warnings
 from dataclasses import dataclass, replace
 
+from triton.compiler.errors import CompilationError
 from triton.runtime.autotuner import Autotuner, Heuristics
 from triton.runtime.jit import JITFunction
 
@@ -254,7 +255,12 @@ def launch(fn, args, kwargs, grid, options: Options, warmup=False):
     for hook in fn.pre_run_hooks:
         hook(*args, **kwargs)
     bound, specialization, launch_options = _frontend._binder(fn)(*wrapped_args, **wrapped_kwargs)
-    compiled = _frontend.compile_ttir(fn, bound, specialization, wrapped_kwargs)
+    try:
+        compiled = _frontend.compile_ttir(fn, bound, specialization, wrapped_kwargs)
+    except CompilationError as error:
+        _also_interpreter_error(error)
+        raise
+    _frontend.check_globals_unchanged(fn)
     if warmup:
         return compiled
     if callable(grid):
@@ -340,6 +346,23 @@ def _raise_kernel_error(fn, grid, result, shown: int = 8):
     error = KernelError("\n".join(lines), kernel=fn.__name__, reports=[first] + [r for r in reports if r is not first],
                         groups=ordered, total=result["total"])
     _raise_at_kernel_line(error, fn.__name__)
+
+
+_interpreter_flavours: dict = {}
+
+
+def _also_interpreter_error(error: CompilationError) -> CompilationError:
+    """A kernel that does not compile raises Triton's CompilationError, as a GPU launch does, and is also an
+    InterpreterError, what Triton's interpreter raises for it: suites written for TRITON_INTERPRET=1 catch that.
+    The cause (`__cause__`, the message Triton's front end gave) is unchanged."""
+    from triton.runtime.errors import InterpreterError
+    cls = type(error)
+    if not issubclass(cls, InterpreterError):
+        flavour = _interpreter_flavours.get(cls)
+        if flavour is None:
+            flavour = _interpreter_flavours[cls] = type(cls.__name__, (cls, InterpreterError), {"__module__": cls.__module__})
+        error.__class__ = flavour
+    return error
 
 
 def _raise_at_kernel_line(error: KernelError, function: str):

@@ -160,10 +160,15 @@ def _tensor_view(obj, dtype_override, any_device):
     return ArrayView(obj, triton_name, element, pointer, low, high, key, True)
 
 
+_PLAIN_SCALARS = frozenset({int, float, bool, str})
+
+
 def view_of(obj, dtype_override=None, any_device=False):
     """An ArrayView for a numpy array, a tensor (torch's, CPU; or any object with its protocol), a CPU DLPack
     producer, or a Reinterpreted one of those; None for anything else. No copy: the view is the object's memory.
     `any_device`: also tensors on a GPU (the recorder reads them; tilesim cannot run on them)."""
+    if obj is None or type(obj) in _PLAIN_SCALARS:  # the common non-array arguments, answered first
+        return None
     if isinstance(obj, Reinterpreted):
         return view_of(obj.array, obj.dtype, any_device)
     if isinstance(obj, ArrayView):
@@ -214,13 +219,34 @@ class BufferPlan:
     owners: dict = field(default_factory=dict)     # storage owner name -> (low, high)
 
 
-def plan_buffers(views: dict) -> BufferPlan:
-    """Groups named ArrayViews by storage; each group is one buffer, each view a pointer (an alias) into it."""
-    groups: dict = {}
+def _group_by_memory(views: dict) -> list:
+    """Named views grouped into buffers: views of one known storage, and views whose byte spans overlap however
+    they were made (`as_strided`, two `frombuffer`s of one bytearray, any exporter of the buffer protocol) —
+    the memory they really cover decides, not which Python object owns it."""
+    by_key: dict = {}
     for name, view in views.items():
-        groups.setdefault(view.storage_key, []).append((name, view))
+        by_key.setdefault(view.storage_key, []).append((name, view))
+    groups = list(by_key.values())
+    if len(groups) < 2:
+        return groups
+    # Groups whose spans overlap are one memory: sweep them in order of their lowest byte.
+    spans = sorted(((min(v.low for _, v in g), max(v.high for _, v in g), g) for g in groups), key=lambda t: t[0])
+    merged = [list(spans[0])]
+    for low, high, members in spans[1:]:
+        last = merged[-1]
+        if low < last[1] and high > low and last[1] > last[0]:  # overlapping, neither empty
+            last[1] = max(last[1], high)
+            last[2] = last[2] + members
+        else:
+            merged.append([low, high, members])
+    return [members for _, _, members in merged]
+
+
+def plan_buffers(views: dict) -> BufferPlan:
+    """Groups named ArrayViews into buffers by the memory they cover (_group_by_memory); each group is one
+    buffer, each view a pointer (an alias) into it."""
     plan = BufferPlan()
-    for members in groups.values():
+    for members in _group_by_memory(views):
         low = min(view.low for _, view in members)
         high = max(view.high for _, view in members)
         writable = any(view.writable for _, view in members)
