@@ -16,7 +16,11 @@ else
   echo "peer_venv: making .venv-peer from conformance/peer/requirements.txt (PyPI; torch and its CUDA libraries, ~4 GB)"
   rm -rf "$venv"
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --disable-pip-version-check --progress-bar off -q -r "$requirements"
+  if ! "$venv/bin/pip" install --disable-pip-version-check --progress-bar off -q -r "$requirements"; then
+    rm -rf "$venv"  # no half-made venv for the tests to trip over: they skip, saying .venv-peer is not here
+    echo "peer_venv: pip install failed; .venv-peer removed" >&2
+    exit 1
+  fi
   cp "$requirements" "$stamp"
   echo "peer_venv: .venv-peer ready in $(( $(date +%s) - start )) s"
 fi
