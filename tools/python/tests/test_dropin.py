@@ -85,6 +85,11 @@ def test_dropin_runs_kernels_whose_source_was_execd():
         '''
         namespace = {}
         exec(source.replace("* 2", "* 3"), globals(), namespace)
+        # exec keeps its own rules: no __future__ feature of tilesim's leaks into the text (annotations stay
+        # evaluated), and exec(text) alone runs in the caller's namespace.
+        exec("def annotated(x: int): pass\\nassert annotated.__annotations__['x'] is int")
+        exec("hook_local = 5")
+        assert globals()["hook_local"] == 5
         x = np.arange(16, dtype=np.float32)
         namespace["twice"][(1,)](x, BLOCK=16)
         assert (x == np.arange(16) * 3).all(), x

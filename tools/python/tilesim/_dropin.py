@@ -15,13 +15,18 @@ on) is an error that says so (`_interpret.install`), never a silent run on Trito
 """
 from __future__ import annotations
 
+import __future__
 import builtins
+import functools
 import itertools
 import linecache
+import operator
 import os
 import sys
 
 _state = {"active": False}
+_FUTURE_FLAGS = functools.reduce(operator.or_, (getattr(__future__, name).compiler_flag
+                                                for name in __future__.all_feature_names), 0)
 _counter = itertools.count()
 
 
@@ -87,9 +92,10 @@ def _install_exec_hook():
             text = source.decode() if isinstance(source, bytes) else source
             filename = f"<tilesim-exec-{next(_counter)}>"
             linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-            source = compile(text, filename, "exec", dont_inherit=True)
+            caller = sys._getframe(1)
+            # As exec does: the caller's __future__ features apply to the text, and nothing of this module's.
+            source = compile(text, filename, "exec", flags=caller.f_code.co_flags & _FUTURE_FLAGS, dont_inherit=True)
             if globals is None:  # exec(text) alone runs in the caller's namespace
-                caller = sys._getframe(1)
                 globals, locals = caller.f_globals, caller.f_locals if locals is None else locals
         return original(source, globals, locals, **kwargs)
 
