@@ -8,25 +8,7 @@ set -u
 tilesim=$(realpath "${1:?usage: run_hostile2_test.sh path/to/tilesim [python]}")
 python=$(command -v "${2:-python3}")
 source_dir=$(cd "$(dirname "$0")/../../.." && pwd)
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-failures=0
-count=0
-
-check() {  # check NAME WANT_STATUS WANT_SUBSTRING -- COMMAND...
-  local name=$1 want=$2 text=$3
-  shift 4
-  count=$((count + 1))
-  timeout 60 "$@" > out.txt 2>&1
-  local status=$?
-  if [ "$status" -ne "$want" ]; then
-    echo "FAIL $name: exit status $status (want $want)"; head -5 out.txt; failures=$((failures + 1)); return
-  fi
-  if [ -n "$text" ] && ! grep -qF -- "$text" out.txt; then
-    echo "FAIL $name: output lacks '$text':"; head -5 out.txt; failures=$((failures + 1)); return
-  fi
-}
+source "$(dirname "$(realpath "$0")")/hostile_lib.sh"
 expect() {  # expect NAME CONDITION...: a shell test that must hold
   local name=$1
   shift

@@ -5,26 +5,7 @@
 # Needs only bash, coreutils and python3 (to write .npy bytes). Usage: run_hostile_test.sh path/to/tilesim
 set -u
 tilesim=$(realpath "${1:?usage: run_hostile_test.sh path/to/tilesim}")
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
-cd "$scratch" || exit 1
-failures=0
-count=0
-
-# check NAME WANT_STATUS WANT_SUBSTRING -- COMMAND...: runs COMMAND (60 s at most), output to $scratch/out.txt.
-check() {
-  local name=$1 want=$2 text=$3
-  shift 4
-  count=$((count + 1))
-  timeout 60 "$@" > out.txt 2>&1
-  local status=$?
-  if [ "$status" -ne "$want" ]; then
-    echo "FAIL $name: exit status $status (want $want)"; head -5 out.txt; failures=$((failures + 1)); return
-  fi
-  if [ -n "$text" ] && ! grep -qF -- "$text" out.txt; then
-    echo "FAIL $name: output lacks '$text':"; head -5 out.txt; failures=$((failures + 1)); return
-  fi
-}
+source "$(dirname "$(realpath "$0")")/hostile_lib.sh"
 expect_same() {  # expect_same NAME FILE CONTENT
   count=$((count + 1))
   if [ "$(cat "$2")" != "$3" ]; then echo "FAIL $1: $2 was changed"; failures=$((failures + 1)); fi
