@@ -9,10 +9,11 @@
 #   diff -r /tmp/ptx-before /tmp/ptx-after && echo identical
 set -u
 if [ $# -ne 2 ]; then echo "usage: $0 TILESIM OUTDIR" >&2; exit 2; fi
-tilesim=$1 out=$2
+tilesim=$(realpath "$1") out=$(realpath -m "$2")
 root=$(cd "$(dirname "$0")/.." && pwd)
-[ -x "$tilesim" ] || { echo "$0: $tilesim is not an executable" >&2; exit 2; }
+[ -x "$tilesim" ] || { echo "$0: $1 is not an executable" >&2; exit 2; }
 mkdir -p "$out"
+cd "$root"  # kernels are named by their path in the repository (an assert's message holds it), not where it lies
 
 kernels=()  # NAME|FILE|WARPS
 while IFS= read -r file; do
@@ -21,10 +22,10 @@ while IFS= read -r file; do
     found=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
     warps=${found:-4}
   fi
-  name=${file#"$root"/}; name=${name%.ttir}
+  name=${file%.ttir}
   kernels+=("${name//\//__}|$file|$warps")
-done < <(find "$root/conformance" "$root/bench/gpu/ttir" "$root/bench/interpreter/kernels" -name '*.ttir' \
-           -not -path '*/malformed/*' | LC_ALL=C sort)
+done < <(find conformance bench/gpu/ttir bench/interpreter/kernels -name '*.ttir' -not -path '*/malformed/*' |
+           LC_ALL=C sort)
 
 count=0 compiled=0
 for kernel in "${kernels[@]}"; do
@@ -35,7 +36,6 @@ for kernel in "${kernels[@]}"; do
       rm -f "$out/$name.$profile.err"; compiled=$((compiled + 1))
     else
       rm -f "$out/$name.$profile.ptx"
-      sed -i "s|$root/||g" "$out/$name.$profile.err"
     fi
     count=$((count + 1))
   done
