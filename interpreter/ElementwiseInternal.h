@@ -3,6 +3,7 @@
 // values as double for error bounds, attribute readers). Not part of the interpreter's public API.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -66,6 +67,10 @@ MutableTileRef evalSelect(const Operation& op, Operands operands);
 
 // Triton profile: fills result.mutableErrorBounds() when the op or its operands are inexact.
 void propagateErrorBounds(const Operation& op, Operands operands, Tile& result);
+// ElementwiseIntegerBounds.cpp: the bound of one integer-valued lane (integer ops, integer compares, casts into
+// and out of integers) from its operands' bounds ea and eb; nullopt where the general rules apply.
+std::optional<double> integerLaneBound(const Operation& op, Operands operands, const Tile& result, int64_t lane,
+                                       double ea, double eb);
 
 // Attribute readers accepting both the keyword form (`slt`) and MLIR's integer enum form.
 scalar::IntPredicate intPredicate(const Operation& op);
