@@ -228,116 +228,98 @@ double intArithBound(IntArithOp op, const Lane& l) {
   TILESIM_UNREACHABLE("intArithBound: not an IntArith op");
 }
 
-// Bound for one lane of an elementwise op, by family.
-double laneBound(const Operation& op, const Lane& lane) {
-  switch (opFamily(op.kind)) {
-    case OpFamily::FloatArith: return floatArithBound(familyOp<FloatArithOp>(op.kind), lane);
-    case OpFamily::Math: return mathBound(familyOp<MathOp>(op.kind), lane);
-    case OpFamily::Cast: return castBound(familyOp<CastOp>(op.kind), lane);
-    case OpFamily::Compare: return compareBound(op, familyOp<CompareOp>(op.kind), lane);
-    case OpFamily::IntArith: return intArithBound(familyOp<IntArithOp>(op.kind), lane);
-    case OpFamily::External:
-      switch (familyOp<ExternalOp>(op.kind)) {
-        case ExternalOp::TTExternElementwise:
-          if (!lane.context.libdevice) return kInf;
-          return libdeviceBound(lane.context, lane.kind, lane.x, lane.y, lane.z, lane.ex, lane.ey, lane.ez, lane.r);
-        case ExternalOp::TTElementwiseInlineAsm: return lane.noUsefulBound();
-      }
-      return lane.noUsefulBound();
-    case OpFamily::Constant:
-    case OpFamily::Program:
-    case OpFamily::Shape:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Dot:
-    case OpFamily::ReduceScan:
-    case OpFamily::ControlFlow:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug: return lane.noUsefulBound();
+double externalBound(ExternalOp op, const Lane& l) {
+  switch (op) {
+    case ExternalOp::TTExternElementwise:
+      if (!l.context.libdevice) return kInf;
+      return libdeviceBound(l.context, l.kind, l.x, l.y, l.z, l.ex, l.ey, l.ez, l.r);
+    case ExternalOp::TTElementwiseInlineAsm: return l.noUsefulBound();
   }
-  return lane.noUsefulBound();
+  TILESIM_UNREACHABLE("externalBound: not an External op");
 }
 
-// Ops whose Triton lowering can differ from the correctly rounded value even on exact operands.
-bool isApproximate(const Operation& op, ScalarKind kind) {
-  const bool narrow = kind != ScalarKind::F64;
-  switch (opFamily(op.kind)) {
-    case OpFamily::FloatArith:
-      switch (familyOp<FloatArithOp>(op.kind)) {
-        case FloatArithOp::ArithMulF:
-        case FloatArithOp::ArithDivF: return narrow;
-        case FloatArithOp::ArithAddF:
-        case FloatArithOp::ArithSubF:
-        case FloatArithOp::ArithRemF:
-        case FloatArithOp::ArithNegF:
-        case FloatArithOp::ArithMaxNumF:
-        case FloatArithOp::ArithMinNumF:
-        case FloatArithOp::ArithMaximumF:
-        case FloatArithOp::ArithMinimumF:
-        case FloatArithOp::TTPreciseDivF:
-        case FloatArithOp::TTClampF: return false;
-      }
-      return false;
-    case OpFamily::Math:
-      switch (familyOp<MathOp>(op.kind)) {
-        case MathOp::MathSqrt: return narrow;
-        case MathOp::MathExp:
-        case MathOp::MathExp2:
-        case MathOp::MathLog:
-        case MathOp::MathLog2:
-        case MathOp::MathSin:
-        case MathOp::MathCos:
-        case MathOp::MathRsqrt:
-        case MathOp::MathErf: return true;
-        case MathOp::MathFloor:
-        case MathOp::MathCeil: return kind == ScalarKind::F32;  // only subnormal inputs differ; checked per lane
-        case MathOp::MathAbsF:
-        case MathOp::MathFma:
-        case MathOp::TTPreciseSqrt: return false;
-      }
-      return false;
-    case OpFamily::External: return op.kind == OpKind::TTExternElementwise;
-    case OpFamily::IntArith:
-      switch (familyOp<IntArithOp>(op.kind)) {
-        case IntArithOp::ArithDivSI:
-        case IntArithOp::ArithDivUI:
-        case IntArithOp::ArithRemSI:
-        case IntArithOp::ArithRemUI:
-        case IntArithOp::ArithShLI:
-        case IntArithOp::ArithShRSI:
-        case IntArithOp::ArithShRUI: return true;  // only lanes with undefined behaviour get a bound; checked per lane
-        case IntArithOp::ArithAddI:
-        case IntArithOp::ArithSubI:
-        case IntArithOp::ArithMulI:
-        case IntArithOp::ArithAndI:
-        case IntArithOp::ArithOrI:
-        case IntArithOp::ArithXOrI:
-        case IntArithOp::ArithMaxSI:
-        case IntArithOp::ArithMinSI:
-        case IntArithOp::ArithMaxUI:
-        case IntArithOp::ArithMinUI:
-        case IntArithOp::MathAbsI:
-        case IntArithOp::TTMulhiUI: return false;
-      }
-      return false;
-    case OpFamily::Compare:
-    case OpFamily::Cast:
-    case OpFamily::Constant:
-    case OpFamily::Program:
-    case OpFamily::Shape:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Dot:
-    case OpFamily::ReduceScan:
-    case OpFamily::ControlFlow:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug: return false;
+// Bound for one lane of an elementwise op, by family.
+double laneBound(const Operation& op, const Lane& lane) {
+  return visitElementwiseFamily(op.kind, Overloaded{
+      [&](IntArithOp kind) { return intArithBound(kind, lane); },
+      [&](FloatArithOp kind) { return floatArithBound(kind, lane); },
+      [&](MathOp kind) { return mathBound(kind, lane); },
+      [&](CompareOp kind) { return compareBound(op, kind, lane); },
+      [&](CastOp kind) { return castBound(kind, lane); },
+      [&](ExternalOp kind) { return externalBound(kind, lane); },
+  });
+}
+
+// Ops whose Triton lowering can differ from the correctly rounded value even on exact operands, by family.
+bool isApproximate(FloatArithOp op, ScalarKind kind) {
+  switch (op) {
+    case FloatArithOp::ArithMulF:
+    case FloatArithOp::ArithDivF: return kind != ScalarKind::F64;
+    case FloatArithOp::ArithAddF:
+    case FloatArithOp::ArithSubF:
+    case FloatArithOp::ArithRemF:
+    case FloatArithOp::ArithNegF:
+    case FloatArithOp::ArithMaxNumF:
+    case FloatArithOp::ArithMinNumF:
+    case FloatArithOp::ArithMaximumF:
+    case FloatArithOp::ArithMinimumF:
+    case FloatArithOp::TTPreciseDivF:
+    case FloatArithOp::TTClampF: return false;
   }
   return false;
+}
+
+bool isApproximate(MathOp op, ScalarKind kind) {
+  switch (op) {
+    case MathOp::MathSqrt: return kind != ScalarKind::F64;
+    case MathOp::MathExp:
+    case MathOp::MathExp2:
+    case MathOp::MathLog:
+    case MathOp::MathLog2:
+    case MathOp::MathSin:
+    case MathOp::MathCos:
+    case MathOp::MathRsqrt:
+    case MathOp::MathErf: return true;
+    case MathOp::MathFloor:
+    case MathOp::MathCeil: return kind == ScalarKind::F32;  // only subnormal inputs differ; checked per lane
+    case MathOp::MathAbsF:
+    case MathOp::MathFma:
+    case MathOp::TTPreciseSqrt: return false;
+  }
+  return false;
+}
+
+bool isApproximate(IntArithOp op, ScalarKind) {
+  switch (op) {
+    case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithDivUI:
+    case IntArithOp::ArithRemSI:
+    case IntArithOp::ArithRemUI:
+    case IntArithOp::ArithShLI:
+    case IntArithOp::ArithShRSI:
+    case IntArithOp::ArithShRUI: return true;  // only lanes with undefined behaviour get a bound; checked per lane
+    case IntArithOp::ArithAddI:
+    case IntArithOp::ArithSubI:
+    case IntArithOp::ArithMulI:
+    case IntArithOp::ArithAndI:
+    case IntArithOp::ArithOrI:
+    case IntArithOp::ArithXOrI:
+    case IntArithOp::ArithMaxSI:
+    case IntArithOp::ArithMinSI:
+    case IntArithOp::ArithMaxUI:
+    case IntArithOp::ArithMinUI:
+    case IntArithOp::MathAbsI:
+    case IntArithOp::TTMulhiUI: return false;
+  }
+  return false;
+}
+
+bool isApproximate(ExternalOp op, ScalarKind) { return op == ExternalOp::TTExternElementwise; }
+bool isApproximate(CompareOp, ScalarKind) { return false; }
+bool isApproximate(CastOp, ScalarKind) { return false; }
+
+bool isApproximate(const Operation& op, ScalarKind kind) {
+  return visitElementwiseFamily(op.kind, [&](auto family) { return isApproximate(family, kind); });
 }
 
 }  // namespace

@@ -204,36 +204,23 @@ std::optional<double> castLaneBound(CastOp kind, const Tile& a, const Tile& resu
 std::optional<double> integerLaneBound(const Operation& op, Operands operands, const Tile& result, int64_t lane,
                                        double ea, double eb) {
   const Tile& a = *operands[0];
-  switch (opFamily(op.kind)) {
-    case OpFamily::IntArith: return intArithLaneBound(familyOp<IntArithOp>(op.kind), operands, result, lane, ea, eb);
-    case OpFamily::Cast: return castLaneBound(familyOp<CastOp>(op.kind), a, result, lane, ea);
-    case OpFamily::Compare:
-      switch (familyOp<CompareOp>(op.kind)) {
-        case CompareOp::ArithCmpI:
-          if (op.operand(0) == op.operand(1) && std::isfinite(ea)) return 0.0;  // x <pred> x: one answer on both
-          return compareIntegerBound(intPredicate(op), a.bitsAt(lane), operands[1]->bitsAt(lane),
-                                     a.elementType().bitWidth(), ea, eb);
-        case CompareOp::ArithCmpF:
-        case CompareOp::ArithSelect: return std::nullopt;
-      }
-      return std::nullopt;
-    case OpFamily::FloatArith:
-    case OpFamily::Math:
-    case OpFamily::External:
-    case OpFamily::Constant:
-    case OpFamily::Program:
-    case OpFamily::Shape:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Dot:
-    case OpFamily::ReduceScan:
-    case OpFamily::ControlFlow:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug: return std::nullopt;
-  }
-  return std::nullopt;
+  auto compare = [&](CompareOp kind) -> std::optional<double> {
+    switch (kind) {
+      case CompareOp::ArithCmpI:
+        if (op.operand(0) == op.operand(1) && std::isfinite(ea)) return 0.0;  // x <pred> x: one answer on both
+        return compareIntegerBound(intPredicate(op), a.bitsAt(lane), operands[1]->bitsAt(lane),
+                                   a.elementType().bitWidth(), ea, eb);
+      case CompareOp::ArithCmpF:
+      case CompareOp::ArithSelect: return std::nullopt;
+    }
+    return std::nullopt;
+  };
+  return visitElementwiseFamily(op.kind, Overloaded{
+      [&](IntArithOp kind) { return intArithLaneBound(kind, operands, result, lane, ea, eb); },
+      [&](CastOp kind) { return castLaneBound(kind, a, result, lane, ea); },
+      compare,
+      [](auto) -> std::optional<double> { return std::nullopt; },  // FloatArith, Math, External: float lanes
+  });
 }
 
 }  // namespace tilesim::elementwise
