@@ -1,4 +1,4 @@
-// GpuEngine (GpuEngine.h): argument binding, the compile caches, and the launch through the GPU worker process
+// GpuEngine (GpuEngine.h): kernel parameters from the shared binding, the compile caches, and the launch through the GPU worker process
 // (runtime/GpuWorker.h), with the messages for a worker that faulted, died or ran past its time.
 #include "gpu_backend/GpuEngine.h"
 
@@ -8,13 +8,11 @@
 #include <fmt/format.h>
 #include <map>
 #include <mutex>
-#include <optional>
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
-#include "ir/FloatBits.h"
-#include "ir/launch/ParameterName.h"
+#include "ir/launch/Binding.h"
 #include "ir/text/Printer.h"
 
 namespace tilesim {
@@ -71,12 +69,17 @@ class GpuEngine final : public Engine {
   const char* name() const override { return "gpu"; }
   std::string description() const override { return "gpu: " + hello_.deviceName + " (" + sm_ + ")"; }
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override { return runLaunch(launch, options, nullptr, nullptr); }
-  LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request, GpuTiming* timing);
+  bool canTime() const override { return true; }
+  LaunchOutcome runTimed(Launch& launch, const LaunchOptions& options, const TimingRequest& request,
+                         LaunchTiming* timing) override {
+    return runLaunch(launch, options, &request, timing);
+  }
 
  private:
+  LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const TimingRequest* request, LaunchTiming* timing);
   // The kernel loaded into the current worker (started if needed): from the worker's caches, else compiled here
   // and sent as PTX. Null with `diagnostics` set when it does not compile, load, or the worker died.
-  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, GpuTiming* timing,
+  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, LaunchTiming* timing,
                          std::string* key);
   // The message for a launch that did not end well (the worker's error, its death, its timeout).
   std::string failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
@@ -90,7 +93,7 @@ class GpuEngine final : public Engine {
 };
 
 const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
-                                  GpuTiming* timing, std::string* keyOut) {
+                                  LaunchTiming* timing, std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
       fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
@@ -170,88 +173,58 @@ std::string GpuEngine::failure(const std::string& kernel, bool hasAssert, const 
                      kernel, asserted, result.error, said);
 }
 
-// The bytes of a scalar argument as the kernel parameter's type; an error names the argument.
-std::string scalarBits(const LaunchArgument& argument, const Value& parameter, std::vector<uint8_t>& bytes) {
-  const Type type = parameter.type;
-  const ScalarKind kind = type.scalarKind();
-  uint64_t bits = 0;
-  if (type.isFloat()) {
-    bits = floatBitsFromDouble(argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue), kind);
-  } else {
-    if (argument.scalarIsFloat)
-      return "argument '" + argument.name + "' is a float but parameter %" + parameter.name + " is " + type.str();
-    const int width = bitWidth(kind);
-    const int64_t lo = kind == ScalarKind::I1 ? 0 : width >= 64 ? INT64_MIN : -(int64_t{1} << (width - 1));
-    const int64_t hi = kind == ScalarKind::I1 ? 1 : width >= 64 ? INT64_MAX : (int64_t{1} << width) - 1;
-    if (argument.intValue < lo || argument.intValue > hi)
-      return fmt::format("argument '{}' = {} does not fit parameter %{} of type {}", argument.name, argument.intValue,
-                         parameter.name, type.str());
-    bits = static_cast<uint64_t>(argument.intValue);
+// The kernel parameters of a bound launch: a pointer is its storage (index into the worker's storages) plus its
+// offset; a scalar its value's low bytes (little-endian); a tensor descriptor two PTX parameters, its base, then
+// its padding (i32).
+std::vector<gpu::WorkerParameter> workerParameters(const Launch& launch, const LaunchBinding& binding,
+                                                   const std::vector<size_t>& storageOf) {
+  std::vector<gpu::WorkerParameter> parameters;
+  auto lowBytes = [](uint64_t bits, int count) {
+    std::vector<uint8_t> bytes(static_cast<size_t>(count));
+    std::memcpy(bytes.data(), &bits, bytes.size());
+    return bytes;
+  };
+  for (size_t p = 0; p < binding.numParameters(); ++p) {
+    const BoundParameter& bound = binding.parameter(p);
+    gpu::WorkerParameter parameter;
+    switch (bound.kind) {
+      case BoundParameter::Kind::Pointer:
+      case BoundParameter::Kind::TensorDescriptor:
+        parameter.isBuffer = true;
+        parameter.storage = storageOf[binding.placement(bound.argument).storage];
+        parameter.offset = binding.placement(bound.argument).offset;
+        break;
+      case BoundParameter::Kind::Scalar:
+      case BoundParameter::Kind::DescriptorField:
+        parameter.bytes = lowBytes(bound.bits, storageBytes(launch.kernel->argument(p)->type.scalarKind()));
+        break;
+    }
+    parameters.push_back(std::move(parameter));
+    if (bound.kind == BoundParameter::Kind::TensorDescriptor) {
+      gpu::WorkerParameter padding;
+      padding.bytes = lowBytes(static_cast<uint64_t>(static_cast<uint32_t>(launch.arguments[bound.argument].descPadding)), 4);
+      parameters.push_back(std::move(padding));
+    }
   }
-  bytes.resize(static_cast<size_t>(storageBytes(kind)));
-  std::memcpy(bytes.data(), &bits, bytes.size());  // little-endian: the low bytes
-  return "";
+  return parameters;
 }
 
-LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const GpuTimingRequest* request,
-                                   GpuTiming* timing) {
+LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const TimingRequest* request,
+                                   LaunchTiming* timing) {
   std::lock_guard<std::mutex> lock(mutex_);
   LaunchOutcome outcome;
-  std::vector<BufferPlacement> placements;
-  if (outcome.diagnostics = placeBuffers(launch, placements); !outcome.diagnostics.empty()) return outcome;
-  // tt.divisibility is an assumption the code is compiled on (aligned vector accesses): a launch that breaks it
-  // is refused, as the interpreter refuses it (device buffers are at least 256-byte aligned, so the offsets
-  // into them are what can break it).
-  if (outcome.diagnostics = checkSpecialisation(launch, placements); !outcome.diagnostics.empty()) return outcome;
+  // Arguments are bound (ir/launch/Binding.h: placement, tt.divisibility, kinds, tensor descriptors) before
+  // compiling, so argument errors come first. tt.divisibility is an assumption the code is compiled on (aligned
+  // vector accesses): a launch that breaks it is refused, as the interpreter refuses it (device buffers are at
+  // least 256-byte aligned, so the offsets into them are what can break it).
+  const LaunchBinding binding = bindLaunch(launch);
+  if (outcome.diagnostics = binding.diagnostics(); !binding.ok()) return outcome;
+  outcome.result.unusedArguments = binding.unusedArguments();
   const Function kernel = *launch.kernel;
   auto fail = [&](std::string message) {
     outcome.diagnostics.push_back({{}, std::move(message)});
     return outcome;
   };
-
-  // Bind parameters by name (as the interpreter does) before compiling, so argument errors come first. A host
-  // tensor descriptor binds to its !tt.tensordesc parameter (base pointer and padding) and to the 2 x rank
-  // parameters after it (its shape as i32, its strides as i64; interpreter/Launch.cpp, Triton 3.6's launcher).
-  std::vector<size_t> argumentOf;
-  std::vector<bool> used(launch.arguments.size(), false);
-  std::vector<std::optional<LaunchArgument>> expanded(kernel.numArguments());  // descriptor shape/stride values
-  for (size_t p = 0; p < kernel.numArguments(); ++p) {
-    const Value& parameter = *kernel.argument(p);
-    if (expanded[p]) {
-      argumentOf.push_back(launch.arguments.size());
-      continue;
-    }
-    const std::string parameterName = parameterBindingName(kernel, p);
-    const size_t index = argumentForParameter(launch, p);
-    if (index == launch.arguments.size())
-      return fail("missing argument for parameter %" + parameterName + " (" + parameter.type.str() + ")");
-    const LaunchArgument& argument = launch.arguments[index];
-    if (parameter.type.isTensorDesc() != argument.isTensorDesc())
-      return fail(fmt::format("argument '{}' is {}a tensor descriptor but parameter %{} is {}", argument.name,
-                              argument.isTensorDesc() ? "" : "not ", parameterName, parameter.type.str()));
-    if (parameter.type.isTensorDesc()) {
-      const size_t rank = static_cast<size_t>(parameter.type.descBlock().rank());
-      if (argument.descShape.size() != rank || argument.descStrides.size() != rank || p + 2 * rank >= kernel.numArguments())
-        return fail(fmt::format("tensor descriptor argument '{}' does not match parameter %{} ({}) and the {} shape "
-                                "and stride parameters after it", argument.name, parameterName, parameter.type.str(), 2 * rank));
-      for (size_t k = 0; k < 2 * rank; ++k)
-        expanded[p + 1 + k] = LaunchArgument::integer(argument.name, k < rank ? argument.descShape[k] : argument.descStrides[k - rank]);
-      used[index] = true;
-      argumentOf.push_back(index);
-      continue;
-    }
-    if (parameter.type.isPointer() != argument.isBuffer())
-      return fail(fmt::format("argument '{}' is a {} but parameter %{} is {}", argument.name,
-                              argument.isBuffer() ? "buffer" : "scalar", parameterName, parameter.type.str()));
-    if (parameter.type.isPointer() && parameter.type.pointee().isScalar() &&
-        storageBytes(parameter.type.pointee().scalarKind()) != storageBytes(argument.elementKind))
-      return fail(fmt::format("argument '{}' holds {} elements but parameter %{} points to {}", argument.name,
-                              scalarKindName(argument.elementKind), parameterName, parameter.type.pointee().str()));
-    used[index] = true;
-    argumentOf.push_back(index);
-  }
-  for (size_t i = 0; i < launch.arguments.size(); ++i)
-    if (!used[i]) outcome.result.unusedArguments.push_back(launch.arguments[i].name);
 
   // One worker storage (device buffer) per argument that owns its bytes; pointers are storage + offset.
   gpu::WorkerLaunch work;
@@ -263,27 +236,7 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     storageOf[i] = ownerOf.size();
     ownerOf.push_back(i);
   }
-  for (size_t p = 0; p < kernel.numArguments(); ++p) {
-    const size_t index = argumentOf[p];
-    // A descriptor's shape/stride parameters take the host descriptor's values (expanded above).
-    const LaunchArgument& argument = index < launch.arguments.size() ? launch.arguments[index] : *expanded[p];
-    gpu::WorkerParameter parameter;
-    if (argument.isBuffer()) {
-      parameter.isBuffer = true;
-      parameter.storage = storageOf[placements[index].storage];
-      parameter.offset = placements[index].offset;
-    } else if (std::string error = scalarBits(argument, *kernel.argument(p), parameter.bytes); !error.empty()) {
-      return fail(error);
-    }
-    work.parameters.push_back(std::move(parameter));
-    if (kernel.argument(p)->type.isTensorDesc()) {  // a descriptor is two PTX parameters: base, then padding (i32)
-      gpu::WorkerParameter padding;
-      const int32_t value = argument.descPadding;
-      padding.bytes.resize(sizeof(value));
-      std::memcpy(padding.bytes.data(), &value, sizeof(value));
-      work.parameters.push_back(std::move(padding));
-    }
-  }
+  work.parameters = workerParameters(launch, binding, storageOf);
 
   const KernelInfo* loaded = load(launch, options, outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
@@ -314,7 +267,7 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     timing->launchMs = std::move(result.launchMs);
     timing->registers = result.registers;
   }
-  refreshAliasViews(launch, placements);
+  refreshAliasViews(launch, binding.placements());
   // tt.print (vprintf): the worker's stdout went into its pipe; echo it as the interpreter echoes its prints
   // (at most the 64 KiB the worker keeps per request).
   if (options.echoPrints && !worker_->lastOutput().empty()) {
@@ -325,17 +278,6 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
 }
 
 }  // namespace
-
-LaunchOutcome runTimedOnGpu(Engine& engine, Launch& launch, const LaunchOptions& options,
-                            const GpuTimingRequest& request, GpuTiming* timing) {
-  auto* gpuEngine = dynamic_cast<GpuEngine*>(&engine);
-  if (!gpuEngine) {
-    LaunchOutcome outcome;
-    outcome.diagnostics.push_back({{}, std::string("timing needs the GPU engine, not ") + engine.name()});
-    return outcome;
-  }
-  return gpuEngine->runLaunch(launch, options, &request, timing);
-}
 
 std::unique_ptr<Engine> createGpuEngineWithDevice(gpu::WorkerClient::DeviceFactory factory, double timeoutSeconds,
                                                   std::string* whyNot) {

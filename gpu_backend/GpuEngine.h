@@ -1,7 +1,10 @@
 // The GPU engine: runs a Launch on an NVIDIA GPU through the backend's pipeline (Pipeline.h) and the CUDA driver
-// loaded at run time (runtime/CudaDriver.h). Per launch: compile (cached by module contents, kernel, num_warps
-// and float profile), one device buffer per storage (aliases from placeBuffers point into their storage at their
-// offset), copy in, launch `grid` programs of 32 * num_warps threads, copy out, refresh alias views.
+// loaded at run time (runtime/CudaDriver.h). Per launch: bind the arguments (ir/launch/Binding.h, the binding
+// the interpreter uses), compile (cached by module contents, kernel, num_warps and float profile), one device
+// buffer per storage (aliases point into their storage at their offset), copy in, launch `grid` programs of 32 * num_warps threads, copy out, refresh alias views.
+//
+// Timing (Engine::runTimed, `tilesim run --engine gpu --time N`): after the launch, more launches on the same
+// device buffers, each between two CUDA events.
 //
 // Every CUDA call is made in a GPU worker process (runtime/GpuWorker.h); this process compiles TTIR -> PTX and
 // never loads libcuda itself. A fault (an illegal address; a trap from tt.assert, said as "the kernel asserted")
@@ -20,7 +23,6 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "ir/launch/Engine.h"
@@ -34,26 +36,5 @@ std::unique_ptr<Engine> createGpuEngine(std::string* whyNot);
 // needed); `timeoutSeconds` bounds each request to the worker (<= 0: none).
 std::unique_ptr<Engine> createGpuEngineWithDevice(gpu::WorkerClient::DeviceFactory factory, double timeoutSeconds,
                                                   std::string* whyNot);
-
-// In-process timing of a GPU launch (`tilesim run --engine gpu --time N`, bench/gpu/).
-struct GpuTimingRequest {
-  int warmup = 10;      // untimed launches after the first
-  int iterations = 100; // timed launches, each between two CUDA events on the default stream
-};
-struct GpuTiming {
-  std::string source;           // where the kernel came from: "compiled", "disk-cache" or "memory-cache" (no spaces: the
-                                // `--time` line is space-separated key=value fields)
-  double compileMs = 0;         // TTIR -> PTX in this process (0 unless compiled)
-  double loadMs = 0;            // PTX -> cubin (driver JIT) -> module, or cached cubin -> module
-  std::vector<float> launchMs;  // one per timed launch
-  int threads = 0;              // per program (32 * num_warps)
-  int sharedBytes = 0;          // dynamic shared memory per program
-  int registers = -1;           // per thread, as the driver reports for the loaded kernel
-};
-// Runs `launch` on `engine` (which must be a GPU engine) exactly as Engine::run does — the outputs copied back
-// are those of the first launch — then, on the same device buffers, `warmup` more launches and `iterations`
-// timed ones. Kernels that read what they write give the same outputs only if they are idempotent.
-LaunchOutcome runTimedOnGpu(Engine& engine, Launch& launch, const LaunchOptions& options,
-                            const GpuTimingRequest& request, GpuTiming* timing);
 
 }  // namespace tilesim

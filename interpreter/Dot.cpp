@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "interpreter/Executor.h"
 #include "ir/FloatBits.h"
 
 namespace tilesim {
@@ -381,6 +382,14 @@ MutableTileRef evalDot(const Operation& op, const Tile& a, const Tile& b, const 
   }
   propagateUndefined(a, b, c, shape, result.get());
   return result;
+}
+
+void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  std::string error;
+  MutableTileRef result = evalDot(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1)),
+                                  *executor.get(frame, op.operand(2)), executor.context().options.profile, &error);
+  if (!result) executor.trap(Report::Kind::Unsupported, op, error);
+  executor.set(frame, op.result(), result);
 }
 
 }  // namespace tilesim

@@ -88,41 +88,32 @@ MutableTileRef evalSelect(const Operation& op, Operands operands) {
 MutableTileRef evalElementwise(const Operation& op, std::span<const Tile* const> operands,
                                const ElementwiseContext& context, std::string* error) {
   using namespace elementwise;
-  MutableTileRef result;
-  switch (opFamily(op.kind)) {
-    case OpFamily::IntArith: result = evalIntegerOp(op, operands, context); break;
-    case OpFamily::FloatArith:
-    case OpFamily::Math: result = evalFloatOp(op, operands, context.profile, error); break;
-    case OpFamily::Compare:
-      switch (familyOp<CompareOp>(op.kind)) {
-        case CompareOp::ArithCmpI: result = evalIntegerOp(op, operands, context); break;
-        case CompareOp::ArithCmpF: result = evalFloatOp(op, operands, context.profile, error); break;
-        case CompareOp::ArithSelect: result = evalSelect(op, operands); break;
-      }
-      break;
-    case OpFamily::Cast: result = evalCastOp(op, operands, context); break;
-    case OpFamily::External:
-      switch (familyOp<ExternalOp>(op.kind)) {
-        case ExternalOp::TTExternElementwise: result = evalFloatOp(op, operands, context.profile, error); break;
-        case ExternalOp::TTElementwiseInlineAsm:  // the engine runs it (interpreter/InlineAsm.cpp)
-          if (error) *error = "inline asm cannot be interpreted";
-          return nullptr;
-      }
-      break;
-    case OpFamily::Constant:
-    case OpFamily::Program:
-    case OpFamily::Shape:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Dot:
-    case OpFamily::ReduceScan:
-    case OpFamily::ControlFlow:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug:
-      TILESIM_UNREACHABLE("evalElementwise called for " + std::string(op.name()) + ", which the engine evaluates");
-  }
+  auto compare = [&](CompareOp kind) -> MutableTileRef {
+    switch (kind) {
+      case CompareOp::ArithCmpI: return evalIntegerOp(op, operands, context);
+      case CompareOp::ArithCmpF: return evalFloatOp(op, operands, context.profile, error);
+      case CompareOp::ArithSelect: return evalSelect(op, operands);
+    }
+    return nullptr;
+  };
+  auto external = [&](ExternalOp kind) -> MutableTileRef {
+    switch (kind) {
+      case ExternalOp::TTExternElementwise: return evalFloatOp(op, operands, context.profile, error);
+      case ExternalOp::TTElementwiseInlineAsm:  // the engine runs it (interpreter/InlineAsm.cpp)
+        if (error) *error = "inline asm cannot be interpreted";
+        return nullptr;
+    }
+    return nullptr;
+  };
+  // Other families (constants, memory, control flow, ...) never come here: the Executor evaluates them.
+  MutableTileRef result = visitElementwiseFamily(op.kind, Overloaded{
+      [&](IntArithOp) { return evalIntegerOp(op, operands, context); },
+      [&](FloatArithOp) { return evalFloatOp(op, operands, context.profile, error); },
+      [&](MathOp) { return evalFloatOp(op, operands, context.profile, error); },
+      compare,
+      [&](CastOp) { return evalCastOp(op, operands, context); },
+      external,
+  });
   if (!result) return nullptr;
   if (context.profile == FloatProfile::Triton) {
     if (op.kind == OpKind::ArithSelect) selectBounds(*operands[0], *operands[1], *operands[2], *result);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::elementwise {
 
@@ -111,7 +112,7 @@ void floatConvert(const Tile& source, Tile& result, Rounding rounding) {
 }
 
 Rounding roundingOf(const Operation& op) {
-  return roundingModeFrom(op.attr("rounding")) == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
+  return FpToFpView{op}.rounding() == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
 }
 
 }  // namespace

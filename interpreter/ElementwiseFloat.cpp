@@ -7,6 +7,7 @@
 #include <array>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/OpAttributes.h"
 #include "ir/eval/ExactMath.h"
 
 namespace tilesim::elementwise {
@@ -165,7 +166,7 @@ void signBitLoop(const Tile& a, Tile& result, bool clear) {
 }
 
 bool propagatesNaN(const Operation& op) {
-  return propagateNanFrom(op.attr("propagateNan")) == PropagateNan::All;
+  return ClampFView{op}.propagateNan() == PropagateNan::All;
 }
 
 template <ScalarKind K>

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::elementwise {
 
@@ -100,12 +101,7 @@ uint64_t laneUnsigned(const Tile& tile, int64_t lane, int width) {
   return bits;
 }
 
-bool hasNoSignedWrap(const Operation& op) {
-  const Attribute* flags = op.attr("overflowFlags");
-  if (!flags) return false;
-  std::string text = flags->text();
-  return text.find("nsw") != std::string::npos;
-}
+bool hasNoSignedWrap(const Operation& op) { return OverflowFlagsView{op}.noSignedWrap(); }
 
 void reportUndefinedBehaviour(const Operation& op, Operands operands, std::vector<UBEvent>& events) {
   const Tile& a = *operands[0];

@@ -3,6 +3,7 @@
 // values as double for error bounds, attribute readers). Not part of the interpreter's public API.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -64,8 +65,46 @@ MutableTileRef evalFloatOp(const Operation& op, Operands operands, FloatProfile 
 MutableTileRef evalCastOp(const Operation& op, Operands operands, const ElementwiseContext& context);
 MutableTileRef evalSelect(const Operation& op, Operands operands);
 
+// Calls `visit` with an elementwise op's kind as its family's enum (IntArithOp, FloatArithOp, MathOp, CompareOp,
+// CastOp or ExternalOp), so a per-family rule (an error bound, a property) is one overload switching over its own
+// family's enum with no default. Any other family reaching here is a tilesim bug.
+template <typename Visit>
+decltype(auto) visitElementwiseFamily(OpKind kind, Visit&& visit) {
+  switch (opFamily(kind)) {
+    case OpFamily::IntArith: return visit(familyOp<IntArithOp>(kind));
+    case OpFamily::FloatArith: return visit(familyOp<FloatArithOp>(kind));
+    case OpFamily::Math: return visit(familyOp<MathOp>(kind));
+    case OpFamily::Compare: return visit(familyOp<CompareOp>(kind));
+    case OpFamily::Cast: return visit(familyOp<CastOp>(kind));
+    case OpFamily::External: return visit(familyOp<ExternalOp>(kind));
+    case OpFamily::Constant:
+    case OpFamily::Program:
+    case OpFamily::Shape:
+    case OpFamily::Pointer:
+    case OpFamily::Memory:
+    case OpFamily::Atomic:
+    case OpFamily::Dot:
+    case OpFamily::ReduceScan:
+    case OpFamily::ControlFlow:
+    case OpFamily::Function:
+    case OpFamily::Terminator:
+    case OpFamily::Debug: break;
+  }
+  TILESIM_UNREACHABLE("visitElementwiseFamily: not an elementwise op");
+}
+
+// The lambdas of one visitElementwiseFamily call as one overload set.
+template <typename... Lambdas>
+struct Overloaded : Lambdas... {
+  using Lambdas::operator()...;
+};
+
 // Triton profile: fills result.mutableErrorBounds() when the op or its operands are inexact.
 void propagateErrorBounds(const Operation& op, Operands operands, Tile& result);
+// ElementwiseIntegerBounds.cpp: the bound of one integer-valued lane (integer ops, integer compares, casts into
+// and out of integers) from its operands' bounds ea and eb; nullopt where the general rules apply.
+std::optional<double> integerLaneBound(const Operation& op, Operands operands, const Tile& result, int64_t lane,
+                                       double ea, double eb);
 
 // Attribute readers accepting both the keyword form (`slt`) and MLIR's integer enum form.
 scalar::IntPredicate intPredicate(const Operation& op);

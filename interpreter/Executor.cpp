@@ -1,8 +1,8 @@
 // Runs one program instance: binds the kernel's parameters, walks blocks op by op, and dispatches each op to
 // its family (one switch over OpFamily with no default; each family's file switches over that family's ops,
-// also with no default, so a new op does not compile until it is handled). Control flow (scf.for/if/while,
-// tt.call), constants, program ids and debug ops live here because they are about walking regions and the
-// program's own state.
+// also with no default, so a new op does not compile until it is handled). Constants and program ids live
+// here, with the program's own state (reports, locks, the access log); control flow (scf.for/if/while,
+// tt.call) is ControlFlow.cpp, the Debug family Debug.cpp.
 #include "interpreter/Executor.h"
 
 #include <algorithm>
@@ -18,8 +18,6 @@
 namespace tilesim {
 
 namespace {
-
-constexpr int kMaxCallDepth = 64;
 
 // Elementwise ops see operands of one shape, except inside vectorised combine regions, where block arguments
 // are whole slices and constants are scalars: broadcast the 1-element tiles to the common shape.
@@ -261,139 +259,6 @@ std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const Tile
   }
 }
 
-bool Executor::scalarCondition(const Operation& op, const Tile& tile) {
-  if (tile.undefinedMask() && tile.undefinedMask()[0] && checks())
-    report(Report::Kind::UndefinedUse, op, &tile, 0, "an undefined value decides control flow");
-  return tile.bitsAt(0) & 1;
-}
-
-int64_t Executor::scalarInt(const Operation& op, const Tile& tile, const char* what) {
-  if (tile.undefinedMask() && tile.undefinedMask()[0] && checks())
-    report(Report::Kind::UndefinedUse, op, &tile, 0, std::string("an undefined value is used as the loop ") + what);
-  return tile.signedAt(0);
-}
-
-void Executor::executeFor(const Operation& op, Frame& frame) {
-  const int64_t lower = scalarInt(op, *get(frame, op.operand(0)), "lower bound");
-  const int64_t upper = scalarInt(op, *get(frame, op.operand(1)), "upper bound");
-  const int64_t step = scalarInt(op, *get(frame, op.operand(2)), "step");
-  if (step <= 0) trap(Report::Kind::UndefinedBehavior, op, "scf.for with a step of " + std::to_string(step));
-  const Block& body = op.region(0).front();
-  Type ivType = body.argument(0)->type;
-  std::vector<TileRef> carried;
-  for (size_t i = 3; i < op.numOperands(); ++i) carried.push_back(get(frame, op.operand(i)));
-  std::vector<TileRef> arguments(carried.size() + 1);
-  // The induction variable lives in its own type: the loop ends when iv + step would leave that type's range
-  // (docs/semantics.md, "scf.for"), so no counter overflows and every loop with a positive step terminates.
-  const int width = ivType.bitWidth();
-  const int64_t ivMax = width >= 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1;
-  const Operation* outerLoop = currentLoop_;
-  currentLoop_ = &op;
-  for (int64_t iv = lower; iv < upper;) {
-    MutableTileRef ivTile = makeTile(ivType);
-    ivTile->setBits(0, static_cast<uint64_t>(iv));
-    arguments[0] = ivTile;
-    std::copy(carried.begin(), carried.end(), arguments.begin() + 1);
-    std::vector<TileRef> yielded = runBlock(body, arguments, frame);
-    carried = std::move(yielded);  // the verifier checked that scf.yield carries exactly the iter_args
-    if (iv > ivMax - step) {  // iv + step would overflow the induction variable's type
-      // The GPU's counter (a plain add and a signed compare) wraps to a negative value and runs on: --check=ub
-      // reports the overflow at the loop.
-      if (context_.options.checkUB)
-        report(Report::Kind::UndefinedBehavior, op, nullptr, -1,
-               "scf.for induction variable overflow: " + std::to_string(iv) + " + step " + std::to_string(step) +
-                   " exceeds the largest " + ivType.str() + " (" + std::to_string(ivMax) + ") before the upper bound " +
-                   std::to_string(upper) + "; a GPU's counter wraps and the loop runs on, tilesim ends it here");
-      break;
-    }
-    iv += step;
-  }
-  currentLoop_ = outerLoop;
-  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), carried[i]);
-}
-
-void Executor::executeIf(const Operation& op, Frame& frame) {
-  bool condition = scalarCondition(op, *get(frame, op.operand(0)));
-  const Region* region = condition ? &op.region(0) : (op.regions.size() > 1 ? &op.region(1) : nullptr);
-  if (!region || region->empty()) return;
-  std::vector<TileRef> yielded = runBlock(region->front(), {}, frame);
-  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), yielded[i]);
-}
-
-void Executor::executeWhile(const Operation& op, Frame& frame) {
-  std::vector<TileRef> values;
-  for (const Value* v : op.operands) values.push_back(get(frame, v));
-  const Block& before = op.region(0).front();
-  const Block& after = op.region(1).front();
-  const Operation* condition = before.terminator();
-  const Operation* outerLoop = currentLoop_;
-  currentLoop_ = &op;
-  for (;;) {
-    std::vector<TileRef> forwarded = runBlock(before, values, frame);
-    TILESIM_ASSERT(!forwarded.empty(), "scf.condition without a flag");
-    bool keepGoing = scalarCondition(*condition, *forwarded[0]);
-    forwarded.erase(forwarded.begin());
-    if (!keepGoing) {
-      for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), forwarded[i]);
-      currentLoop_ = outerLoop;
-      return;
-    }
-    values = runBlock(after, forwarded, frame);
-  }
-}
-
-std::vector<TileRef> Executor::callFunction(const PreparedFunction& function, std::span<const TileRef> arguments) {
-  Frame callee;
-  callee.values.resize(function.numValues);
-  return runBlock(function.op->region(0).front(), arguments, callee);
-}
-
-void Executor::executeCall(const Operation& op, Frame& frame) {
-  const Attribute* callee = op.attr("callee");
-  TILESIM_ASSERT(callee, "tt.call without callee");
-  auto it = context_.functions.find(callee->text());
-  if (it == context_.functions.end()) trap(Report::Kind::Unsupported, op, "call of unknown function @" + callee->text());
-  if (callDepth_ + 1 > kMaxCallDepth) trap(Report::Kind::Unsupported, op, "call depth exceeds 64 (recursion?)");
-  std::vector<TileRef> arguments;
-  for (const Value* v : op.operands) arguments.push_back(get(frame, v));
-  ++callDepth_;
-  std::vector<TileRef> results;
-  try {
-    results = callFunction(it->second, arguments);
-  } catch (...) {  // a trap in the callee ends the program; the depth must not stay raised for the next one
-    --callDepth_;
-    throw;
-  }
-  --callDepth_;
-  for (size_t i = 0; i < op.numResults(); ++i) set(frame, op.result(i), results[i]);
-}
-
-void Executor::executeAssert(const Operation& op, Frame& frame) {
-  const Tile& condition = *get(frame, op.operand(0));
-  for (int64_t lane = 0; lane < condition.size(); ++lane) {
-    if (condition.undefinedMask() && condition.undefinedMask()[lane]) continue;
-    if ((condition.bitsAt(lane) & 1) == 0) {
-      Report r = makeReport(Report::Kind::AssertFailed, op, &condition, lane,
-                            "assertion failed: " + op.keywordAttr("message"));
-      throw ProgramTrap{std::move(r)};
-    }
-  }
-}
-
-// llvm.intr.assume (tl.assume): LLVM may compile the kernel as if the condition held, so a false one is
-// undefined behaviour there. The interpreter reports it (and an undefined condition) and goes on: the values it
-// computes are not affected by the promise.
-void Executor::executeAssume(const Operation& op, Frame& frame) {
-  const Tile& condition = *get(frame, op.operand(0));
-  if (condition.undefinedMask() && condition.undefinedMask()[0]) {
-    if (checks()) report(Report::Kind::UndefinedUse, op, &condition, 0, "an undefined value is assumed true");
-    return;
-  }
-  if ((condition.bitsAt(0) & 1) == 0)
-    report(Report::Kind::AssumeViolated, op, &condition, 0,
-           "assumption is false: tl.assume promises it is true, and LLVM may compile the kernel as if it were");
-}
-
 void Executor::executeConstant(const Operation& op, Frame& frame) {
   switch (familyOp<ConstantOp>(op.kind)) {
     case ConstantOp::ArithConstant:
@@ -517,52 +382,6 @@ void Executor::executeElementwise(const Operation& op, Frame& frame) {
     }
   }
   set(frame, op.result(), result);
-}
-
-void Executor::executePrint(const Operation& op, Frame& frame) {
-  std::string prefix = op.keywordAttr("prefix");
-  bool hex = op.intAttr("hex", 0) != 0;
-  char head[96];
-  std::snprintf(head, sizeof head, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", programId_[0], programId_[1],
-                programId_[2]);
-  const int64_t maxLines = context_.options.maxPrintLines;
-  auto keep = [&](std::string line) {
-    if (static_cast<int64_t>(printed_->lines.size()) < maxLines) printed_->lines.push_back(std::move(line));
-    else ++printed_->dropped;
-  };
-  if (op.numOperands() == 0) {
-    keep(std::string(head) + prefix);
-    return;
-  }
-  for (const Value* v : op.operands) {
-    const Tile& t = *get(frame, v);
-    Type element = t.elementType();
-    for (int64_t lane = 0; lane < t.size(); ++lane) {
-      if (static_cast<int64_t>(printed_->lines.size()) >= maxLines) {  // only counted: do not build the text
-        ++printed_->dropped;
-        continue;
-      }
-      std::string line = head;
-      if (t.type().isTensor()) {
-        line += " idx (";
-        auto index = ops::laneIndex(t.shape(), lane);
-        for (size_t d = 0; d < index.size(); ++d) line += (d ? ", " : "") + std::to_string(index[d]);
-        line += ")";
-      }
-      line += prefix;
-      char value[64];
-      if (hex || element.isPointer()) {
-        std::snprintf(value, sizeof value, "0x%" PRIx64, t.bitsAt(lane));
-      } else if (element.isFloat()) {
-        std::snprintf(value, sizeof value, "%f", doubleFromFloatBits(t.bitsAt(lane), element.scalarKind()));
-      } else {
-        std::snprintf(value, sizeof value, "%" PRId64, t.signedAt(lane));
-      }
-      line += value;
-      if (t.undefinedMask() && t.undefinedMask()[lane]) line += " (undefined)";
-      keep(std::move(line));
-    }
-  }
 }
 
 }  // namespace tilesim

@@ -1,16 +1,40 @@
+// The launch's address space (Memory.h): buffer windows, the race shadow and its pages, error-bound tracking,
+// and describeAddress, which names a pointer of the launch in words for reports.
 #include "interpreter/Memory.h"
 
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
 
+#include "interpreter/Interpreter.h"
 #include "ir/Assert.h"
 
 namespace tilesim {
+
+std::string describeAddress(const Launch& launch, uint64_t address) {
+  uint64_t window = address >> kBufferWindowBits;
+  if (window == kWildWindow) return "wild";
+  uint64_t index = 0;
+  for (const LaunchArgument& argument : launch.arguments) {
+    if (!argument.isBuffer() || argument.isAlias()) continue;  // windows belong to the buffers that own storage
+    if (++index != window) continue;
+    const uint64_t offset = address - (window << kBufferWindowBits);
+    const uint64_t bytes = static_cast<uint64_t>(storageBytes(argument.elementKind));
+    if (offset % bytes != 0) return argument.name + "+" + std::to_string(offset) + "B";
+    const uint64_t element = offset / bytes, count = argument.bytes.size() / bytes;
+    if (element >= count) return argument.name + "[end+" + std::to_string(element - count) + "]";
+    return "&" + argument.name + "[" + std::to_string(element) + "]";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%" PRIx64, address);
+  return text;
+}
 
 Buffer& Memory::addBuffer(std::string name, ScalarKind kind, uint8_t* data, uint64_t sizeBytes) {
   auto buffer = std::make_unique<Buffer>();

@@ -9,7 +9,7 @@
 //                programs running at once on different threads are totally ordered on every element; a writer
 //                with the top bit set (kAtomicWriter) wrote with atomics (all ones = atomics of several programs);
 //                used by kernels with atomics, traced programs, and the rerun of a launch whose access log
-//                (Executor.h, Launch.cpp) found a conflict; other launches keep no per-element shadow;
+//                (Executor.h, ProgramRuns.cpp) found a conflict; other launches keep no per-element shadow;
 //   error bounds: the triton-profile error bound of the value last stored (see Tile.h);
 //   float atomic-add groups: for elements that float `atomic_rmw fadd` touched under the triton profile, what
 //                the order-independent bound of their sum needs (AtomicAddGroups, allocated on the first one).
@@ -102,7 +102,7 @@ struct Buffer {
     void allocate(size_t count);
     uint64_t& operator[](size_t index) { return words[index]; }
   } shadow;
-  std::vector<double> errorBound;  // empty unless bounds are tracked (the triton profile; Launch.cpp for exact)
+  std::vector<double> errorBound;  // empty unless bounds are tracked (the triton profile; LaunchPreparation.cpp for exact)
   // Made by the first float atomic add while error bounds are tracked (atomicAddGroupsFor); null until then.
   std::unique_ptr<AtomicAddGroups> atomicAdds;
   std::mutex atomicAddsMutex;
@@ -134,7 +134,7 @@ class Memory {
   void enableRaceShadow();
   // Race detection by access log (Executor::logAccess): no per-element shadow; the launch checks the logged
   // intervals of all programs for a conflict afterwards and, if it finds one, runs again with the shadow
-  // (switchToRaceShadow), which then reports every race exactly as it would have (Launch.cpp).
+  // (switchToRaceShadow), which then reports every race exactly as it would have (ProgramRuns.cpp).
   void enableRaceLog() { raceLog_ = true; }
   void switchToRaceShadow() {
     raceLog_ = false;

@@ -53,7 +53,7 @@ class MemoryAccessor {
     }
     *offset = access.offset;
     if (executor_.checks() && memory_.raceLogEnabled()) {
-      // Race-log mode runs only kernels without atomics (Launch.cpp); an atomic here forces the shadow rerun.
+      // Race-log mode runs only kernels without atomics (ProgramRuns.cpp); an atomic here forces the shadow rerun.
       if (atomic) executor_.logOverflow();
       else executor_.logAccess(*access.buffer, access.offset, size, write);
     } else if (executor_.checks() && memory_.raceShadowEnabled()) {
@@ -103,7 +103,7 @@ class MemoryAccessor {
   }
 
   // A write racing with another program's plain write of the same bytes (what the buffer holds now: races are
-  // reported by a one-thread rerun, Launch.cpp) is a SameValueRace: the result does not show it, and suites rely
+  // reported by a one-thread rerun, ProgramRuns.cpp) is a SameValueRace: the result does not show it, and suites rely
   // on it (every program storing one flag); any other conflict is a Race.
   [[gnu::cold]] void reportRace(const Tile* laneTile, int64_t lane, bool write, const Access& access, const RaceHit& hit,
                                 const void* writing = nullptr, uint64_t size = 0) {

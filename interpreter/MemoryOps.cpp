@@ -1,16 +1,15 @@
-// The Pointer family (tt.addptr, int_to_ptr, ptr_to_int, make_tensor_ptr, advance; also tt.bitcast to a
-// pointer) and the Memory family (tt.load, tt.store of tensors of pointers, scalar pointers and block
-// pointers). The Atomic family is Atomics.cpp.
+// The Memory family's tt.load and tt.store (of tensors of pointers, scalar pointers and block pointers). The
+// Pointer family is PointerOps.cpp, the descriptor accesses Descriptors.cpp, the Atomic family Atomics.cpp.
 // Masked-off lanes never touch memory. With checks on, every active lane is checked for an undefined
 // address or value, an address outside every buffer, and races with other programs (Memory.h).
 #include <atomic>
-#include <bit>
 #include <cinttypes>
 #include <cmath>
 #include <cstring>
 
 #include "interpreter/MemoryAccess.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim {
 namespace {
@@ -39,23 +38,16 @@ using memory::laneUndefined;
 using memory::MemoryAccessor;
 using memory::quietNaNBits;
 
-
-int pointeeBytes(Type pointerType) {
-  Type pointee = pointerType.element().pointee();
-  if (pointee.isPointer()) return 8;
-  return storageBytes(pointee.scalarKind());
-}
 struct BlockAddresses {
   std::vector<uint64_t> address;
   std::vector<uint8_t> inBounds;
 };
 
 BlockAddresses blockAddresses(const BlockPointer& bp, std::span<const int64_t> blockShape, int elementBytes,
-                              const Attribute* boundaryCheck) {
+                              std::span<const int64_t> boundaryCheck) {
   std::vector<bool> checked(static_cast<size_t>(bp.rank), false);
-  if (boundaryCheck)
-    for (int64_t d : boundaryCheck->arrayValues())
-      if (d >= 0 && d < bp.rank) checked[d] = true;
+  for (int64_t d : boundaryCheck)
+    if (d >= 0 && d < bp.rank) checked[d] = true;
   int64_t n = 1;
   for (int64_t d : blockShape) n *= d;
   BlockAddresses result;
@@ -102,7 +94,7 @@ double laneUncertainty(const Tile& pointers, const Tile* mask, const LaneSource&
 }
 
 LaneSource laneSource(const Tile& pointers, const Tile* mask, std::span<const int64_t> shape, int bytes,
-                      const Attribute* boundaryCheck) {
+                      std::span<const int64_t> boundaryCheck) {
   LaneSource source;
   source.isBlock = pointers.elementType().isBlockPointer();
   if (source.isBlock) {
@@ -276,7 +268,7 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   MutableTileRef result = makeTile(resultType);
   const int bytes = result->elementBytes();
   const int64_t n = result->size();
-  const LaneSource source = laneSource(pointers, mask, resultType.shape(), bytes, op.attr("boundaryCheck"));
+  const LaneSource source = laneSource(pointers, mask, resultType.shape(), bytes, BoundaryCheckView{op}.dimensions());
   // Block pointers: padding 1 = zero, 2 = NaN; no padding option means the lanes are undefined (SEMANTICS
   // §3.2), which tilesim gives as 0 with the undefined mark, like a masked load without `other`.
   const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 0)) : 0;
@@ -369,7 +361,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   const Tile* mask = op.numOperands() > 2 ? executor.get(frame, op.operand(2)).get() : nullptr;
   const int bytes = values.elementBytes();
   const int64_t n = values.size();
-  const LaneSource source = laneSource(pointers, mask, values.shape(), bytes, op.attr("boundaryCheck"));
+  const LaneSource source = laneSource(pointers, mask, values.shape(), bytes, BoundaryCheckView{op}.dimensions());
   const Memory& addressSpace = *executor.context().memory;
   const bool tracksBounds = addressSpace.errorBoundsEnabled();
   const bool fastPath = !executor.checks() || !addressSpace.raceTracked();
@@ -446,130 +438,8 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
       for (int64_t e = from; e < to; ++e) buffer.errorBound[static_cast<size_t>(e)] = INFINITY;
     }
 }
-// out[lane] = base + offset * 2^shift, wrapping (unsigned, as the GPU's). The loop is branch-free so that it
-// vectorises: it only ORs together whether any result left its base's home window, and the rare tile where one
-// did is fixed up afterwards lane by lane (offsetAddress: made wild).
-template <bool BaseIsScalar, bool OffsetIsScalar, typename Offset>
-void addOffsetsLoop(const uint64_t* __restrict base, const Offset* __restrict offsets, unsigned shift,
-                    uint64_t* __restrict out, int64_t n) {
-  uint64_t moved = 0;
-  for (int64_t lane = 0; lane < n; ++lane) {
-    const uint64_t b = base[BaseIsScalar ? 0 : lane];
-    const uint64_t address =
-        b + (static_cast<uint64_t>(static_cast<int64_t>(offsets[OffsetIsScalar ? 0 : lane])) << shift);
-    moved |= (address + kMaxBufferBytes) ^ (b + kMaxBufferBytes);
-    out[lane] = address;
-  }
-  if ((moved >> kBufferWindowBits) == 0) return;
-  for (int64_t lane = 0; lane < n; ++lane)
-    out[lane] = offsetAddress(base[BaseIsScalar ? 0 : lane],
-                              static_cast<uint64_t>(static_cast<int64_t>(offsets[OffsetIsScalar ? 0 : lane])) << shift);
-}
-
-template <typename Offset>
-void addOffsets(const Tile& pointers, const Offset* offsets, bool offsetIsScalar, int64_t scale, uint64_t* out,
-                int64_t n) {
-  const uint64_t* base = pointers.as<uint64_t>();
-  const bool baseIsScalar = pointers.size() == 1;
-  const auto shift = static_cast<unsigned>(std::countr_zero(static_cast<uint64_t>(scale)));  // element sizes are 2^k
-  TILESIM_ASSERT((int64_t{1} << shift) == scale, "pointee size not a power of 2");
-  if (baseIsScalar)
-    offsetIsScalar ? addOffsetsLoop<true, true>(base, offsets, shift, out, n) : addOffsetsLoop<true, false>(base, offsets, shift, out, n);
-  else
-    offsetIsScalar ? addOffsetsLoop<false, true>(base, offsets, shift, out, n) : addOffsetsLoop<false, false>(base, offsets, shift, out, n);
-}
-
-TileRef pointerArithmetic(const Operation& op, const Tile& pointers, const Tile& offsets) {
-  MutableTileRef result = makeTileToOverwrite(op.result()->type);
-  const int64_t scale = pointeeBytes(pointers.type());
-  const int64_t n = result->size();
-  const bool offsetIsScalar = offsets.size() == 1;
-  switch (offsets.elementBytes()) {
-    case 1: addOffsets(pointers, offsets.as<int8_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
-    case 2: addOffsets(pointers, offsets.as<int16_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
-    case 4: addOffsets(pointers, offsets.as<int32_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
-    default: addOffsets(pointers, offsets.as<int64_t>(), offsetIsScalar, scale, result->as<uint64_t>(), n); break;
-  }
-  if (offsets.elementType().scalarKind() == ScalarKind::I1)  // i1 offsets are 0 or 1, never -1
-    for (int64_t lane = 0; lane < n; ++lane)
-      result->as<uint64_t>()[lane] = offsetAddress(pointers.bitsAt(pointers.size() == 1 ? 0 : lane),
-                                                   (offsets.bitsAt(offsetIsScalar ? 0 : lane) & 1) * scale);
-  if (pointers.undefinedMask() || offsets.undefinedMask()) {
-    uint8_t* undefined = result->mutableUndefinedMask();
-    for (int64_t lane = 0; lane < n; ++lane)
-      undefined[lane] = laneUndefined(pointers, lane) || laneUndefined(offsets, lane);
-  }
-  // Triton profile: an offset known only within a bound (G9) moves the address by up to bound * pointee bytes.
-  if (pointers.errorBounds() || offsets.errorBounds()) {
-    double* bounds = result->mutableErrorBounds();
-    for (int64_t lane = 0; lane < n; ++lane) {
-      const double pb = pointers.errorBounds() ? pointers.errorBounds()[pointers.size() == 1 ? 0 : lane] : 0.0;
-      const double ob = offsets.errorBounds() ? offsets.errorBounds()[offsetIsScalar ? 0 : lane] : 0.0;
-      bounds[lane] = pb + ob * static_cast<double>(scale);
-    }
-  }
-  return result;
-}
-
-void executeMakeTensorPtr(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  Type blockType = op.result()->type.pointee();
-  const int rank = blockType.rank();
-  if (rank > 4) executor.trap(Report::Kind::Unsupported, op, "block pointers of rank > 4");
-  MutableTileRef result = makeTile(op.result()->type);
-  BlockPointer& bp = *result->as<BlockPointer>();
-  bp.base = executor.get(frame, op.operand(0))->bitsAt(0);
-  bp.rank = rank;
-  for (int d = 0; d < rank; ++d) {
-    bp.shape[d] = executor.get(frame, op.operand(1 + d))->signedAt(0);
-    bp.strides[d] = executor.get(frame, op.operand(1 + rank + d))->signedAt(0);
-    bp.offsets[d] = static_cast<int32_t>(executor.get(frame, op.operand(1 + 2 * rank + d))->signedAt(0));
-  }
-  if (const Attribute* order = op.attr("order"))
-    for (size_t d = 0; d < order->arrayValues().size() && d < 4; ++d) bp.order[d] = static_cast<int32_t>(order->arrayValues()[d]);
-  executor.set(frame, op.result(), result);
-}
-
-void executeAdvance(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  MutableTileRef result = makeTile(op.result()->type);
-  BlockPointer bp = *executor.get(frame, op.operand(0))->as<BlockPointer>();
-  for (int d = 0; d < bp.rank && d + 1 < static_cast<int>(op.numOperands()); ++d)
-    bp.offsets[d] = static_cast<int32_t>(static_cast<uint32_t>(bp.offsets[d]) +  // i32 offsets wrap, as on the GPU
-                                         static_cast<uint32_t>(executor.get(frame, op.operand(1 + d))->signedAt(0)));
-  *result->as<BlockPointer>() = bp;
-  executor.set(frame, op.result(), result);
-}
-
-TileRef copyBits(const Tile& input, Type resultType) {
-  MutableTileRef result = makeTile(resultType);
-  std::memcpy(result->raw(), input.raw(), static_cast<size_t>(input.size()) * 8);
-  if (input.undefinedMask()) std::memcpy(result->mutableUndefinedMask(), input.undefinedMask(), input.size());
-  if (input.errorBounds())  // int_to_ptr / ptr_to_int keep an address's bound (bytes)
-    std::memcpy(result->mutableErrorBounds(), input.errorBounds(), sizeof(double) * static_cast<size_t>(input.size()));
-  return result;
-}
 
 }  // namespace
-
-void executePointerOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  switch (familyOp<PointerOp>(op.kind)) {
-    case PointerOp::TTAddPtr:
-      executor.set(frame, op.result(),
-                   pointerArithmetic(op, *executor.get(frame, op.operand(0)), *executor.get(frame, op.operand(1))));
-      return;
-    case PointerOp::TTIntToPtr:
-    case PointerOp::TTPtrToInt:
-      executor.set(frame, op.result(), copyBits(*executor.get(frame, op.operand(0)), op.result()->type));
-      return;
-    case PointerOp::TTMakeTensorPtr: executeMakeTensorPtr(executor, op, frame); return;
-    case PointerOp::TTAdvance: executeAdvance(executor, op, frame); return;
-    case PointerOp::TTMakeTensorDescriptor: executeMakeTensorDescriptor(executor, op, frame); return;
-  }
-}
-
-void executePointerBitcast(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  TILESIM_ASSERT(op.kind == OpKind::TTBitcast, "executePointerBitcast on " + std::string(op.name()));
-  executor.set(frame, op.result(), copyBits(*executor.get(frame, op.operand(0)), op.result()->type));
-}
 
 void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
   switch (familyOp<MemoryOp>(op.kind)) {

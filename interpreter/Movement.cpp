@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interpreter/Executor.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim {
 namespace ops {
@@ -79,8 +80,7 @@ TileRef makeRange(const Operation& op) {
 TileRef constant(const Operation& op) {
   Type type = op.result()->type;
   MutableTileRef result = makeTile(type);
-  const Attribute* value = op.attr("value");
-  TILESIM_ASSERT(value, "arith.constant without value");
+  const Attribute* value = &ConstantView{op}.value();
   switch (value->kind()) {
     case Attribute::Kind::Dense:
       for (int64_t i = 0; i < result->size(); ++i) result->setBits(i, value->denseBitsAt(i));
@@ -303,9 +303,9 @@ void executeShapeOp(Executor& executor, const Operation& op, Executor::Frame& fr
     case ShapeOp::TTExpandDims: executor.set(frame, op.result(), ops::reshape(operand(0), resultType)); return;
     case ShapeOp::TTBroadcast: executor.set(frame, op.result(), ops::broadcastTo(operand(0), resultType)); return;
     case ShapeOp::TTTrans: {
-      const Attribute* order = op.attr("order");
+      const std::optional<std::span<const int64_t>> order = OrderView{op}.order();
       std::vector<int64_t> permutation;
-      if (order) permutation = order->arrayValues();
+      if (order) permutation.assign(order->begin(), order->end());
       else for (int64_t d = operand(0).type().rank(); d-- > 0;) permutation.push_back(d);
       executor.set(frame, op.result(), ops::transpose(operand(0), permutation, resultType));
       return;

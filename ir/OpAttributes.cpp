@@ -166,4 +166,35 @@ ProgramAxis ProgramAxisView::axis() const {
   return required(programAxisFrom(attribute), op, "axis");
 }
 
+// ---- Issue 21, the interpreter's part (launch helper) ----
+
+std::span<const int64_t> BoundaryCheckView::dimensions() const {
+  const Attribute* attribute = op.attr("boundaryCheck");
+  if (!attribute) return {};
+  return attribute->arrayValues();
+}
+
+std::optional<std::span<const int64_t>> OrderView::order() const {
+  const Attribute* attribute = op.attr("order");
+  if (!attribute) return std::nullopt;
+  return std::span<const int64_t>(attribute->arrayValues());
+}
+
+const std::string& CallView::callee() const {
+  const Attribute* attribute = op.attr("callee");
+  TILESIM_ASSERT(attribute, "tt.call without callee");
+  return attribute->text();
+}
+
+const Attribute& ConstantView::value() const {
+  const Attribute* attribute = op.attr("value");
+  TILESIM_ASSERT(attribute, "arith.constant without value");
+  return *attribute;
+}
+
+bool OverflowFlagsView::noSignedWrap() const {
+  const Attribute* attribute = op.attr("overflowFlags");
+  return attribute && attribute->text().find("nsw") != std::string::npos;
+}
+
 }  // namespace tilesim

@@ -131,4 +131,27 @@ struct ProgramAxisView {  // tt.get_program_id and tt.get_num_programs
   int index() const { return static_cast<int>(axis()); }
 };
 
+// ---- Issue 21, the interpreter's part (launch helper): views of the attributes the interpreter read by name ----
+
+struct BoundaryCheckView {  // tt.load and tt.store of a block pointer
+  const Operation& op;
+  std::span<const int64_t> dimensions() const;  // the dimensions checked against the shape; absent = none
+};
+struct OrderView {  // tt.trans (the permutation) and tt.make_tensor_ptr (the dimensions, fastest first)
+  const Operation& op;
+  std::optional<std::span<const int64_t>> order() const;  // absent: tt.trans reverses the dimensions
+};
+struct CallView {  // tt.call
+  const Operation& op;
+  const std::string& callee() const;  // the called function's symbol name, without the @
+};
+struct ConstantView {  // arith.constant
+  const Operation& op;
+  const Attribute& value() const;  // Dense for a tensor, else Integer, Bool or Float
+};
+struct OverflowFlagsView {  // arith.addi, subi, muli, shli: `overflow<nsw, nuw>`
+  const Operation& op;
+  bool noSignedWrap() const;  // absent = wrapping
+};
+
 }  // namespace tilesim

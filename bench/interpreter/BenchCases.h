@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "interpreter/Interpreter.h"
+#include "ir/launch/Launch.h"
 
 namespace tilesim::bench {
 

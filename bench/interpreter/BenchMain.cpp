@@ -17,8 +17,8 @@
 #include <thread>
 
 #include "bench/interpreter/BenchCases.h"
+#include "engines/EngineRegistry.h"
 #include "interpreter/Dot.h"
-#include "tools/engines/EngineRegistry.h"
 #include "ir/text/Parser.h"
 
 #ifndef TILESIM_BENCH_KERNELS_DIR

@@ -22,7 +22,7 @@
 
 #include <rapidcheck.h>
 
-#include "interpreter/Interpreter.h"
+#include "ir/launch/Launch.h"
 #include "ir/IR.h"
 #include "ir/builder/DType.h"
 

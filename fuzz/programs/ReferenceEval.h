@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "interpreter/Interpreter.h"
+#include "ir/launch/Launch.h"
 #include "ir/IR.h"
 
 namespace tilesim::fuzz {

@@ -1,4 +1,4 @@
-// Race detection by access log (Launch.cpp, Executor.h): kernels without atomics run with per-program element
+// Race detection by access log (ProgramRuns.cpp, Executor.h): kernels without atomics run with per-program element
 // intervals instead of the per-element shadow, and only a conflict found in them reruns the launch with the
 // shadow. accessLogsConflict is checked against a brute-force pairwise oracle on random intervals; the launches
 // check that the log's merging of per-lane accesses (reversed lanes: one record by the bitmap; interleaved

@@ -11,7 +11,8 @@
 // Arguments are bound to the tt.func parameters by position when they carry one (`parameter`: the Python
 // package, which knows Triton's signature) and otherwise by name (the CLI's --arg name=..., case files; Triton
 // drops parameters it specialised to constants; arguments with no parameter of their name are ignored and listed
-// in result.unusedArguments). A missing or ill-typed argument is a Diagnostic naming it.
+// in result.unusedArguments). A missing or ill-typed argument is a Diagnostic naming it. Every engine binds
+// through one function, bindLaunch (Binding.h).
 //
 // Shared memory. A buffer argument may be an *alias*: a pointer into another buffer argument's storage at a byte
 // offset (in-place kernels pass one tensor as two pointers; a view starts mid-buffer). The launch then has one
@@ -53,7 +54,7 @@ struct LaunchArgument {
   uint64_t aliasOffset = 0;
   // After the launch, per element of the buffer: the error bound of the value last stored there under the
   // triton float profile, or under the exact profile where the GPU's value is not determined (approximate inline
-  // PTX, a contended float atomic add; interpreter/Launch.cpp) (0 = must match the GPU bit for bit). Empty when
+  // PTX, a contended float atomic add; interpreter/LaunchPreparation.cpp) (0 = must match the GPU bit for bit). Empty when
   // every element is exact.
   std::vector<double> errorBound;
   // Buffer passed as a host tensor descriptor (triton.tools.tensor_descriptor.TensorDescriptor over the

@@ -21,8 +21,7 @@
 
 #include "conformance/runner/GoldenCase.h"
 #include "conformance/runner/Npy.h"
-#include "interpreter/Interpreter.h"
-#include "tools/engines/EngineRegistry.h"
+#include "engines/EngineRegistry.h"
 #include "ir/IR.h"
 
 namespace tilesim::cli {

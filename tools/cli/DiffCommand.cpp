@@ -1,7 +1,7 @@
 // `tilesim diff TARGET --engine gpu`: runs one launch (a case directory, or a kernel with --grid/--arg) on the
 // interpreter and on the named engine under the `exact` float profile, and compares every buffer bit for bit.
 // `--profile triton` compares under the triton profile, the interpreter reducing every tt.reduce in the order the
-// GPU backend lowers it to (gpu::tritonReduceLayouts): bit-exact where the kernel's other ops are exact under
+// GPU backend lowers it to (reduceOrderOf, engines/EngineRegistry.h): bit-exact where the kernel's other ops are exact under
 // both engines (no approximate math, no contractible mul + add outside a reduce's fold, no float tensor-core dot).
 // `--recorded NAME` compares with outputs recorded earlier instead of running an engine: a case directory whose
 // case.json names, per buffer, `engine_outputs: {NAME: FILE.npy}` (the fuzz RegressionWriter writes `gpu`), so a
@@ -29,12 +29,10 @@
 #include "conformance/runner/Compare.h"
 #include "conformance/runner/Format.h"
 #include "conformance/runner/Npy.h"
+#include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
 #include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
-#ifdef TILESIM_HAVE_GPU_BACKEND
-#include "gpu_backend/Pipeline.h"
-#endif
 
 namespace tilesim::cli {
 namespace {
@@ -216,10 +214,10 @@ int runDiff(const DiffFlags& flags) {
   options.profile = triton ? FloatProfile::Triton : FloatProfile::Exact;
   options.echoPrints = false;
   options.reduceLayouts.clear();
-#ifdef TILESIM_HAVE_GPU_BACKEND
-  if (triton && (flags.launch.engine == "gpu" || recorded))
-    options.reduceLayouts = gpu::tritonReduceLayouts(*prepared.launch.module, *prepared.launch.kernel, prepared.launch.numWarps);
-#endif
+  // The interpreter reduces in the other engine's order (recorded outputs are the GPU's); the registry knows it.
+  const std::optional<EngineKind> other =
+      recorded ? std::optional<EngineKind>(EngineKind::Gpu) : parseEngineKind(flags.launch.engine);
+  if (triton && other) options.reduceLayouts = reduceOrderOf(*other, prepared.launch);
 
   Launch reference = prepared.launch, candidate = prepared.launch;
   InterpreterEngine interpreter;

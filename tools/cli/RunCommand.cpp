@@ -19,24 +19,6 @@
 #include "conformance/runner/Conformance.h"
 #include "conformance/runner/Format.h"
 #include "tools/cli/Cli.h"
-#ifdef TILESIM_HAVE_GPU_BACKEND
-#include "gpu_backend/GpuEngine.h"
-#else
-namespace tilesim {  // without the backend `--engine gpu` is refused before anything is timed
-struct GpuTimingRequest { int warmup, iterations; };
-struct GpuTiming {
-  std::string source;
-  double compileMs = 0, loadMs = 0;
-  std::vector<float> launchMs;
-  int threads = 0, sharedBytes = 0, registers = -1;
-};
-inline LaunchOutcome runTimedOnGpu(Engine&, Launch&, const LaunchOptions&, const GpuTimingRequest&, GpuTiming*) {
-  LaunchOutcome outcome;
-  outcome.diagnostics.push_back({{}, "this tilesim was built without the GPU backend"});
-  return outcome;
-}
-}  // namespace tilesim
-#endif
 
 namespace tilesim::cli {
 namespace {
@@ -53,9 +35,9 @@ struct RunFlags {
   int numWarps = 0;        // 0: the case's, or 4 for a kernel file
 };
 
-// `--time N`: after the run, the timing of the kernel's compile, load and N launches (GpuEngine.h), as one
+// `--time N`: after the run, the timing of the kernel's compile, load and N launches (Engine::runTimed), as one
 // line a script can parse: "timing @K: source=compiled compile_ms=.. load_ms=.. launches=N median_ms=.. ...".
-void printTiming(const PreparedLaunch& prepared, const GpuTiming& timing, int64_t bytes) {
+void printTiming(const PreparedLaunch& prepared, const LaunchTiming& timing, int64_t bytes) {
   std::vector<float> sorted = timing.launchMs;
   std::sort(sorted.begin(), sorted.end());
   if (sorted.empty()) return;
@@ -250,15 +232,15 @@ int runRun(const RunFlags& flags) {
   std::vector<std::vector<uint8_t>> before;
   for (const LaunchArgument& argument : prepared.launch.arguments) before.push_back(argument.bytes);
 
-  if (flags.timeIterations > 0 && flags.launch.engine != "gpu") {
+  if (flags.timeIterations > 0 && !engine->canTime()) {
     printError("--time measures GPU launches; add --engine gpu");
     return kExitBadInput;
   }
-  GpuTiming timing;
+  LaunchTiming timing;
   auto start = std::chrono::steady_clock::now();
   LaunchOutcome outcome = flags.timeIterations > 0
-                              ? runTimedOnGpu(*engine, prepared.launch, prepared.options,
-                                              {.warmup = flags.warmup, .iterations = flags.timeIterations}, &timing)
+                              ? engine->runTimed(prepared.launch, prepared.options,
+                                                 {.warmup = flags.warmup, .iterations = flags.timeIterations}, &timing)
                               : engine->run(prepared.launch, prepared.options);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.started()) {

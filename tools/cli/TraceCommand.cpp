@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "conformance/runner/Format.h"
+#include "interpreter/Interpreter.h"
 #include "interpreter/Tile.h"
 #include "ir/text/Printer.h"
 #include "tools/cli/Cli.h"

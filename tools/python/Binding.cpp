@@ -28,7 +28,7 @@
 #include "interpreter/Interpreter.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
-#include "tools/engines/EngineRegistry.h"
+#include "engines/EngineRegistry.h"
 
 namespace py = pybind11;
 

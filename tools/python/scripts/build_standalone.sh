@@ -49,7 +49,7 @@ open(target, "w").write(f"// Generated from {source} by cmake/GenerateMeasuredBo
 PY
 fi
 sources=()
-for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx tools/engines; do
+for dir in ir ir/text ir/verify ir/launch ir/eval interpreter interpreter/ptx engines; do
   for file in "$root/$dir"/*.cpp; do sources+=("$file"); done
 done
 sources+=("$root/tools/python/Binding.cpp")

@@ -1,10 +1,11 @@
 // The engines compiled into this binary. The GPU engine joins when gpu_backend/ is built
 // (TILESIM_HAVE_GPU_BACKEND); otherwise asking for it says why not (TILESIM_GPU_BACKEND=OFF, or no LLVM 19).
-#include "tools/engines/EngineRegistry.h"
+#include "engines/EngineRegistry.h"
 
 #include "interpreter/Interpreter.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/GpuEngine.h"
+#include "gpu_backend/Pipeline.h"
 #endif
 
 namespace tilesim {
@@ -40,6 +41,20 @@ EngineChoice createEngine(EngineKind kind) {
       break;
   }
   return choice;
+}
+
+std::map<const Operation*, ReduceAxisLayout> reduceOrderOf(EngineKind kind, const Launch& launch) {
+  if (!launch.module || !launch.kernel) return {};
+  switch (kind) {
+    case EngineKind::Interpreter: return {};
+    case EngineKind::Gpu:
+#ifdef TILESIM_HAVE_GPU_BACKEND
+      return gpu::tritonReduceLayouts(*launch.module, *launch.kernel, launch.numWarps);
+#else
+      return {};
+#endif
+  }
+  return {};
 }
 
 }  // namespace tilesim
