@@ -78,11 +78,11 @@ template <typename T> T expOfDoubleWord(T hi, T lo) {
 template float expOfDoubleWord<float>(float, float);
 template double expOfDoubleWord<double>(double, double);
 
-float exp(float x) { return expImpl(x); }
-double exp(double x) { return expImpl(x); }
-float exp2(float x) { return exp2Impl(x); }
-double exp2(double x) { return exp2Impl(x); }
-float exp10(float x) { return exp10Impl(x); }
-double exp10(double x) { return exp10Impl(x); }
+TILESIM_EXACT_MATH_ENTRY float exp(float x) { return expImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double exp(double x) { return expImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float exp2(float x) { return exp2Impl(x); }
+TILESIM_EXACT_MATH_ENTRY double exp2(double x) { return exp2Impl(x); }
+TILESIM_EXACT_MATH_ENTRY float exp10(float x) { return exp10Impl(x); }
+TILESIM_EXACT_MATH_ENTRY double exp10(double x) { return exp10Impl(x); }
 
 }  // namespace tilesim::exactmath

@@ -71,11 +71,11 @@ template <typename T> T logImpl(T x, Base base) {
 
 }  // namespace
 
-float log(float x) { return logImpl(x, Base::E); }
-double log(double x) { return logImpl(x, Base::E); }
-float log2(float x) { return logImpl(x, Base::Two); }
-double log2(double x) { return logImpl(x, Base::Two); }
-float log10(float x) { return logImpl(x, Base::Ten); }
-double log10(double x) { return logImpl(x, Base::Ten); }
+TILESIM_EXACT_MATH_ENTRY float log(float x) { return logImpl(x, Base::E); }
+TILESIM_EXACT_MATH_ENTRY double log(double x) { return logImpl(x, Base::E); }
+TILESIM_EXACT_MATH_ENTRY float log2(float x) { return logImpl(x, Base::Two); }
+TILESIM_EXACT_MATH_ENTRY double log2(double x) { return logImpl(x, Base::Two); }
+TILESIM_EXACT_MATH_ENTRY float log10(float x) { return logImpl(x, Base::Ten); }
+TILESIM_EXACT_MATH_ENTRY double log10(double x) { return logImpl(x, Base::Ten); }
 
 }  // namespace tilesim::exactmath

@@ -76,11 +76,11 @@ template <typename T> T erfImpl(T x) {
 
 }  // namespace
 
-float rsqrt(float x) { return rsqrtImpl(x); }
-double rsqrt(double x) { return rsqrtImpl(x); }
-float tanh(float x) { return tanhImpl(x); }
-double tanh(double x) { return tanhImpl(x); }
-float erf(float x) { return erfImpl(x); }
-double erf(double x) { return erfImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float rsqrt(float x) { return rsqrtImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double rsqrt(double x) { return rsqrtImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float tanh(float x) { return tanhImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double tanh(double x) { return tanhImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float erf(float x) { return erfImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double erf(double x) { return erfImpl(x); }
 
 }  // namespace tilesim::exactmath

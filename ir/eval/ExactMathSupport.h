@@ -27,6 +27,20 @@ template <typename T> using Word = typename Bits<T>::Word;
 template <typename T> inline Word<T> toBits(T x) { return std::bit_cast<Word<T>>(x); }
 template <typename T> inline T fromBits(Word<T> w) { return std::bit_cast<T>(w); }
 
+// Each public function (exp, log, sin, ...) is compiled twice on x86-64: for CPUs with FMA, where fma and rint
+// are single inlined instructions, and for the baseline, where they are libm calls; the loader picks one (a GNU
+// ifunc). Both give the same bits: fma rounds once either way, rint is exact, and -ffp-contract=off
+// (CMakeLists.txt) keeps every other operation as written. `flatten` inlines the whole algorithm into each clone.
+// (ir/eval/tests/ExactMathClonesTest.cpp checks that bit for bit against a build of the same sources without
+// clones, which defines TILESIM_EXACT_MATH_ENTRY empty first.)
+#ifndef TILESIM_EXACT_MATH_ENTRY
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TILESIM_EXACT_MATH_ENTRY __attribute__((flatten, target_clones("fma", "default")))
+#else
+#define TILESIM_EXACT_MATH_ENTRY
+#endif
+#endif
+
 // One rounding of a*b + c (fma.rn); round to the nearest integer, ties to even (cvt.rni).
 template <typename T> inline T fma(T a, T b, T c) { return std::fma(a, b, c); }
 template <typename T> inline T roundToInt(T x) { return std::nearbyint(x); }

@@ -113,9 +113,9 @@ template <typename T> T cosImpl(T x) {
 
 }  // namespace
 
-float sin(float x) { return sinImpl(x); }
-double sin(double x) { return sinImpl(x); }
-float cos(float x) { return cosImpl(x); }
-double cos(double x) { return cosImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float sin(float x) { return sinImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double sin(double x) { return sinImpl(x); }
+TILESIM_EXACT_MATH_ENTRY float cos(float x) { return cosImpl(x); }
+TILESIM_EXACT_MATH_ENTRY double cos(double x) { return cosImpl(x); }
 
 }  // namespace tilesim::exactmath

@@ -100,6 +100,55 @@ def test_dropin_runs_kernels_whose_source_was_execd():
     assert "ran" in result.stdout
 
 
+def test_memoised_sources_and_cache_keys_follow_what_the_kernel_names():
+    # _source_memo: kernels made again from the same text share their source lines and cache key; a changed
+    # global, a callee whose source was replaced (Triton's _unsafe_update_src) or other text gives a new key.
+    # Oracles: Triton's own cache_key computed with the memo bypassed, and the values the kernels store.
+    code = dropin('''
+        import numpy as np, triton, triton.language as tl
+        from tilesim import _source_memo
+        FACTOR = tl.constexpr(2)
+        @triton.jit
+        def helper(x):
+            return x + 1
+        template = """
+        @triton.jit
+        def kernel(x_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, helper(tl.load(x_ptr + offs)) * FACTOR)
+        """
+        def make(text=template):
+            namespace = {}
+            exec(text, globals(), namespace)
+            return namespace["kernel"]
+        def run(kernel):
+            x = np.arange(8, dtype=np.float32)
+            kernel[(1,)](x, BLOCK=8)
+            return x.tolist()
+        def unmemoised_key():
+            fresh = make()
+            return _source_memo.computed_cache_key(fresh)
+        first, second = make(), make()
+        assert first is not second and first.cache_key == second.cache_key == unmemoised_key()
+        assert first.raw_src == second.raw_src and first.starting_line_number == second.starting_line_number
+        assert run(first) == [(i + 1) * 2 for i in range(8)]
+        FACTOR = tl.constexpr(3)
+        third = make()
+        assert third.cache_key != first.cache_key and third.cache_key == unmemoised_key()
+        assert run(third) == [(i + 1) * 3 for i in range(8)]
+        helper._unsafe_update_src(helper.src.replace("x + 1", "x + 5"))
+        fourth = make()
+        assert fourth.cache_key not in (first.cache_key, third.cache_key)
+        assert fourth.cache_key == unmemoised_key()
+        assert run(fourth) == [(i + 5) * 3 for i in range(8)]
+        assert run(make(template.replace("* FACTOR", "- FACTOR"))) == [(i + 5) - 3 for i in range(8)]
+        print("memo ok")
+        ''')
+    result = run_python(code, {"TILESIM_INTERPRET": "1"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "memo ok" in result.stdout
+
+
 @pytest.mark.parametrize("name, value", [("TILESIM_THREADS", "two"), ("TILESIM_PROFILE", "fast"),
                                          ("TILESIM_INTERPRET", "yes"), ("TILESIM_WAIVE", "races")])
 def test_bad_environment_is_one_line_and_exit_2(name, value):
@@ -403,6 +452,8 @@ def test_ctrl_c_stops_a_long_launch_and_leaves_the_arrays():
             tl.store(out_ptr + tl.program_id(0), acc)
 
         x, out = np.ones(1, np.float32), np.zeros(64, np.float32)
+        with tilesim.interpret():
+            spin[(64,)](x, np.zeros(64, np.float32), 16)  # compiled first (16 specialises as 1 << 20 does)
         threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
         start = time.monotonic()
         try:

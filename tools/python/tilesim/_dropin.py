@@ -55,6 +55,8 @@ def activate():
             raise RuntimeError("tilesim: triton was imported with TRITON_INTERPRET=1 before tilesim was turned on; "
                                "set TILESIM_INTERPRET=1 in the environment before Python starts")
     _install_exec_hook()
+    from . import _source_memo
+    _source_memo.install()
     if user_asked_for_triton and not os.environ.get("TILESIM_QUIET"):
         print("tilesim: TILESIM_INTERPRET=1: Triton launches run on tilesim; TRITON_INTERPRET=1 only tells the "
               "code that it runs in an interpreter", file=sys.stderr)

@@ -39,7 +39,26 @@ TARGET = GPUTarget("cuda", 90, 32)
 
 @functools.lru_cache(maxsize=None)
 def backend():
-    return make_backend(TARGET)
+    """Triton's CUDA backend for the target tilesim compiles for, its `parse_options` memoised: a suite launches
+    thousands of kernels with the same few option sets, and each parse builds a dataclass and re-reads knobs."""
+    made = make_backend(TARGET)
+    parse = made.parse_options
+    memo: dict = {}
+
+    def parse_options(opts):
+        from triton import knobs
+        key = (tuple(sorted(opts.items())), knobs.runtime.override_arch, knobs.language.default_fp_fusion,
+               knobs.nvidia.libdevice_path)  # every knob parse_options reads
+        try:
+            found = memo.get(key)
+        except TypeError:  # an option value that cannot be hashed: parsed each time
+            return parse(opts)
+        if found is None:
+            found = memo[key] = parse(dict(opts))
+        return found
+
+    made.parse_options = parse_options
+    return made
 
 
 @dataclass
@@ -213,8 +232,43 @@ def _disk_enabled() -> bool:
 
 @functools.lru_cache(maxsize=None)
 def _triton_key() -> str:
+    """Triton's `triton_key()` (a hash of its compiler's sources and of libtriton.so: ~400 MB read, about a
+    second, in every process), kept in the TTIR cache under the size, mtime and inode of every file it reads, so
+    that a worker process reads a few hundred inodes instead. Any of those files changed: computed again."""
     from triton.runtime.cache import triton_key
-    return triton_key()
+    path = None
+    if _disk_enabled():
+        try:
+            path = os.path.join(_disk_root(), f"triton-key-{_triton_files_signature()}")
+            with open(path, encoding="utf-8") as file:
+                key = file.read()
+            if key:
+                return key
+        except OSError:  # not cached yet (or a file of Triton's went away: triton_key() says what)
+            pass
+    key = triton_key()
+    if path is not None:
+        _write_whole(path, key)
+    return key
+
+
+def _triton_files_signature() -> str:
+    """sha256 over (path, size, mtime, inode) of every file `triton_key()` reads: runtime/cache.py, the packages
+    compiler, backends and language, and _C/libtriton.*"""
+    import triton
+    root = os.path.dirname(os.path.abspath(triton.__file__))
+    entries = [os.path.join(root, "runtime", "cache.py")]
+    for package in ("compiler", "backends", "language"):
+        for directory, subdirectories, files in os.walk(os.path.join(root, package)):
+            subdirectories.sort()
+            entries += [os.path.join(directory, name) for name in sorted(files) if name.endswith(".py")]
+    entries += sorted(os.path.join(root, "_C", name) for name in os.listdir(os.path.join(root, "_C"))
+                      if name.startswith("libtriton."))
+    digest = hashlib.sha256()
+    for entry in entries:
+        status = os.stat(entry)
+        digest.update(f"{entry}\0{status.st_size}\0{status.st_mtime_ns}\0{status.st_ino}\n".encode())
+    return digest.hexdigest()
 
 
 def _disk_key(fn, signature, constexprs, attrs, options) -> str | None:
@@ -227,9 +281,13 @@ def _disk_key(fn, signature, constexprs, attrs, options) -> str | None:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _disk_path(key: str) -> str:
+def _disk_root() -> str:
     from triton import knobs
-    return os.path.join(knobs.cache.dir, "tilesim-ttir", key[:2], key + ".ttir")
+    return os.path.join(knobs.cache.dir, "tilesim-ttir")
+
+
+def _disk_path(key: str) -> str:
+    return os.path.join(_disk_root(), key[:2], key + ".ttir")
 
 
 def _disk_read(key):
@@ -249,12 +307,17 @@ def _disk_write(key, ttir: str):
     skipped."""
     if key is None:
         return
-    path = _disk_path(key)
+    _write_whole(_disk_path(key), f"// {_DISK_FORMAT} {key}\n{ttir}")
+
+
+def _write_whole(path: str, text: str):
+    """Writes a cache file whole or not at all (a temporary file renamed into place); a cache that cannot be
+    written is skipped."""
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(f"// {_DISK_FORMAT} {key}\n{ttir}")
+            file.write(text)
         os.replace(temporary, path)
     except OSError:
         pass
