@@ -8,21 +8,24 @@ namespace tilesim::text {
 
 std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
   const OpInfo& info = opInfo(op.kind);
+  // `%a, %b {attrs} :`, the start every table-driven syntax but Compare and Constant shares: the operands.
+  auto operandsThenColon = [&](const char* typeContext) {
+    std::vector<OperandRef> refs = parseOperandRefList();
+    parseOptionalAttributeDict(op.attributes);
+    expect(TokenKind::Colon, typeContext);
+    return refs;
+  };
   switch (info.syntax) {
     case Syntax::Binary:
     case Syntax::Unary:
     case Syntax::Ternary: {
-      std::vector<OperandRef> refs = parseOperandRefList();
-      parseOptionalAttributeDict(op.attributes);
-      expect(TokenKind::Colon, "before the type");
+      std::vector<OperandRef> refs = operandsThenColon("before the type");
       Type type = parseType();
       resolveAllSame(op, refs, type);
       return {type};
     }
     case Syntax::Cast: {
-      std::vector<OperandRef> refs = parseOperandRefList();
-      parseOptionalAttributeDict(op.attributes);
-      expect(TokenKind::Colon, "before the source type");
+      std::vector<OperandRef> refs = operandsThenColon("before the source type");
       Type from = parseType();
       expectKeyword("to", "between the cast types");
       Type to = parseType();
@@ -30,9 +33,7 @@ std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
       return {to};
     }
     case Syntax::Arrow: {
-      std::vector<OperandRef> refs = parseOperandRefList();
-      parseOptionalAttributeDict(op.attributes);
-      expect(TokenKind::Colon, "before the operand type");
+      std::vector<OperandRef> refs = operandsThenColon("before the operand type");
       Type from = parseType();
       expect(TokenKind::Arrow, "between the operand and result types");
       Type to = parseType();
@@ -52,9 +53,7 @@ std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
       return {type.withElement(Type::i1())};
     }
     case Syntax::Select: {
-      std::vector<OperandRef> refs = parseOperandRefList();
-      parseOptionalAttributeDict(op.attributes);
-      expect(TokenKind::Colon, "before the type");
+      std::vector<OperandRef> refs = operandsThenColon("before the type");
       Type condition = parseType();
       Type type = condition;
       if (consumeIf(TokenKind::Comma)) {

@@ -15,40 +15,27 @@ void PrinterImpl::printOpBody(const Operation& op, int indent) {
   out += info.mnemonic;
   Type resultType = op.results.empty() ? Type() : op.results[0]->type;
   Type firstOperandType = op.operands.empty() ? Type() : op.operands[0]->type;
+  // ` %a, %b {attrs} : TYPES`, the form every table-driven syntax but Compare and Constant shares.
+  auto operandsThenTypes = [&](const std::string& types) {
+    out += " ";
+    printUses(op.operands);
+    printAttributeDict(op.attributes);
+    out += " : " + types;
+  };
   switch (info.syntax) {
     case Syntax::Binary:
     case Syntax::Unary:
-    case Syntax::Ternary:
-      out += " ";
-      printUses(op.operands);
-      printAttributeDict(op.attributes);
-      out += " : " + resultType.str();
-      return;
-    case Syntax::Cast:
-      out += " ";
-      printUses(op.operands);
-      printAttributeDict(op.attributes);
-      out += " : " + firstOperandType.str() + " to " + resultType.str();
-      return;
-    case Syntax::Arrow:
-      out += " ";
-      printUses(op.operands);
-      printAttributeDict(op.attributes);
-      out += " : " + firstOperandType.str() + " -> " + resultType.str();
-      return;
+    case Syntax::Ternary: operandsThenTypes(resultType.str()); return;
+    case Syntax::Cast: operandsThenTypes(firstOperandType.str() + " to " + resultType.str()); return;
+    case Syntax::Arrow: operandsThenTypes(firstOperandType.str() + " -> " + resultType.str()); return;
     case Syntax::Compare:
       out += " " + attributeText(op, "predicate") + ", ";
       printUses(op.operands);
       printAttributeDict(op.attributes, {"predicate"});
       out += " : " + firstOperandType.str();
       return;
-    case Syntax::Select:
-      out += " ";
-      printUses(op.operands);
-      printAttributeDict(op.attributes);
-      out += " : ";
-      if (firstOperandType != Type::i1()) out += firstOperandType.str() + ", ";
-      out += resultType.str();
+    case Syntax::Select:  // the condition's type only when it is a tensor
+      operandsThenTypes(firstOperandType != Type::i1() ? firstOperandType.str() + ", " + resultType.str() : resultType.str());
       return;
     case Syntax::Constant: {
       printAttributeDict(op.attributes, {"value"});

@@ -51,12 +51,7 @@ std::vector<Type> AssumeSyntax::parse(ParserImpl& parser, Operation& op) {
   return {};
 }
 
-void AssumeSyntax::print(PrinterImpl& printer, const Operation& op, int) {
-  printer.out += " ";
-  printer.printUses(op.operands);
-  printer.printAttributeDict(op.attributes);
-  printer.out += " : " + operandTypeText(op, 0);
-}
+void AssumeSyntax::print(PrinterImpl& printer, const Operation& op, int) { printOperandsThenFirstType(printer, op); }
 
 // gpu.barrier {attrs}
 std::vector<Type> BarrierSyntax::parse(ParserImpl& parser, Operation& op) {

@@ -35,11 +35,7 @@ std::vector<Type> FpToFpSyntax::parse(ParserImpl& parser, Operation& op) {
     parser.expect(TokenKind::Equal, "after 'rounding'");
     parseKeywordAttribute(parser, op, "rounding", "a rounding mode (rtz, rtne)");
   }
-  Type from = typeAfterColon(parser, op);
-  parser.expect(TokenKind::Arrow, "between the conversion types");
-  Type to = parser.parseType();
-  op.operands.push_back(parser.resolve(source, from));
-  return {to};
+  return finishConversion(parser, op, source, "between the conversion types");
 }
 
 void FpToFpSyntax::print(PrinterImpl& printer, const Operation& op, int) {

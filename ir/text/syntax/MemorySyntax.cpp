@@ -39,15 +39,23 @@ DescriptorAccess parseDescriptorAccess(ParserImpl& parser, Operation& op, bool s
   return access;
 }
 
-// `{attrs} : D, ...`: the type list of a descriptor load, store or scatter, the descriptor's type first.
-std::vector<Type> parseDescriptorTypes(ParserImpl& parser, Operation& op, size_t& typeOffset) {
+// `{attrs} : D, ...`: the type list of a descriptor load, store or scatter, the descriptor's type first and
+// `count` types in all (else the error `countMessage`).
+std::vector<Type> parseDescriptorTypes(ParserImpl& parser, Operation& op, size_t count, const char* countMessage) {
   parser.parseOptionalAttributeDict(op.attributes);
   parser.expect(TokenKind::Colon, "before the descriptor type");
-  typeOffset = parser.token().offset;
+  const size_t typeOffset = parser.token().offset;
   std::vector<Type> types = parser.parseTypeList();
   if (types.empty() || !types[0].isTensorDesc())
     parser.failAt(typeOffset, std::string(mnemonic(op.kind)) + " needs a tensor descriptor type first");
+  if (types.size() != count) parser.failAt(typeOffset, countMessage);
   return types;
+}
+
+// A load's or store's first operands: the descriptor (of type `descriptorType`), then its indices.
+void resolveDescriptorAndIndices(ParserImpl& parser, Operation& op, const DescriptorAccess& access, Type descriptorType) {
+  op.operands.push_back(parser.resolve(access.descriptor, descriptorType));
+  parser.resolveUntyped(op, access.indices);
 }
 
 void printDescriptorAccess(PrinterImpl& printer, const Operation& op, bool stores) {
@@ -113,11 +121,8 @@ void LoadStoreSyntax::print(PrinterImpl& printer, const Operation& op, int) {
 // tt.descriptor_load %desc[%i, %j] cacheModifier = cg : !tt.tensordesc<tensor<..>> -> tensor<..>
 std::vector<Type> DescriptorLoadSyntax::parse(ParserImpl& parser, Operation& op) {
   DescriptorAccess access = parseDescriptorAccess(parser, op, false, false);
-  size_t typeOffset = 0;
-  std::vector<Type> types = parseDescriptorTypes(parser, op, typeOffset);
-  if (types.size() != 1) parser.failAt(typeOffset, "tt.descriptor_load lists one type before '->'");
-  op.operands.push_back(parser.resolve(access.descriptor, types[0]));
-  parser.resolveUntyped(op, access.indices);
+  std::vector<Type> types = parseDescriptorTypes(parser, op, 1, "tt.descriptor_load lists one type before '->'");
+  resolveDescriptorAndIndices(parser, op, access, types[0]);
   parser.expect(TokenKind::Arrow, "before the loaded type");
   return {parser.parseType()};
 }
@@ -130,11 +135,8 @@ void DescriptorLoadSyntax::print(PrinterImpl& printer, const Operation& op, int)
 // tt.descriptor_store %desc[%i, %j], %value : !tt.tensordesc<tensor<..>>, tensor<..>
 std::vector<Type> DescriptorStoreSyntax::parse(ParserImpl& parser, Operation& op) {
   DescriptorAccess access = parseDescriptorAccess(parser, op, true, false);
-  size_t typeOffset = 0;
-  std::vector<Type> types = parseDescriptorTypes(parser, op, typeOffset);
-  if (types.size() != 2) parser.failAt(typeOffset, "tt.descriptor_store lists two types: descriptor, value");
-  op.operands.push_back(parser.resolve(access.descriptor, types[0]));
-  parser.resolveUntyped(op, access.indices);
+  std::vector<Type> types = parseDescriptorTypes(parser, op, 2, "tt.descriptor_store lists two types: descriptor, value");
+  resolveDescriptorAndIndices(parser, op, access, types[0]);
   op.operands.push_back(parser.resolve(access.value, types[1]));
   return {};
 }
@@ -160,10 +162,8 @@ void DescriptorGatherSyntax::print(PrinterImpl& printer, const Operation& op, in
 // tt.descriptor_scatter %desc[%x_offsets, %y], %value : !tt.tensordesc<..>, tensor<Nxi32>, i32, tensor<..>
 std::vector<Type> DescriptorScatterSyntax::parse(ParserImpl& parser, Operation& op) {
   DescriptorAccess access = parseDescriptorAccess(parser, op, true, true);
-  size_t typeOffset = 0;
-  std::vector<Type> types = parseDescriptorTypes(parser, op, typeOffset);
-  if (types.size() != 4)
-    parser.failAt(typeOffset, "tt.descriptor_scatter lists four types: descriptor, x offsets, y offset, value");
+  std::vector<Type> types =
+      parseDescriptorTypes(parser, op, 4, "tt.descriptor_scatter lists four types: descriptor, x offsets, y offset, value");
   parser.resolveInto(op, {access.descriptor, access.indices[0], access.indices[1], access.value}, types);
   return {};
 }

@@ -15,23 +15,14 @@ std::vector<Type> UnsplatSyntax::parse(ParserImpl& parser, Operation& op) {
   return {to};
 }
 
-void UnsplatSyntax::print(PrinterImpl& printer, const Operation& op, int) {
-  printer.out += " ";
-  printer.printUses(op.operands);
-  printer.printAttributeDict(op.attributes);
-  printer.out += " : " + operandTypeText(op, 0);
-}
+void UnsplatSyntax::print(PrinterImpl& printer, const Operation& op, int) { printOperandsThenFirstType(printer, op); }
 
 // tt.reshape %a allow_reorder efficient_layout : T -> U (both words optional, Unit attributes)
 std::vector<Type> ReshapeSyntax::parse(ParserImpl& parser, Operation& op) {
   OperandRef ref = parser.parseOperandRef();
   if (parser.consumeKeywordIf("allow_reorder")) op.setAttr("allow_reorder", Attribute::unit());
   if (parser.consumeKeywordIf("efficient_layout")) op.setAttr("efficient_layout", Attribute::unit());
-  Type from = typeAfterColon(parser, op);
-  parser.expect(TokenKind::Arrow, "between the reshape types");
-  Type to = parser.parseType();
-  op.operands.push_back(parser.resolve(ref, from));
-  return {to};
+  return finishConversion(parser, op, ref, "between the reshape types");
 }
 
 void ReshapeSyntax::print(PrinterImpl& printer, const Operation& op, int) {

@@ -15,6 +15,14 @@ Type functionTypeAfterColon(ParserImpl& parser, Operation& op) {
   return parser.parseFunctionType();
 }
 
+std::vector<Type> finishConversion(ParserImpl& parser, Operation& op, const OperandRef& source, const char* betweenTypes) {
+  Type from = typeAfterColon(parser, op);
+  parser.expect(TokenKind::Arrow, betweenTypes);
+  Type to = parser.parseType();
+  op.operands.push_back(parser.resolve(source, from));
+  return {to};
+}
+
 void parseKeywordAttribute(ParserImpl& parser, Operation& op, const char* name, const char* what) {
   op.setAttr(name, Attribute::keyword(parser.parseKeywordWord(what)));
 }
@@ -77,6 +85,13 @@ void printOperandsAndTypes(PrinterImpl& printer, const Operation& op, size_t beg
   printer.printUses(op.operands, begin);
   printer.out += " : ";
   printer.printTypes(op.operands, begin);
+}
+
+void printOperandsThenFirstType(PrinterImpl& printer, const Operation& op) {
+  printer.out += " ";
+  printer.printUses(op.operands);
+  printer.printAttributeDict(op.attributes);
+  printer.out += " : " + operandTypeText(op, 0);
 }
 
 void printMemoryOptions(PrinterImpl& printer, const Operation& op) {

@@ -19,6 +19,8 @@ namespace tilesim::text::syntax {
 Type typeAfterColon(ParserImpl& parser, Operation& op);
 // `{attrs} : (T, ...) -> (U, ...)`: the function type.
 Type functionTypeAfterColon(ParserImpl& parser, Operation& op);
+// `{attrs} : T -> U` after the single operand `source` (already read): resolves it as a T, returns {U}.
+std::vector<Type> finishConversion(ParserImpl& parser, Operation& op, const OperandRef& source, const char* betweenTypes);
 // A bare word stored as the Keyword attribute `name`; `what` names it in the error when the word is missing.
 void parseKeywordAttribute(ParserImpl& parser, Operation& op, const char* name, const char* what);
 // Zero or more of `cacheModifier = W` (attribute cache) and `evictionPolicy = W` (attribute evict).
@@ -39,6 +41,8 @@ std::string operandTypeText(const Operation& op, size_t index);  // "?" when the
 std::string resultTypesText(const Operation& op);  // `T, U` of every result
 // ` %a, %b : T, U` of the operands from `begin`; nothing when there are none.
 void printOperandsAndTypes(PrinterImpl& printer, const Operation& op, size_t begin);
+// ` %a, %b {attrs} : T` where T is the first operand's type.
+void printOperandsThenFirstType(PrinterImpl& printer, const Operation& op);
 // ` cacheModifier = W evictionPolicy = W`, each when its attribute is present.
 void printMemoryOptions(PrinterImpl& printer, const Operation& op);
 
