@@ -198,3 +198,18 @@ bool OverflowFlagsView::noSignedWrap() const {
 }
 
 }  // namespace tilesim
+
+// ---- issue 21, text layer and PTX subset ----
+namespace tilesim {
+
+const std::string* InlineAsmView::asmString() const {
+  const Attribute* attribute = op.attr("asm_string");
+  return attribute && attribute->kind() == Attribute::Kind::String ? &attribute->text() : nullptr;
+}
+
+int64_t InlineAsmView::packedElement() const {
+  const Attribute* attribute = op.attr("packed_element");
+  return attribute && attribute->kind() == Attribute::Kind::Integer ? attribute->intValue() : 1;
+}
+
+}  // namespace tilesim

@@ -155,3 +155,16 @@ struct OverflowFlagsView {  // arith.addi, subi, muli, shli: `overflow<nsw, nuw>
 };
 
 }  // namespace tilesim
+
+// ---- issue 21, text layer and PTX subset: the view interpreter/ptx/InlineAsmCheck.cpp reads ----
+namespace tilesim {
+
+// tt.elementwise_inline_asm. Read before verification (checkInlineAsm reports what is missing or out of range),
+// so neither accessor asserts.
+struct InlineAsmView {
+  const Operation& op;
+  const std::string* asmString() const;  // the `asm_string` String, or nullptr when absent or of another kind
+  int64_t packedElement() const;         // the `packed_element` Integer; absent or of another kind = 1
+};
+
+}  // namespace tilesim

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "ir/OpAttributes.h"
+
 namespace tilesim::ptx {
 
 AsmRegisters asmRegisters(Type type, int64_t pack) {
@@ -15,10 +17,10 @@ AsmRegisters asmRegisters(Type type, int64_t pack) {
 }
 
 std::string checkInlineAsm(const Operation& op, PtxProgram& program) {
-  const Attribute* asmText = op.attr("asm_string");
-  if (!asmText || asmText->kind() != Attribute::Kind::String) return "inline asm without asm_string";
-  const Attribute* packAttr = op.attr("packed_element");
-  const int64_t pack = packAttr && packAttr->kind() == Attribute::Kind::Integer ? packAttr->intValue() : 1;
+  const InlineAsmView view{op};
+  const std::string* asmText = view.asmString();
+  if (!asmText) return "inline asm without asm_string";
+  const int64_t pack = view.packedElement();
   if (pack < 1 || pack > 8) return "inline asm: packed_element must be 1..8";
   int placeholders = 0;
   auto place = [&](Type type) -> std::string {
@@ -33,7 +35,7 @@ std::string checkInlineAsm(const Operation& op, PtxProgram& program) {
     if (std::string error = place(op.result(r)->type); !error.empty()) return error;
   for (const Value* value : op.operands)
     if (std::string error = place(value->type); !error.empty()) return error;
-  if (std::string error = parsePtx(asmText->text(), placeholders, program); !error.empty()) return "inline asm: " + error;
+  if (std::string error = parsePtx(*asmText, placeholders, program); !error.empty()) return "inline asm: " + error;
   return validatePtx(program);
 }
 

@@ -4,7 +4,8 @@
 // time. Scheduling hints with no data effect (`griddepcontrol.*` of programmatic dependent launch) are no-ops.
 // Anything outside the subset is a clear "unsupported" answer naming the instruction, never a guess.
 //
-// Semantics follow the PTX ISA 8.5 sections named beside each instruction in PtxSubset.cpp. Values are exact:
+// Semantics follow the PTX ISA 8.5 sections named beside each instruction in PtxIntegerOps.cpp, PtxFloatOps.cpp
+// and PtxConvert.cpp; the opcodes the machine knows are the rows of PtxOpcodes.cpp. Values are exact:
 // integer ops wrap, float ops round to nearest even with NVIDIA's canonical NaN, conversions round as their
 // modifier says. Two instructions are approximate on the GPU; the machine computes the correctly rounded value
 // and reports how far the hardware may be (`approximation`, in units of the result), so the interpreter can carry
@@ -70,16 +71,34 @@ std::string parsePtx(std::string_view asmText, int placeholders, PtxProgram& pro
 // and the interpreter (before the first invocation) call it, so check rejects what run cannot handle.
 std::string validatePtx(const PtxProgram& program);
 
-// Runs a parsed program on 64-bit register slots (each holds its value in the low bits).
+// The machine's registers: 64-bit slots (each holds its value in the low bits), whether the asm wrote each, and
+// the relative error bound the GPU may show on each (ex2 / tanh.approx). The instruction handlers work on it.
+struct PtxRegisterFile {
+  explicit PtxRegisterFile(int count) : bits(static_cast<size_t>(count)) {}
+  uint64_t read(int reg) const { return bits[static_cast<size_t>(reg)]; }
+  uint64_t value(const PtxOperand& operand) const;  // a register's bits, an immediate's, 0 for a vector
+  void write(const PtxOperand& operand, uint64_t value, int width);  // the low `width` bits; only to a register
+  void writeRegister(int reg, uint64_t value, int width);
+  void setApproximation(int reg, double bound) { approximation[static_cast<size_t>(reg)] = bound; }
+  void reset();  // before a run: nothing written, every bound 0 (the values stay)
+
+  std::vector<uint64_t> bits;
+  std::vector<bool> written;
+  std::vector<double> approximation;
+};
+
+// Runs a parsed program on its register file.
 class PtxMachine {
  public:
-  explicit PtxMachine(const PtxProgram& program) : program_(program), registers_(static_cast<size_t>(program.numRegisters)) {}
-  void setOperand(int placeholder, uint64_t bits) { registers_[static_cast<size_t>(placeholder)] = bits; }
-  uint64_t operand(int placeholder) const { return registers_[static_cast<size_t>(placeholder)]; }
+  explicit PtxMachine(const PtxProgram& program) : program_(program), registers_(program.numRegisters) {}
+  void setOperand(int placeholder, uint64_t bits) { registers_.bits[static_cast<size_t>(placeholder)] = bits; }
+  uint64_t operand(int placeholder) const { return registers_.read(placeholder); }
   // Relative error bound the GPU may show on each placeholder after run() (0 = exact).
   double approximation(int placeholder) const;
   // Whether the asm wrote the placeholder (an output it never writes holds garbage on the GPU).
-  bool written(int placeholder) const { return static_cast<size_t>(placeholder) < written_.size() && written_[static_cast<size_t>(placeholder)]; }
+  bool written(int placeholder) const {
+    return static_cast<size_t>(placeholder) < registers_.written.size() && registers_.written[static_cast<size_t>(placeholder)];
+  }
   // Executes every instruction in order; false (with `error` naming the instruction) for one outside the subset.
   bool run(std::string* error);
   // Executes every instruction once, ignoring guards (validatePtx).
@@ -87,12 +106,8 @@ class PtxMachine {
 
  private:
   bool execute(const PtxInstruction& instruction, std::string* error);
-  uint64_t value(const PtxOperand& operand) const;
-  void write(const PtxOperand& operand, uint64_t bits, int width);
   const PtxProgram& program_;
-  std::vector<uint64_t> registers_;
-  std::vector<double> approximation_;  // per register
-  std::vector<bool> written_;          // per register
+  PtxRegisterFile registers_;
 };
 
 }  // namespace tilesim::ptx

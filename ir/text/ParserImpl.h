@@ -1,6 +1,7 @@
 // The parser's internal state, shared by the files that implement it: Parser.cpp (module, functions, regions,
-// blocks, SSA names), ParseLocations.cpp (loc(...) and #loc aliases), ParseTypes.cpp (types and attributes) and
-// ParseOps.cpp (each op's custom syntax). Errors throw ParseFailure, caught once in parseModule: the first error stops the parse.
+// blocks, SSA names), ParseLocations.cpp (loc(...) and #loc aliases), ParseTypes.cpp (types), ParseAttributes.cpp
+// (attributes), ParseOps.cpp (op syntax) and the custom-syntax pairs of ir/text/syntax/. Errors throw
+// ParseFailure, caught once in parseModule: the first error stops the parse.
 #pragma once
 
 #include <optional>
@@ -68,7 +69,7 @@ class ParserImpl {
     ~DepthGuard() { --parser.depth_; }
   };
 
-  // ---- types and attributes (ParseTypes.cpp) ----
+  // ---- types (ParseTypes.cpp) and attributes (ParseAttributes.cpp) ----
   Type parseType();
   Type finishTensorDescType();
   bool atType() const;
@@ -82,7 +83,7 @@ class ParserImpl {
   std::string parseSymbolName();  // @name or @"name"
   std::string parseKeywordWord(std::string_view context);
 
-  // ---- values ----
+  // ---- values (ParseValues.cpp) ----
   OperandRef parseOperandRef();
   std::vector<OperandRef> parseOperandRefList();  // zero or more, comma separated, while at '%'
   Value* resolve(const OperandRef& ref, Type expected = Type());
@@ -90,6 +91,8 @@ class ParserImpl {
   void resolveAllSame(Operation& op, const std::vector<OperandRef>& refs, Type type);
   void resolveUntyped(Operation& op, const std::vector<OperandRef>& refs);
   void defineValue(std::string_view name, size_t offset, Value* first, unsigned count);
+  // The op's results, `types` in order, named and defined as `defs` (what parseOperation read before the op) says.
+  void defineResults(Operation& op, const std::vector<ResultDef>& defs, const std::vector<Type>& types);
   void pushScope() { scopes_.emplace_back(); }
   void popScope();
 
@@ -105,7 +108,6 @@ class ParserImpl {
   std::vector<Type> parseOpBody(Operation& op);
   std::vector<Type> parseGenericBody(Operation& op, size_t nameOffset);
   std::vector<Type> parseCustomBody(Operation& op);
-  std::vector<Type> parseForBody(Operation& op);
   void parseFunction(Operation& op);
 
   std::string fileName_;
@@ -148,5 +150,6 @@ class ParserImpl {
 };
 
 constexpr int kMaxNestingDepth = 200;
+constexpr int kMaxTensorRank = 16;  // also the deepest nesting of a dense<[[...]]> list
 
 }  // namespace tilesim::text

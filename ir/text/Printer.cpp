@@ -1,11 +1,10 @@
-// TTIR printer: module, functions, regions and blocks, SSA names, locations and attributes; op syntax is in
-// PrintOps.cpp. Output is the text Triton prints (same layout, names, loc aliases), so tilesim's parser and
-// Triton's MLIR parser both read it back.
+// TTIR printer: module, functions, regions and blocks, SSA names; locations are in PrintLocations.cpp, attributes
+// in PrintAttributes.cpp, op syntax in PrintOps.cpp and ir/text/syntax/. Output is the text Triton prints (same
+// layout, names, loc aliases), so tilesim's parser and Triton's MLIR parser both read it back.
 #include "ir/text/Printer.h"
 
 #include <vector>
 
-#include "ir/text/FloatText.h"
 #include "ir/text/Lexer.h"
 #include "ir/text/PrinterImpl.h"
 
@@ -15,19 +14,17 @@ namespace text {
 
 namespace {
 
-constexpr int kMaxLocationDepth = 256;
-
 bool isFunctionSignatureAttribute(std::string_view name) {
   return name == "sym_name" || name == "sym_visibility" || name == "function_type" || name == "arg_attrs" ||
          name == "res_attrs";
 }
 
+}  // namespace
+
 void printSymbol(std::string& out, std::string_view name) {
   out += '@';
   out += isBareIdentifier(name) ? std::string(name) : quoteString(name);
 }
-
-}  // namespace
 
 std::string strippedPointerType(Type type) {
   if (!type.isPointer()) return type.str();
@@ -140,186 +137,6 @@ void PrinterImpl::printTypes(const std::vector<Value*>& values, size_t begin, si
     if (i > begin) out += ", ";
     out += values[i]->type.str();
   }
-}
-
-// ---------------------------------------------------------------- locations
-
-void PrinterImpl::printLocation(LocId loc) {
-  if (!options_.locations || loc < 0 || static_cast<size_t>(loc) >= module_.locations.size()) return;
-  out += " loc(";
-  printLocationReference(loc);
-  out += ")";
-}
-
-void PrinterImpl::printLocationReference(LocId loc) {
-  auto it = aliasOf_.find(loc);
-  if (it != aliasOf_.end()) {
-    out += "#" + *it->second;
-    return;
-  }
-  printLocationBody(loc, 0);
-}
-
-void PrinterImpl::printLocationBody(LocId loc, int depth) {
-  if (loc < 0 || static_cast<size_t>(loc) >= module_.locations.size() || depth > kMaxLocationDepth) {
-    out += "unknown";
-    return;
-  }
-  const Location& location = module_.locations.at(loc);
-  auto child = [&](size_t i) {
-    LocId id = location.children[i];
-    auto it = aliasOf_.find(id);
-    if (it != aliasOf_.end()) {
-      out += "#" + *it->second;
-    } else {
-      printLocationBody(id, depth + 1);
-    }
-  };
-  switch (location.kind) {
-    case Location::Kind::Unknown: out += "unknown"; return;
-    case Location::Kind::FileLineCol:
-      out += quoteString(location.text) + ":" + std::to_string(location.line) + ":" + std::to_string(location.column);
-      return;
-    case Location::Kind::Name:
-      out += quoteString(location.text);
-      if (!location.children.empty()) {
-        out += "(";
-        child(0);
-        out += ")";
-      }
-      return;
-    case Location::Kind::CallSite:
-      out += "callsite(";
-      if (location.children.size() == 2) {
-        child(0);
-        out += " at ";
-        child(1);
-      }
-      out += ")";
-      return;
-    case Location::Kind::Fused:
-      out += "fused[";
-      for (size_t i = 0; i < location.children.size(); ++i) {
-        if (i) out += ", ";
-        child(i);
-      }
-      out += "]";
-      return;
-  }
-}
-
-// ---------------------------------------------------------------- attributes
-
-void PrinterImpl::printAttribute(const Attribute& attribute) {
-  switch (attribute.kind()) {
-    case Attribute::Kind::Invalid: out += "unit"; return;
-    case Attribute::Kind::Unit: out += "unit"; return;
-    case Attribute::Kind::Bool: out += attribute.boolValue() ? "true" : "false"; return;
-    case Attribute::Kind::Integer:
-      out += std::to_string(attribute.intValue());
-      if (attribute.type().isValid()) out += " : " + attribute.type().str();
-      return;
-    case Attribute::Kind::Float:
-      out += formatFloat(attribute.bits(), attribute.type().scalarKind()) + " : " + attribute.type().str();
-      return;
-    case Attribute::Kind::String: out += quoteString(attribute.text()); return;
-    case Attribute::Kind::TypeAttr: out += attribute.type().str(); return;
-    case Attribute::Kind::SymbolRef: printSymbol(out, attribute.text()); return;
-    case Attribute::Kind::Keyword: out += attribute.text(); return;
-    case Attribute::Kind::DenseArray: {
-      out += "array<" + attribute.type().str();
-      bool isBool = attribute.type() == Type::i1();
-      for (size_t i = 0; i < attribute.arrayValues().size(); ++i) {
-        out += i ? ", " : ": ";
-        int64_t v = attribute.arrayValues()[i];
-        out += isBool ? (v ? "true" : "false") : std::to_string(v);
-      }
-      out += ">";
-      return;
-    }
-    case Attribute::Kind::Dense: {
-      Type type = attribute.type();
-      ScalarKind kind = type.scalarKind();
-      int width = bitWidth(kind);
-      auto element = [&](uint64_t bits) {
-        if (kind == ScalarKind::I1) {
-          out += (bits & 1) ? "true" : "false";
-        } else if (isIntegerKind(kind)) {
-          int64_t value = width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
-          out += std::to_string(value);
-        } else {
-          out += formatFloat(bits, kind);
-        }
-      };
-      out += "dense<";
-      if (attribute.isSplat()) {
-        element(attribute.denseBits()[0]);
-      } else {
-        // Nested brackets by shape, row-major.
-        std::span<const int64_t> shape = type.shape();
-        int64_t index = 0;
-        auto nested = [&](auto& self, size_t dim) -> void {
-          out += "[";
-          for (int64_t i = 0; i < shape[dim]; ++i) {
-            if (i) out += ", ";
-            if (dim + 1 < shape.size()) {
-              self(self, dim + 1);
-            } else {
-              element(attribute.denseBits()[static_cast<size_t>(index++)]);
-            }
-          }
-          out += "]";
-        };
-        if (shape.empty()) out += "[]";
-        else nested(nested, 0);
-      }
-      out += "> : " + type.str();
-      return;
-    }
-    case Attribute::Kind::Array:
-      out += "[";
-      for (size_t i = 0; i < attribute.elements().size(); ++i) {
-        if (i) out += ", ";
-        printAttribute(attribute.elements()[i]);
-      }
-      out += "]";
-      return;
-    case Attribute::Kind::Dictionary:
-      out += "{";
-      printAttributeDictEntries(attribute.entries(), {});
-      out += "}";
-      return;
-  }
-}
-
-void PrinterImpl::printAttributeDictEntries(const std::vector<NamedAttribute>& attributes,
-                                            std::initializer_list<std::string_view> skip) {
-  bool first = true;
-  for (const NamedAttribute& entry : attributes) {
-    bool skipped = false;
-    for (std::string_view name : skip) skipped = skipped || entry.name == name;
-    if (skipped) continue;
-    if (!first) out += ", ";
-    first = false;
-    out += isBareIdentifier(entry.name) ? entry.name : quoteString(entry.name);
-    if (entry.value.kind() == Attribute::Kind::Unit) continue;
-    out += " = ";
-    printAttribute(entry.value);
-  }
-}
-
-void PrinterImpl::printAttributeDict(const std::vector<NamedAttribute>& attributes,
-                                     std::initializer_list<std::string_view> skip) {
-  size_t shown = 0;
-  for (const NamedAttribute& entry : attributes) {
-    bool skipped = false;
-    for (std::string_view name : skip) skipped = skipped || entry.name == name;
-    if (!skipped) ++shown;
-  }
-  if (shown == 0) return;
-  out += " {";
-  printAttributeDictEntries(attributes, skip);
-  out += "}";
 }
 
 // ---------------------------------------------------------------- structure

@@ -1,7 +1,8 @@
-// The printer's internal state, shared by Printer.cpp (module, functions, regions, names, locations, attributes)
-// and PrintOps.cpp (each op's syntax). Value names follow MLIR's SSANameState so that Triton's own numbering
-// (`%0`, `%arg9`) comes back unchanged: per function, a region's unnamed results are numbered before its nested
-// regions, which all start from the parent region's final counters; entry-block arguments count `argN`.
+// The printer's internal state, shared by Printer.cpp (module, functions, regions, names), PrintLocations.cpp,
+// PrintAttributes.cpp, PrintOps.cpp (op syntax) and the custom-syntax pairs of ir/text/syntax/. Value names follow
+// MLIR's SSANameState so that Triton's own numbering (`%0`, `%arg9`) comes back unchanged: per function, a
+// region's unnamed results are numbered before its nested regions, which all start from the parent region's final
+// counters; entry-block arguments count `argN`.
 #pragma once
 
 #include <initializer_list>
@@ -33,10 +34,12 @@ class PrinterImpl {
   // ` ^bb1` or ` ^bb1(%a, %b : i32, f32)`: branch successor `index` of `op` with its arguments.
   void printSuccessor(const Operation& op, size_t index);
 
+  // PrintLocations.cpp
   void printLocation(LocId loc);   // ` loc(...)` or nothing
-  void printLocationReference(LocId loc);
+  void printLocationReference(LocId loc, int depth = 0);  // `#alias` or the location spelled out
   void printLocationBody(LocId loc, int depth);
 
+  // PrintAttributes.cpp
   void printAttribute(const Attribute& attribute);
   void printAttributeDict(const std::vector<NamedAttribute>& attributes, std::initializer_list<std::string_view> skip = {});
   void printAttributeDictEntries(const std::vector<NamedAttribute>& attributes, std::initializer_list<std::string_view> skip);
@@ -58,5 +61,6 @@ class PrinterImpl {
 };
 
 std::string strippedPointerType(Type type);  // `<tensor<32x32xf32>>` for !tt.ptr<tensor<32x32xf32>>
+void printSymbol(std::string& out, std::string_view name);  // `@name`, or `@"name"` when it is no bare identifier
 
 }  // namespace tilesim::text
