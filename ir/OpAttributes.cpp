@@ -166,4 +166,43 @@ ProgramAxis ProgramAxisView::axis() const {
   return required(programAxisFrom(attribute), op, "axis");
 }
 
+// ---- issue 21, fuzz part ----
+
+const Attribute& ConstantView::value() const {
+  const Attribute* attribute = op.attr("value");
+  TILESIM_ASSERT(attribute, std::string(op.name()) + " without a value");
+  return *attribute;
+}
+uint64_t ConstantView::bitsAt(int64_t index) const {
+  const Attribute& constant = value();
+  if (constant.kind() == Attribute::Kind::Dense) return constant.denseBitsAt(index);
+  if (constant.kind() == Attribute::Kind::Float) return constant.bits();
+  return static_cast<uint64_t>(constant.intValue());
+}
+
+int64_t MakeRangeView::start() const { return op.intAttr("start"); }
+
+const std::vector<int64_t>& TransView::order() const {
+  const Attribute* attribute = op.attr("order");
+  TILESIM_ASSERT(attribute, std::string(op.name()) + " without an order");
+  return attribute->arrayValues();
+}
+
+int AxisView::axis() const { return static_cast<int>(op.intAttr("axis")); }
+
+bool ScanView::reverse() const { return op.intAttr("reverse", 0) != 0; }
+
+std::vector<int64_t> BlockLoadView::boundaryCheck() const {
+  const Attribute* attribute = op.attr("boundaryCheck");
+  return attribute ? attribute->arrayValues() : std::vector<int64_t>{};
+}
+
+bool ForView::unsignedCompare() const { return op.hasAttr("unsignedCmp"); }
+
+std::string_view CallView::callee() const {
+  const Attribute* attribute = op.attr("callee");
+  TILESIM_ASSERT(attribute, std::string(op.name()) + " without a callee");
+  return attribute->text();
+}
+
 }  // namespace tilesim

@@ -131,4 +131,41 @@ struct ProgramAxisView {  // tt.get_program_id and tt.get_num_programs
   int index() const { return static_cast<int>(axis()); }
 };
 
+// ---- issue 21, fuzz part: the views the fuzzer's reference evaluator reads (fuzz/programs/Reference*.cpp) ----
+
+struct ConstantView {  // arith.constant
+  const Operation& op;
+  const Attribute& value() const;
+  // Element i's bits (integers: two's complement, not yet masked to the width; floats: their format's bits).
+  uint64_t bitsAt(int64_t index) const;
+};
+struct MakeRangeView {  // tt.make_range
+  const Operation& op;
+  int64_t start() const;
+};
+struct TransView {  // tt.trans
+  const Operation& op;
+  const std::vector<int64_t>& order() const;  // result dim d is input dim order[d]
+};
+struct AxisView {  // tt.reduce, tt.scan, tt.gather
+  const Operation& op;
+  int axis() const;
+};
+struct ScanView {  // tt.scan
+  const Operation& op;
+  bool reverse() const;  // absent = false
+};
+struct BlockLoadView {  // tt.load of a block pointer
+  const Operation& op;
+  std::vector<int64_t> boundaryCheck() const;  // the dims checked against the shape; absent = none
+};
+struct ForView {  // scf.for
+  const Operation& op;
+  bool unsignedCompare() const;  // `unsignedCmp`: iv < ub compared unsigned
+};
+struct CallView {  // tt.call
+  const Operation& op;
+  std::string_view callee() const;  // the function's symbol, without '@'
+};
+
 }  // namespace tilesim
