@@ -66,15 +66,12 @@ Tensor KernelWriter::node(const Node& n) {
     case NodeOp::Cat: return catNode(a, b);
     case NodeOp::Trans: return a.rank() == 2 ? kb_.trans(a, {1, 0}) : Tensor{};
     case NodeOp::Reshape: return reshapeNode(a);
-    case NodeOp::Sum: return reductionNode(n, a, [&](const Tensor& x, int axis, bool keep) { return kb_.sum(x, axis, keep); });
-    case NodeOp::Max: return reductionNode(n, a, [&](const Tensor& x, int axis, bool keep) { return kb_.max(x, axis, keep); });
-    case NodeOp::Min: return reductionNode(n, a, [&](const Tensor& x, int axis, bool keep) { return kb_.min(x, axis, keep); });
-    case NodeOp::Argmax:
-      return reductionNode(n, a, [&](const Tensor& x, int axis, bool keep) { return kb_.argmax(x, axis, keep); });
-    case NodeOp::Argmin:
-      return reductionNode(n, a, [&](const Tensor& x, int axis, bool keep) { return kb_.argmin(x, axis, keep); });
-    case NodeOp::Cumsum:  // the variant's bit is `reverse` here
-      return reductionNode(n, a, [&](const Tensor& x, int axis, bool reverse) { return kb_.cumsum(x, axis, reverse); });
+    case NodeOp::Sum: return reductionNode(n, a, &KernelBuilder::sum);
+    case NodeOp::Max: return reductionNode(n, a, &KernelBuilder::max);
+    case NodeOp::Min: return reductionNode(n, a, &KernelBuilder::min);
+    case NodeOp::Argmax: return reductionNode(n, a, &KernelBuilder::argmax);
+    case NodeOp::Argmin: return reductionNode(n, a, &KernelBuilder::argmin);
+    case NodeOp::Cumsum: return reductionNode(n, a, &KernelBuilder::cumsum);  // the variant's bit is `reverse` here
     case NodeOp::ForLoop: {
       auto [x, y] = controlFlowOperands(a, b);
       return forLoopNode(n, x, y);
@@ -242,12 +239,11 @@ Tensor KernelWriter::reshapeNode(const Tensor& a) {
   return Tensor{};
 }
 
-template <typename Reduction>
 Tensor KernelWriter::reductionNode(const Node& n, const Tensor& a, Reduction reduction) {
   if (!a.isBlock()) return Tensor{};
   int axis = n.axis % a.rank();
   bool keepDims = n.variant % 2;
-  return reduction(a, axis, keepDims);
+  return (kb_.*reduction)(a, axis, keepDims);
 }
 
 }  // namespace tilesim::fuzz::kernelgen

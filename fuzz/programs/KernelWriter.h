@@ -105,7 +105,7 @@ class KernelWriter {
   Tensor catNode(const Tensor& a, const std::optional<Tensor>& b);
   Tensor reshapeNode(const Tensor& a);
   // sum, max, min, argmax, argmin, cumsum along the node's axis (keep_dims or reverse from its variant).
-  template <typename Reduction>
+  using Reduction = Tensor (KernelBuilder::*)(const Tensor&, int, bool);
   Tensor reductionNode(const Node& n, const Tensor& a, Reduction reduction);
 
   // ---- KernelFeatureNodes.cpp: the swarm features ----
