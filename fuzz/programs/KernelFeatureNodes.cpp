@@ -29,7 +29,8 @@ std::pair<Tensor, Tensor> KernelWriter::controlFlowOperands(Tensor a, const std:
 }
 
 // A runtime trip count of 0..4 (pid % 3 + 0..2) with step 1 or 2.
-Tensor KernelWriter::forLoopNode(const Node& n, const Tensor& a, const Tensor& b) {
+Tensor KernelWriter::forLoopNode(const Node& n, const std::pair<Tensor, Tensor>& operands) {
+  const Tensor &a = operands.first, &b = operands.second;
   Tensor upper = kb_.add(kb_.mod(pid_, Literal(3LL)), Literal(static_cast<long long>(n.variant % 3)));
   std::vector<Tensor> out = kb_.forLoop(Literal(0LL), upper, Literal(static_cast<long long>(1 + n.literalIndex % 2)), {a},
       [&](KernelBuilder& kb, const Tensor& iv, const std::vector<Tensor>& carried) {
@@ -41,7 +42,8 @@ Tensor KernelWriter::forLoopNode(const Node& n, const Tensor& a, const Tensor& b
 }
 
 // 1..3 iterations: while i < pid % 3 + 1.
-Tensor KernelWriter::whileLoopNode(const Node& n, const Tensor& a, const Tensor& b) {
+Tensor KernelWriter::whileLoopNode(const Node& n, const std::pair<Tensor, Tensor>& operands) {
+  const Tensor &a = operands.first, &b = operands.second;
   Tensor limit = kb_.add(kb_.mod(pid_, Literal(3LL)), Literal(1LL));
   std::vector<Tensor> out = kb_.whileLoop({a, kb_.toTensor(Literal(0LL))},
       [&](KernelBuilder& kb, const std::vector<Tensor>& c) { return kb.lt(c[1], limit); },
@@ -51,7 +53,8 @@ Tensor KernelWriter::whileLoopNode(const Node& n, const Tensor& a, const Tensor&
   return out.empty() ? Tensor{} : out[0];
 }
 
-Tensor KernelWriter::ifElseNode(const Node& n, const Tensor& a, const Tensor& b) {
+Tensor KernelWriter::ifElseNode(const Node& n, const std::pair<Tensor, Tensor>& operands) {
+  const Tensor &a = operands.first, &b = operands.second;
   Tensor condition = !a.isBlock() && n.variant % 3 == 2 ? kb_.ne(toInt(a), Literal(0LL))
                                                         : kb_.eq(kb_.mod(pid_, Literal(2LL)), Literal(static_cast<long long>(n.variant % 2)));
   std::vector<Tensor> out = kb_.ifThenElse(condition,
@@ -61,7 +64,8 @@ Tensor KernelWriter::ifElseNode(const Node& n, const Tensor& a, const Tensor& b)
 }
 
 // A private helper per node (its own argument types), called once or twice.
-Tensor KernelWriter::callNode(const Node& n, const Tensor& a, const Tensor& b) {
+Tensor KernelWriter::callNode(const Node& n, const std::pair<Tensor, Tensor>& operands) {
+  const Tensor &a = operands.first, &b = operands.second;
   const std::string name = "fuzz_helper_" + std::to_string(currentNode_);
   auto body = [&](KernelBuilder& kb, const std::vector<Tensor>& p) { return std::vector<Tensor>{step(kb, n.variant, p[0], p[1])}; };
   std::vector<Tensor> out = kb_.call(name, {a, b}, body);

@@ -72,22 +72,10 @@ Tensor KernelWriter::node(const Node& n) {
     case NodeOp::Argmax: return reductionNode(n, a, &KernelBuilder::argmax);
     case NodeOp::Argmin: return reductionNode(n, a, &KernelBuilder::argmin);
     case NodeOp::Cumsum: return reductionNode(n, a, &KernelBuilder::cumsum);  // the variant's bit is `reverse` here
-    case NodeOp::ForLoop: {
-      auto [x, y] = controlFlowOperands(a, b);
-      return forLoopNode(n, x, y);
-    }
-    case NodeOp::WhileLoop: {
-      auto [x, y] = controlFlowOperands(a, b);
-      return whileLoopNode(n, x, y);
-    }
-    case NodeOp::IfElse: {
-      auto [x, y] = controlFlowOperands(a, b);
-      return ifElseNode(n, x, y);
-    }
-    case NodeOp::Call: {
-      auto [x, y] = controlFlowOperands(a, b);
-      return callNode(n, x, y);
-    }
+    case NodeOp::ForLoop: return forLoopNode(n, controlFlowOperands(a, b));
+    case NodeOp::WhileLoop: return whileLoopNode(n, controlFlowOperands(a, b));
+    case NodeOp::IfElse: return ifElseNode(n, controlFlowOperands(a, b));
+    case NodeOp::Call: return callNode(n, controlFlowOperands(a, b));
     case NodeOp::AtomicOwn:
     case NodeOp::AtomicShared: return atomicNode(n, a);
     case NodeOp::Dot: return dotNode(n, a);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz/programs/KernelGen.h"
@@ -113,10 +114,11 @@ class KernelWriter {
   Tensor step(KernelBuilder& kb, int variant, const Tensor& x, const Tensor& y);
   // What loop, branch and helper bodies start from: a (no i1, no fp8) and b in a's type.
   std::pair<Tensor, Tensor> controlFlowOperands(Tensor a, const std::optional<Tensor>& bTensor);
-  Tensor forLoopNode(const Node& n, const Tensor& a, const Tensor& b);
-  Tensor whileLoopNode(const Node& n, const Tensor& a, const Tensor& b);
-  Tensor ifElseNode(const Node& n, const Tensor& a, const Tensor& b);
-  Tensor callNode(const Node& n, const Tensor& a, const Tensor& b);
+  // Each takes (a, b) from controlFlowOperands.
+  Tensor forLoopNode(const Node& n, const std::pair<Tensor, Tensor>& operands);
+  Tensor whileLoopNode(const Node& n, const std::pair<Tensor, Tensor>& operands);
+  Tensor ifElseNode(const Node& n, const std::pair<Tensor, Tensor>& operands);
+  Tensor callNode(const Node& n, const std::pair<Tensor, Tensor>& operands);
   // Atomics on a buffer of their own. AtomicOwn: each lane its own element (pid * numel + index), so the old
   // values returned are the buffer's initial contents and usable; AtomicShared: integer add/max/min/and/or/xor of
   // every lane of every program into element 0 or 1, whose final value does not depend on the order; the old
