@@ -166,7 +166,7 @@ ProgramAxis ProgramAxisView::axis() const {
   return required(programAxisFrom(attribute), op, "axis");
 }
 
-// ---- Issue 21, the interpreter's part (launch helper) ----
+// ---- Issue 21: the views the engines, the fuzz reference and the analyses read ----
 
 std::span<const int64_t> BoundaryCheckView::dimensions() const {
   const Attribute* attribute = op.attr("boundaryCheck");
@@ -188,8 +188,15 @@ const std::string& CallView::callee() const {
 
 const Attribute& ConstantView::value() const {
   const Attribute* attribute = op.attr("value");
-  TILESIM_ASSERT(attribute, "arith.constant without value");
+  TILESIM_ASSERT(attribute, std::string(op.name()) + " without a value");
   return *attribute;
+}
+
+uint64_t ConstantView::bitsAt(int64_t index) const {
+  const Attribute& constant = value();
+  if (constant.kind() == Attribute::Kind::Dense) return constant.denseBitsAt(index);
+  if (constant.kind() == Attribute::Kind::Float) return constant.bits();
+  return static_cast<uint64_t>(constant.intValue());
 }
 
 bool OverflowFlagsView::noSignedWrap() const {
@@ -197,10 +204,13 @@ bool OverflowFlagsView::noSignedWrap() const {
   return attribute && attribute->text().find("nsw") != std::string::npos;
 }
 
-}  // namespace tilesim
+int64_t MakeRangeView::start() const { return op.intAttr("start"); }
 
-// ---- issue 21, text layer and PTX subset ----
-namespace tilesim {
+int AxisView::axis() const { return static_cast<int>(op.intAttr("axis")); }
+
+bool ScanView::reverse() const { return op.intAttr("reverse", 0) != 0; }
+
+bool ForView::unsignedCompare() const { return op.hasAttr("unsignedCmp"); }
 
 const std::string* InlineAsmView::asmString() const {
   const Attribute* attribute = op.attr("asm_string");

@@ -131,7 +131,8 @@ struct ProgramAxisView {  // tt.get_program_id and tt.get_num_programs
   int index() const { return static_cast<int>(axis()); }
 };
 
-// ---- Issue 21, the interpreter's part (launch helper): views of the attributes the interpreter read by name ----
+// ---- Issue 21: the views the engines, the fuzz reference and the analyses read (no engine reads an attribute
+// by name) ----
 
 struct BoundaryCheckView {  // tt.load and tt.store of a block pointer
   const Operation& op;
@@ -139,7 +140,8 @@ struct BoundaryCheckView {  // tt.load and tt.store of a block pointer
 };
 struct OrderView {  // tt.trans (the permutation) and tt.make_tensor_ptr (the dimensions, fastest first)
   const Operation& op;
-  std::optional<std::span<const int64_t>> order() const;  // absent: tt.trans reverses the dimensions
+  // tt.trans: result dim d is input dim order[d]; absent: tt.trans reverses the dimensions.
+  std::optional<std::span<const int64_t>> order() const;
 };
 struct CallView {  // tt.call
   const Operation& op;
@@ -148,17 +150,29 @@ struct CallView {  // tt.call
 struct ConstantView {  // arith.constant
   const Operation& op;
   const Attribute& value() const;  // Dense for a tensor, else Integer, Bool or Float
+  // Element i's bits (integers: two's complement, not yet masked to the width; floats: their format's bits).
+  uint64_t bitsAt(int64_t index) const;
 };
 struct OverflowFlagsView {  // arith.addi, subi, muli, shli: `overflow<nsw, nuw>`
   const Operation& op;
   bool noSignedWrap() const;  // absent = wrapping
 };
-
-}  // namespace tilesim
-
-// ---- issue 21, text layer and PTX subset: the view interpreter/ptx/InlineAsmCheck.cpp reads ----
-namespace tilesim {
-
+struct MakeRangeView {  // tt.make_range
+  const Operation& op;
+  int64_t start() const;
+};
+struct AxisView {  // tt.reduce, tt.scan, tt.gather
+  const Operation& op;
+  int axis() const;
+};
+struct ScanView {  // tt.scan
+  const Operation& op;
+  bool reverse() const;  // absent = false
+};
+struct ForView {  // scf.for
+  const Operation& op;
+  bool unsignedCompare() const;  // `unsignedCmp`: iv < ub compared unsigned
+};
 // tt.elementwise_inline_asm. Read before verification (checkInlineAsm reports what is missing or out of range),
 // so neither accessor asserts.
 struct InlineAsmView {

@@ -15,15 +15,12 @@
 #include <unistd.h>
 
 #include "conformance/runner/Compare.h"
-#include "fuzz/campaign/RunTool.h"
 #include "fuzz/campaign/Shrink.h"
+#include "fuzz/campaign/TargetChecks.h"
 #include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/RegressionWriter.h"
 #include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
-#ifdef TILESIM_HAVE_GPU_BACKEND
-#include "gpu_backend/Pipeline.h"
-#endif
 
 namespace tilesim::fuzz {
 namespace {
@@ -41,7 +38,6 @@ uint64_t fnv1a(const void* data, size_t size, uint64_t hash = 0xCBF29CE484222325
   return hash;
 }
 
-std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 std::string checkName(const std::string& message) {
   size_t colon = message.find(':');
   return colon == std::string::npos ? "error" : message.substr(0, colon);
@@ -164,7 +160,7 @@ class Worker {
           verdict.message = outcome.diagnostics.empty() ? "did not start" : outcome.diagnostics[0].str();
         } else {
           std::vector<LaunchArgument> oracle = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
-          if (options_.tritonProfile) reduceInTargetOrder(plan, program, oracle);
+          if (options_.tritonProfile) reduceInTargetOrder(options_, interpreter_, plan, program, oracle);
           std::vector<std::string> differing;
           std::string mismatch =
               compareWithTarget(program, oracle, launch.arguments, options_.tritonProfile, target_->name(), differing);
@@ -196,7 +192,7 @@ class Worker {
           verdict.message = large;
         }
       } else {
-        std::string ptxas = checkPtxas(plan, program);
+        std::string ptxas = checkPtxas(options_.ptxas, plan, program);
         if (!ptxas.empty()) {
           if (ptxas.rfind("ptxas-unsupported", 0) == 0) {
             if (verdict.status == ProgramStatus::Passed) {
@@ -216,89 +212,6 @@ class Worker {
       }
     }
     return verdict;
-  }
-
-  // The program's launch as generated: its module and kernel, fresh copies of its arguments, grid, num_warps.
-  static Launch launchOf(const KernelPlan& plan, const CheckedProgram& program) {
-    Launch launch;
-    launch.module = program.parsed.get();
-    launch.kernel = program.parsed->kernel();
-    launch.arguments = program.built.arguments;
-    launch.grid = program.built.grid;
-    launch.numWarps = plan.numWarps;
-    return launch;
-  }
-
-  // "" when every tensor of the program spreads over its threads at most kMaxElementsPerThread elements each;
-  // else why not. Past that a GPU compile takes minutes: an H200 campaign's 256x256 tiles at num_warps 1 (2048
-  // elements a thread) gave 2.4 MB of PTX that ptxas had not finished after 200 s (2026-12-01). Triton's own
-  // kernels stay far below (a 128x128 f32 tile at 4 warps is 128 a thread).
-  static constexpr int64_t kMaxElementsPerThread = 512;
-  static std::string tooLargeForGpu(const KernelPlan& plan, const CheckedProgram& program) {
-    int64_t largest = 0;
-    walk(*program.parsed->kernel()->op(), [&](const Operation& op) {
-      for (const auto& result : op.results)
-        if (result->type.isTensor()) largest = std::max<int64_t>(largest, result->type.numElements());
-    });
-    const int64_t threads = int64_t{32} * std::max(1, plan.numWarps);
-    const int64_t perThread = (largest + threads - 1) / threads;
-    if (perThread <= kMaxElementsPerThread) return "";
-    return "a " + std::to_string(largest) + "-element tensor at num_warps " + std::to_string(plan.numWarps) + " is " +
-           std::to_string(perThread) + " elements a thread (more than " + std::to_string(kMaxElementsPerThread) +
-           "): too slow to compile for a GPU";
-  }
-
-  // Under the triton profile the GPU backend reduces in Triton's order (gpu::tritonReduceLayouts), which the
-  // profile leaves open, so its oracle is the interpreter reducing in that same order, as `tilesim diff
-  // --profile triton` does: in the contract order a float product or an argmin over a NaN can differ without a
-  // bound covering it (0 * x * inf: NaN in one order, 0 in the other; 9 of the 28 cases of the H200 campaign of
-  // 2026-12-01; in the GPU's order 8 are bit-exact and the 9th differs in a NaN's bits only). `oracle` is replaced when some reduce has such a layout.
-  void reduceInTargetOrder(const KernelPlan& plan, const CheckedProgram& program, std::vector<LaunchArgument>& oracle) {
-#ifdef TILESIM_HAVE_GPU_BACKEND
-    if (options_.targetName != "gpu") return;
-    LaunchOptions options;
-    options.echoPrints = false;
-    options.profile = FloatProfile::Triton;
-    options.reduceLayouts = gpu::tritonReduceLayouts(*program.parsed, *program.parsed->kernel(), plan.numWarps);
-    if (options.reduceLayouts.empty()) return;
-    Launch launch = launchOf(plan, program);
-    if (interpreter_.run(launch, options).started()) oracle = std::move(launch.arguments);
-#else
-    (void)plan;
-    (void)program;
-    (void)oracle;
-#endif
-  }
-
-  // tilesim's GPU pipeline to PTX, then ptxas. "" when ptxas accepts it.
-  std::string checkPtxas(const KernelPlan& plan, const CheckedProgram& program) {
-#ifdef TILESIM_HAVE_GPU_BACKEND
-    gpu::CompileOptions compileOptions;
-    compileOptions.numWarps = plan.numWarps;
-    gpu::CompileResult compiled = gpu::compileKernel(*program.parsed, *program.parsed->kernel(), compileOptions);
-    if (!compiled.ok())
-      return "ptxas-unsupported: " + (compiled.diagnostics.empty() ? std::string("no kernel") : compiled.diagnostics[0].str());
-    // The PTX goes to a new file (mkstemps: never an existing file or link) in $TMPDIR, and ptxas runs with an
-    // argv (RunTool.h): no shell, so no character of $TMPDIR or of the ptxas path is interpreted.
-    std::error_code ec;
-    std::string ptxPath = (std::filesystem::temp_directory_path(ec) / "tilesim-fuzz-XXXXXX.ptx").string();
-    if (ec) ptxPath = "/tmp/tilesim-fuzz-XXXXXX.ptx";
-    const int descriptor = ::mkstemps(ptxPath.data(), 4);
-    if (descriptor < 0) return "ptxas: cannot create a temporary file " + ptxPath;
-    const std::string& ptx = compiled.kernel->ptx;
-    const bool written = ::write(descriptor, ptx.data(), ptx.size()) == static_cast<ssize_t>(ptx.size());
-    ::close(descriptor);
-    ToolRun run;
-    if (written) run = runTool({options_.ptxas, "-arch=sm_90a", ptxPath, "-o", "/dev/null"});
-    ::unlink(ptxPath.c_str());
-    if (!written) return "ptxas: cannot write " + ptxPath;
-    if (!run.error.empty()) return "ptxas: " + run.error;
-    return run.exitStatus == 0 ? "" : "ptxas: rejects tilesim's PTX (exit " + std::to_string(run.exitStatus) + "): " + firstLine(run.output);
-#else
-    (void)plan;
-    (void)program;
-    return "ptxas-unsupported: this tilesim was built without the GPU backend";
-#endif
   }
 
   ProgramRecord runProgram(int64_t index, std::map<std::string, int64_t>& checksRun) {
@@ -444,78 +357,6 @@ class Worker {
 };
 
 }  // namespace
-
-namespace {
-// Under the triton profile a float from an approximate instruction (div.full, ex2.approx, libdevice, a
-// tensor-core dot, an atomic float add whose order is open) is judged within its error bound, and the
-// interpreter follows that bound into integers and booleans (fptosi, cmpf, bitcast, then integer ops, addresses,
-// gather indices, stores: docs/semantics.md "Error bounds", findings G9). Where it cannot follow a value, the
-// GPU may take another path or touch other memory without either engine being wrong.
-bool approximateUnderTriton(const Operation& op) {
-  const bool floatResult = op.numResults() > 0 && op.result()->type.element().isFloat();
-  switch (op.kind) {
-    case OpKind::ArithDivF: case OpKind::MathExp: case OpKind::MathExp2: case OpKind::MathLog:
-    case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathRsqrt:
-    case OpKind::MathSqrt: case OpKind::MathErf: case OpKind::TTExternElementwise:
-      return floatResult;
-    case OpKind::TTDot: case OpKind::TTAtomicRMW:
-      return floatResult;
-    default: return false;
-  }
-}
-
-// Whether the interpreter's bounds follow a value known only within a bound as operand `k` of `op`: elementwise
-// ops, data movement, addresses and the memory they reach, reductions (their combine regions are elementwise),
-// loop-carried and returned values. Not followed: control flow decided by it (scf.if, scf.for bounds, a while's
-// condition, cf.cond_br), an atomic's address or mask, block pointers and descriptors, an integer tt.dot, inline
-// asm, tt.assert.
-bool boundFollows(const Operation& op, size_t k) {
-  if (hasTrait(op.kind, kElementwise)) return op.kind != OpKind::TTElementwiseInlineAsm;
-  switch (op.kind) {
-    case OpKind::TTSplat: case OpKind::TTUnsplat: case OpKind::TTBroadcast: case OpKind::TTExpandDims:
-    case OpKind::TTReshape: case OpKind::TTTrans: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat:
-    case OpKind::TTGather: case OpKind::TTHistogram: case OpKind::TTAddPtr: case OpKind::TTIntToPtr:
-    case OpKind::TTPtrToInt: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTReduce: case OpKind::TTScan:
-    case OpKind::TTReduceReturn: case OpKind::TTScanReturn: case OpKind::TTReturn: case OpKind::SCFYield:
-    case OpKind::TTCall: case OpKind::TTPrint: case OpKind::CFBr:
-      return true;
-    case OpKind::SCFFor: return k >= 3;                  // the iteration arguments, not the bounds
-    case OpKind::SCFCondition: return k >= 1;            // the forwarded values, not the condition
-    case OpKind::TTAtomicRMW: return k == 1;             // the value, not the address or the mask
-    case OpKind::TTAtomicCAS: return k >= 1;             // compare and value, not the address
-    case OpKind::TTDot: return op.operand(k)->type.element().isFloat();
-    default: return false;
-  }
-}
-}  // namespace
-
-std::string unfollowedApproximateValue(const Module& module) {
-  std::set<const Value*> approximate;
-  bool loopCarried = false;  // a tainted value reaches a region terminator: taint every region's arguments
-  std::string found;
-  for (int round = 0; round < 8 && found.empty(); ++round) {
-    const size_t before = approximate.size();
-    walk(*module.kernel()->op(), [&](const Operation& op) {
-      bool tainted = approximateUnderTriton(op);
-      for (size_t k = 0; k < op.operands.size(); ++k) {
-        if (!approximate.count(op.operands[k])) continue;
-        tainted = true;
-        if (found.empty() && !boundFollows(op, k))
-          found = std::string(op.name()) + " (operand " + std::to_string(k) + ") uses a value computed by an "
-                  "approximate float op, which the triton profile's error bounds do not follow there";
-      }
-      if (!tainted) return;
-      for (const auto& result : op.results) approximate.insert(result.get());
-      if (hasTrait(op.kind, kTerminator)) loopCarried = true;
-      if (loopCarried)
-        for (const auto& region : op.regions)
-          for (const auto& block : region->blocks)
-            for (const auto& argument : block->arguments) approximate.insert(argument.get());
-    });
-    if (approximate.size() == before) break;
-  }
-  return found;
-}
 
 namespace {
 std::atomic<bool> stopRequested{false};

@@ -82,8 +82,17 @@ uint32_t featureOf(NodeOp op) {
     case NodeOp::Library: case NodeOp::Assert: case NodeOp::Barrier: case NodeOp::NumPrograms: case NodeOp::Unsplat:
     case NodeOp::PointerRoundTrip:
       return kFeatureMisc;
-    default: return 0;
+    case NodeOp::Add: case NodeOp::Sub: case NodeOp::Mul: case NodeOp::TrueDiv: case NodeOp::FloorDiv: case NodeOp::Mod:
+    case NodeOp::And: case NodeOp::Or: case NodeOp::Xor: case NodeOp::Shl: case NodeOp::Shr: case NodeOp::Lt:
+    case NodeOp::Le: case NodeOp::Gt: case NodeOp::Ge: case NodeOp::Eq: case NodeOp::Ne: case NodeOp::Maximum:
+    case NodeOp::Minimum: case NodeOp::Where: case NodeOp::Neg: case NodeOp::Invert: case NodeOp::Abs:
+    case NodeOp::Cast: case NodeOp::Bitcast: case NodeOp::Math: case NodeOp::Fma: case NodeOp::Clamp:
+    case NodeOp::Umulhi: case NodeOp::Sum: case NodeOp::Max: case NodeOp::Min: case NodeOp::Argmax:
+    case NodeOp::Argmin: case NodeOp::Cumsum: case NodeOp::Trans: case NodeOp::Reshape: case NodeOp::Gather:
+    case NodeOp::ReduceProduct: case NodeOp::Join: case NodeOp::Split: case NodeOp::Cat: case NodeOp::kCount:
+      return 0;  // the base ops: every program may use them
   }
+  return 0;
 }
 
 

@@ -22,6 +22,10 @@ int64_t signExtendLane(uint64_t bits, ScalarKind kind);  // i1: 1 -> -1
 // or remainder by zero, a shift amount >= the width, a float->int conversion of NaN or an out-of-range value.
 // `exactMath`: math.* take the exact profile's own algorithms (ir/eval/ExactMath.h) instead of the correctly rounded
 // value, as the interpreter does under FloatProfile::Exact.
+// Whether evalLane computes `kind` with a math library function (math.exp, exp2, log, log2, sin, cos, rsqrt,
+// erf), which is where it reads `exactMath`.
+bool usesLibraryMath(OpKind kind);
+
 std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind operandKind,
                                  ScalarKind resultKind, bool exactMath, std::string* error, bool* undefinedBehaviour);
 

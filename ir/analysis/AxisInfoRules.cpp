@@ -7,6 +7,7 @@
 #include <span>
 
 #include "ir/OpAttributes.h"
+#include "ir/OpFacts.h"
 #include "ir/analysis/AxisInfoRules.h"
 #include "ir/eval/ScalarEval.h"
 
@@ -388,78 +389,37 @@ void transferAxisInfo(const Operation& op, const Operands& operands, std::vector
       }
     result = rule(lhs, rhs);
   };
-  switch (op.kind) {
-    case OpKind::ArithConstant: result = constantOp(op); return;
-    case OpKind::TTMakeRange: result = makeRange(op); return;
-    case OpKind::TTSplat: result = splat(op, *operands[0]); return;
-    case OpKind::TTBroadcast: result = broadcast(op, *operands[0]); return;
-    case OpKind::TTExpandDims: result = expandDims(op, *operands[0]); return;
-    case OpKind::TTTrans: result = trans(op, *operands[0]); return;
-    case OpKind::TTReshape: result = reshape(op, *operands[0]); return;
-    case OpKind::ArithAddI:
-    case OpKind::ArithSubI:
+  // The op table's AxisInfo column (ir/OpFacts.def) names the rule of each op.
+  switch (opFacts(op.kind).axisInfo) {
+    case AxisInfoRule::Constant: result = constantOp(op); return;
+    case AxisInfoRule::MakeRange: result = makeRange(op); return;
+    case AxisInfoRule::Splat: result = splat(op, *operands[0]); return;
+    case AxisInfoRule::Broadcast: result = broadcast(op, *operands[0]); return;
+    case AxisInfoRule::ExpandDims: result = expandDims(op, *operands[0]); return;
+    case AxisInfoRule::Trans: result = trans(op, *operands[0]); return;
+    case AxisInfoRule::Reshape: result = reshape(op, *operands[0]); return;
+    case AxisInfoRule::AddSub:
       binary([&](const AxisInfo& a, const AxisInfo& b) { return addSub(op.kind == OpKind::ArithSubI, a, b, result); });
       return;
-    case OpKind::ArithMulI: binary([&](const AxisInfo& a, const AxisInfo& b) { return multiply(a, b, result); }); return;
-    case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI:
-    case OpKind::ArithRemSI:
-    case OpKind::ArithRemUI:
+    case AxisInfoRule::Multiply: binary([&](const AxisInfo& a, const AxisInfo& b) { return multiply(a, b, result); }); return;
+    case AxisInfoRule::DivideOrRemainder:
       binary([&](const AxisInfo& a, const AxisInfo& b) { return divideOrRemainder(op.kind, width, a, b, result); });
       return;
-    case OpKind::ArithAndI:
-    case OpKind::ArithOrI:
-    case OpKind::ArithXOrI:
-    case OpKind::ArithShLI:
-    case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI:
-    case OpKind::ArithMaxSI:
-    case OpKind::ArithMinSI:
-    case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI:
+    case AxisInfoRule::BitwiseOrShift:
       binary([&](const AxisInfo& a, const AxisInfo& b) { return bitwiseOrShift(op.kind, width, a, b, result); });
       return;
-    case OpKind::ArithCmpI:
+    case AxisInfoRule::CompareInt:
       binary([&](const AxisInfo&, const AxisInfo&) { return compareConstancy(op, operands, result); });
       return;
-    case OpKind::ArithSelect: result = select(op, operands, result); return;
-    case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI: result = extend(op, *operands[0]); return;
-    case OpKind::ArithTruncI: result = truncate(op, *operands[0]); return;
-    case OpKind::TTAddPtr: result = addPointer(op, *operands[0], *operands[1]); return;
-    case OpKind::TTPtrToInt:
-    case OpKind::TTIntToPtr:
-    case OpKind::TTBitcast:
-    case OpKind::ArithBitcast: result = reinterpret(op, *operands[0]); return;
+    case AxisInfoRule::Select: result = select(op, operands, result); return;
+    case AxisInfoRule::Extend: result = extend(op, *operands[0]); return;
+    case AxisInfoRule::Truncate: result = truncate(op, *operands[0]); return;
+    case AxisInfoRule::AddPointer: result = addPointer(op, *operands[0], *operands[1]); return;
+    case AxisInfoRule::Reinterpret: result = reinterpret(op, *operands[0]); return;
     // Deterministic lane-by-lane ops with an integer or pointer result: equal inputs give equal outputs.
-    case OpKind::ArithCmpF:
-    case OpKind::ArithFPToSI:
-    case OpKind::ArithFPToUI:
-    case OpKind::MathAbsI:
-    case OpKind::TTMulhiUI:
-      result = sharedConstancy(op, operands, result);
-      return;
-    // Everything else: nothing known (memory, program ids, reductions, calls, float results, shape shuffles).
-    case OpKind::ArithAddF: case OpKind::ArithSubF: case OpKind::ArithMulF: case OpKind::ArithDivF:
-    case OpKind::ArithRemF: case OpKind::ArithNegF: case OpKind::ArithMaxNumF: case OpKind::ArithMinNumF:
-    case OpKind::ArithMaximumF: case OpKind::ArithMinimumF: case OpKind::ArithSIToFP: case OpKind::ArithUIToFP:
-    case OpKind::ArithExtF: case OpKind::ArithTruncF: case OpKind::MathExp: case OpKind::MathExp2:
-    case OpKind::MathLog: case OpKind::MathLog2: case OpKind::MathSin: case OpKind::MathCos: case OpKind::MathSqrt:
-    case OpKind::MathRsqrt: case OpKind::MathErf: case OpKind::MathFloor: case OpKind::MathCeil:
-    case OpKind::MathAbsF: case OpKind::MathFma: case OpKind::TTGetProgramId: case OpKind::TTGetNumPrograms:
-    case OpKind::TTUnsplat: case OpKind::TTJoin: case OpKind::TTSplit: case OpKind::TTCat: case OpKind::TTGather:
-    case OpKind::TTHistogram: case OpKind::TTLoad: case OpKind::TTStore: case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance: case OpKind::TTMakeTensorDescriptor: case OpKind::TTDescriptorLoad:
-    case OpKind::TTDescriptorStore: case OpKind::TTDescriptorGather: case OpKind::TTDescriptorScatter:
-    case OpKind::TTAtomicRMW: case OpKind::TTAtomicCAS: case OpKind::TTDot:
-    case OpKind::TTFpToFp: case OpKind::TTPreciseDivF: case OpKind::TTPreciseSqrt: case OpKind::TTClampF:
-    case OpKind::TTExternElementwise: case OpKind::TTElementwiseInlineAsm: case OpKind::TTReduce:
-    case OpKind::TTReduceReturn: case OpKind::TTScan: case OpKind::TTScanReturn: case OpKind::TTFunc:
-    case OpKind::TTReturn: case OpKind::TTCall: case OpKind::TTPrint: case OpKind::TTAssert: case OpKind::SCFFor:
-    case OpKind::SCFIf: case OpKind::SCFWhile: case OpKind::SCFYield: case OpKind::SCFCondition:
-    case OpKind::UBPoison:
-    case OpKind::CFBr: case OpKind::CFCondBr: case OpKind::GPUBarrier: case OpKind::LLVMAssume:  // no results: nothing to learn
-      return;
+    case AxisInfoRule::SharedConstancy: result = sharedConstancy(op, operands, result); return;
+    // Nothing known (memory, program ids, reductions, calls, float results, shape shuffles).
+    case AxisInfoRule::Unknown: return;
   }
 }
 

@@ -7,8 +7,9 @@
 //   - scf.if: results = join(then yields, else yields);
 //   - scf.while: before args = join(inits, after-region yields); after args and results = the values
 //     scf.condition forwards;
-//   - block arguments of other regions (tt.reduce / tt.scan combine regions) and results of tt.call:
-//     pessimistic (no inter-procedural or combine-region reasoning); kernel arguments: argumentState();
+//   - block arguments of other regions (tt.reduce / tt.scan combine regions): pessimistic (no combine-region
+//     reasoning); results of tt.call: transferCall(), pessimistic unless overridden; kernel arguments:
+//     argumentState();
 //   - arguments of the non-entry blocks of a function's CFG (cf.br / cf.cond_br successors): pessimistic.
 // States only grow (each update joins into the old state), and a value updated more than kWideningLimit times
 // jumps to pessimistic, so the worklist terminates even for a lattice of unbounded height.
@@ -85,6 +86,10 @@ class ForwardDataflow {
   // Transfer of an ordinary op: `results` arrives filled with pessimistic states; overwrite what is known.
   virtual void transfer(const Operation& op, const std::vector<const Lattice*>& operands,
                         std::vector<Lattice>& results) const = 0;
+  // Transfer of a tt.call: `results` arrives pessimistic and stays so unless the analysis knows better (it is
+  // not inter-procedural: it may only look at the callee as a whole).
+  virtual void transferCall(const Operation& /*call*/, const std::vector<const Lattice*>& /*operands*/,
+                            std::vector<Lattice>& /*results*/) const {}
   // The induction variable of an scf.for from the states of its bounds and step.
   virtual Lattice inductionVariable(const Operation& forOp, const Lattice& /*lower*/, const Lattice& /*upper*/,
                                     const Lattice& /*step*/) const {
@@ -180,7 +185,8 @@ class ForwardDataflow {
     }
     std::vector<Lattice> resultStates;
     for (const auto& result : op.results) resultStates.push_back(pessimistic(*result));
-    if (op.kind != OpKind::TTCall) transfer(op, operandStates, resultStates);
+    if (op.kind == OpKind::TTCall) transferCall(op, operandStates, resultStates);
+    else transfer(op, operandStates, resultStates);
     for (size_t i = 0; i < op.numResults(); ++i) update(*op.result(i), resultStates[i]);
   }
 
