@@ -166,4 +166,53 @@ ProgramAxis ProgramAxisView::axis() const {
   return required(programAxisFrom(attribute), op, "axis");
 }
 
+// ---- issue 21, GPU lowering part
+
+int AxisView::axis() const { return static_cast<int>(op.intAttr("axis", 0)); }
+bool ScanView::reverse() const { return op.intAttr("reverse", 0) != 0; }
+
+const std::vector<int64_t>* TransView::order() const {
+  const Attribute* attribute = op.attr("order");
+  return attribute ? &attribute->arrayValues() : nullptr;
+}
+
+const Attribute* ConstantView::value() const { return op.attr("value"); }
+int64_t MakeRangeView::start() const { return op.intAttr("start", 0); }
+
+std::optional<std::string> CallView::callee() const {
+  const Attribute* attribute = op.attr("callee");
+  if (!attribute) return std::nullopt;
+  return attribute->text();
+}
+
+namespace {
+std::optional<std::string> stringAttribute(const Operation& op, std::string_view name) {
+  const Attribute* attribute = op.attr(name);
+  if (!attribute || attribute->kind() != Attribute::Kind::String) return std::nullopt;
+  return attribute->text();
+}
+}  // namespace
+
+std::optional<std::string> InlineAsmView::asmString() const { return stringAttribute(op, "asm_string"); }
+std::optional<std::string> InlineAsmView::constraints() const { return stringAttribute(op, "constraints"); }
+int InlineAsmView::packedElement() const {
+  const Attribute* attribute = op.attr("packed_element");
+  return attribute && attribute->kind() == Attribute::Kind::Integer ? static_cast<int>(attribute->intValue()) : 1;
+}
+bool InlineAsmView::pure() const {
+  const Attribute* attribute = op.attr("pure");
+  return attribute && attribute->kind() == Attribute::Kind::Bool && attribute->boolValue();
+}
+
+std::vector<int64_t> BoundaryCheckView::boundaryCheck() const {
+  const Attribute* attribute = op.attr("boundaryCheck");
+  return attribute ? attribute->arrayValues() : std::vector<int64_t>{};
+}
+
+int TensorDescriptorView::padding() const { return static_cast<int>(op.intAttr("padding", 1)); }
+std::string ExternElementwiseView::symbol() const { return op.keywordAttr("symbol", ""); }
+std::string PrintView::prefix() const { return op.keywordAttr("prefix"); }
+bool PrintView::hex() const { return op.intAttr("hex", 0) != 0; }
+std::string AssertView::message() const { return op.keywordAttr("message"); }
+
 }  // namespace tilesim

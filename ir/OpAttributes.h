@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/IR.h"
 
@@ -129,6 +130,63 @@ struct ProgramAxisView {  // tt.get_program_id and tt.get_num_programs
   const Operation& op;
   ProgramAxis axis() const;  // absent = x
   int index() const { return static_cast<int>(axis()); }
+};
+
+// ---- issue 21, GPU lowering part: the attributes the GPU backend reads, each through a view (no engine reads an
+// attribute by its string name). Absent attributes give the documented fallback; the views that return optional
+// or null leave the engine to report IR it cannot lower.
+
+struct AxisView {  // tt.reduce, tt.scan, tt.expand_dims, tt.gather: the dimension the op acts along
+  const Operation& op;
+  int axis() const;  // absent = 0
+};
+struct ScanView {
+  const Operation& op;
+  bool reverse() const;  // absent = false
+};
+struct TransView {
+  const Operation& op;
+  const std::vector<int64_t>* order() const;  // result dim i is operand dim order[i]; null when absent
+};
+struct ConstantView {  // arith.constant
+  const Operation& op;
+  const Attribute* value() const;  // Integer, Bool, Float or Dense; null when absent
+};
+struct MakeRangeView {
+  const Operation& op;
+  int64_t start() const;  // absent = 0
+};
+struct CallView {  // tt.call
+  const Operation& op;
+  std::optional<std::string> callee() const;  // the symbol without '@'; nullopt when absent
+};
+struct InlineAsmView {  // tt.elementwise_inline_asm
+  const Operation& op;
+  std::optional<std::string> asmString() const;    // nullopt when absent or not a string
+  std::optional<std::string> constraints() const;  // nullopt when absent or not a string
+  int packedElement() const;                       // elements per asm instance; absent = 1
+  bool pure() const;                               // absent = false
+};
+struct BoundaryCheckView {  // tt.load / tt.store of a block pointer
+  const Operation& op;
+  std::vector<int64_t> boundaryCheck() const;  // the dimensions checked against the shape; absent = none
+};
+struct TensorDescriptorView {  // tt.make_tensor_descriptor
+  const Operation& op;
+  int padding() const;  // 1 zero, 2 NaN; absent = 1
+};
+struct ExternElementwiseView {  // tt.extern_elementwise
+  const Operation& op;
+  std::string symbol() const;  // absent = ""
+};
+struct PrintView {  // tt.print
+  const Operation& op;
+  std::string prefix() const;  // absent = ""
+  bool hex() const;            // absent = false
+};
+struct AssertView {  // tt.assert
+  const Operation& op;
+  std::string message() const;  // absent = ""
 };
 
 }  // namespace tilesim

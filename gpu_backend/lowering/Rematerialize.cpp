@@ -6,33 +6,75 @@
 // Copies are not kept for later uses: a use may sit in a region (a loop body, a branch) that later code is not
 // dominated by; LLVM's CSE merges the copies that do dominate each other.
 #include "gpu_backend/lowering/Lowering.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
 
 bool cheapToRecompute(const Operation& op) {
   if (op.numResults() != 1 || !op.regions.empty()) return false;
-  switch (op.kind) {
-    case OpKind::TTMakeRange:
-    case OpKind::TTSplat:
-    case OpKind::ArithConstant:
-    case OpKind::TTExpandDims:
-    case OpKind::TTBroadcast: return true;
-    case OpKind::TTExternElementwise:
-    case OpKind::TTElementwiseInlineAsm: return false;
-    default: return hasTrait(op.kind, kElementwise);
+  switch (opFamily(op.kind)) {
+    case OpFamily::IntArith:
+    case OpFamily::FloatArith:
+    case OpFamily::Math:
+    case OpFamily::Compare:
+    case OpFamily::Cast:
+    case OpFamily::Pointer: return hasTrait(op.kind, kElementwise);  // lane by lane (addptr, not block pointers)
+    case OpFamily::Constant:
+      switch (familyOp<ConstantOp>(op.kind)) {
+        case ConstantOp::ArithConstant:
+        case ConstantOp::TTMakeRange: return true;
+        case ConstantOp::UBPoison: return false;
+      }
+      break;
+    case OpFamily::Shape:
+      switch (familyOp<ShapeOp>(op.kind)) {
+        case ShapeOp::TTSplat:
+        case ShapeOp::TTExpandDims:
+        case ShapeOp::TTBroadcast: return true;
+        case ShapeOp::TTUnsplat:
+        case ShapeOp::TTReshape:
+        case ShapeOp::TTTrans:
+        case ShapeOp::TTJoin:
+        case ShapeOp::TTSplit:
+        case ShapeOp::TTCat:
+        case ShapeOp::TTGather:
+        case ShapeOp::TTHistogram: return false;
+      }
+      break;
+    case OpFamily::External:  // elementwise, but a libdevice call or inline asm is not cheap
+    case OpFamily::Program:
+    case OpFamily::Memory:
+    case OpFamily::Atomic:
+    case OpFamily::Dot:
+    case OpFamily::ReduceScan:
+    case OpFamily::ControlFlow:
+    case OpFamily::Function:
+    case OpFamily::Terminator:
+    case OpFamily::Debug: return false;
   }
+  return false;
 }
 
 // The layout `op` reads tensor operand `index` in when its result is in `layout` (the lowering's own rule).
 LinearLayout operandLayout(const Operation& op, size_t index, const LinearLayout& layout) {
   const Value* operand = op.operand(index);
-  switch (op.kind) {
-    case OpKind::TTExpandDims:
-      return layout.dropOutDim(static_cast<int>(op.intAttr("axis"))).withOutDims(tensorDims(operand->type.shape()));
-    case OpKind::TTBroadcast: return broadcastSource(layout, operand->type.shape());
-    default: return layout;
+  if (opFamily(op.kind) != OpFamily::Shape) return layout;  // elementwise ops read their operands in their own layout
+  switch (familyOp<ShapeOp>(op.kind)) {
+    case ShapeOp::TTExpandDims:
+      return layout.dropOutDim(AxisView{op}.axis()).withOutDims(tensorDims(operand->type.shape()));
+    case ShapeOp::TTBroadcast: return broadcastSource(layout, operand->type.shape());
+    case ShapeOp::TTSplat:
+    case ShapeOp::TTUnsplat:
+    case ShapeOp::TTReshape:
+    case ShapeOp::TTTrans:
+    case ShapeOp::TTJoin:
+    case ShapeOp::TTSplit:
+    case ShapeOp::TTCat:
+    case ShapeOp::TTGather:
+    case ShapeOp::TTHistogram: return layout;
   }
+  return layout;
 }
 
 }  // namespace
