@@ -232,91 +232,76 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
     if (!fromTensorCores_.count(from)) return;
     for (const auto& result : op.results) fromTensorCores_.insert(result.get());
   };
-  // Layouts derived from the operand's (the rules below); every other op gets the default layouts after the switch.
-  switch (opFamily(op.kind)) {
-    case OpFamily::Shape:
-      switch (familyOp<ShapeOp>(op.kind)) {
-        case ShapeOp::TTExpandDims:
-          if (const LinearLayout* source = layoutOf(op.operand(0))) {
-            LinearLayout inserted = source->insertOutDim(AxisView{op}.axis(), "new");
-            remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
-            inherit(op.operand(0));
+  // Layouts derived from the operand's (the rules below); every other op gets the default layouts after them.
+  const OpFamily family = opFamily(op.kind);
+  if (family == OpFamily::Shape) {
+    switch (familyOp<ShapeOp>(op.kind)) {
+      case ShapeOp::TTExpandDims:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          LinearLayout inserted = source->insertOutDim(AxisView{op}.axis(), "new");
+          remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
+          inherit(op.operand(0));
+          return;
+        }
+        break;
+      case ShapeOp::TTReshape:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          remember(op.result(), source->withOutDims(tensorDims(op.result()->type.shape())));
+          return;
+        }
+        break;
+      case ShapeOp::TTTrans:
+        if (const LinearLayout* source = layoutOf(op.operand(0)); source && TransView{op}.order()) {
+          LinearLayout permutation =
+              transposeMap(op.operand(0)->type.shape(), op.result()->type.shape(), *TransView{op}.order());
+          remember(op.result(), permutation.compose(*source));
+          return;
+        }
+        break;
+      case ShapeOp::TTSplat:
+      case ShapeOp::TTUnsplat:
+      case ShapeOp::TTBroadcast:
+      case ShapeOp::TTJoin:
+      case ShapeOp::TTSplit:
+      case ShapeOp::TTCat:
+      case ShapeOp::TTGather:
+      case ShapeOp::TTHistogram: break;
+    }
+  }
+  if (family == OpFamily::ReduceScan) {
+    switch (familyOp<ReduceScanOp>(op.kind)) {
+      case ReduceScanOp::TTReduce:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          LinearLayout slice = sliceLayout(*source, AxisView{op}.axis(), nullptr);
+          for (size_t i = 0; i < op.numResults(); ++i)
+            if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
+          inherit(op.operand(0));
+          return;
+        }
+        break;
+      case ReduceScanOp::TTScan: break;
+    }
+  }
+  if (family == OpFamily::Dot) {
+    switch (familyOp<DotOp>(op.kind)) {
+      case DotOp::TTDot:
+        if (tensorCores_)
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
+            remember(op.result(), *mma);
+            fromTensorCores_.insert(op.result());
+            std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
+            if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
             return;
           }
-          break;
-        case ShapeOp::TTReshape:
-          if (const LinearLayout* source = layoutOf(op.operand(0))) {
-            remember(op.result(), source->withOutDims(tensorDims(op.result()->type.shape())));
-            return;
-          }
-          break;
-        case ShapeOp::TTTrans:
-          if (const LinearLayout* source = layoutOf(op.operand(0)); source && TransView{op}.order()) {
-            LinearLayout permutation =
-                transposeMap(op.operand(0)->type.shape(), op.result()->type.shape(), *TransView{op}.order());
-            remember(op.result(), permutation.compose(*source));
-            return;
-          }
-          break;
-        case ShapeOp::TTSplat:
-        case ShapeOp::TTUnsplat:
-        case ShapeOp::TTBroadcast:
-        case ShapeOp::TTJoin:
-        case ShapeOp::TTSplit:
-        case ShapeOp::TTCat:
-        case ShapeOp::TTGather:
-        case ShapeOp::TTHistogram: break;
-      }
-      break;
-    case OpFamily::ReduceScan:
-      switch (familyOp<ReduceScanOp>(op.kind)) {
-        case ReduceScanOp::TTReduce:
-          if (const LinearLayout* source = layoutOf(op.operand(0))) {
-            LinearLayout slice = sliceLayout(*source, AxisView{op}.axis(), nullptr);
-            for (size_t i = 0; i < op.numResults(); ++i)
-              if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
-            inherit(op.operand(0));
-            return;
-          }
-          break;
-        case ReduceScanOp::TTScan: break;
-      }
-      break;
-    case OpFamily::Dot:
-      switch (familyOp<DotOp>(op.kind)) {
-        case DotOp::TTDot:
-          if (tensorCores_)
-            if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
-              remember(op.result(), *mma);
-              fromTensorCores_.insert(op.result());
-              std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
-              if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
-              return;
-            }
-          break;
-      }
-      break;
-    case OpFamily::ControlFlow:
-      switch (familyOp<ControlFlowOp>(op.kind)) {
-        case ControlFlowOp::SCFFor: assignForLoop(op); return;
-        case ControlFlowOp::SCFIf:
-        case ControlFlowOp::SCFWhile: break;
-      }
-      break;
-    case OpFamily::IntArith:
-    case OpFamily::FloatArith:
-    case OpFamily::Math:
-    case OpFamily::Compare:
-    case OpFamily::Cast:
-    case OpFamily::External:
-    case OpFamily::Constant:
-    case OpFamily::Program:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug: break;
+        break;
+    }
+  }
+  if (family == OpFamily::ControlFlow) {
+    switch (familyOp<ControlFlowOp>(op.kind)) {
+      case ControlFlowOp::SCFFor: assignForLoop(op); return;
+      case ControlFlowOp::SCFIf:
+      case ControlFlowOp::SCFWhile: break;
+    }
   }
   for (size_t i = 0; i < op.numResults(); ++i)
     if (resultTensor(i)) remember(op.result(i), defaultLayout(op.result(i)->type.shape()));

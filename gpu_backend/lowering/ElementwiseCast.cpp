@@ -82,116 +82,103 @@ NaNBits nanBitsOf(const Value* value, int depth) {
     if (!f64) return NaNBits::exactly(canonicalNaNBits(kind));
     return allNever() ? NaNBits::exactly(0xFFF8000000000000ull) : NaNBits::unknown();
   };
-  switch (opFamily(op.kind)) {
-    case OpFamily::FloatArith:
-      switch (familyOp<FloatArithOp>(op.kind)) {
-        case FloatArithOp::ArithAddF:
-        case FloatArithOp::ArithSubF:
-        case FloatArithOp::ArithMulF:
-        case FloatArithOp::ArithDivF:
-        case FloatArithOp::TTPreciseDivF:
-        case FloatArithOp::ArithMaxNumF:
-        case FloatArithOp::ArithMinNumF: return arithmetic();
-        case FloatArithOp::TTClampF: return f64 ? NaNBits::unknown() : arithmetic();
-        case FloatArithOp::ArithMaximumF:
-        case FloatArithOp::ArithMinimumF:  // max.NaN.f64 writes 0x7FF8000000000000 whatever the inputs
-          return f64 ? NaNBits::exactly(0x7FF8000000000000ull) : NaNBits::exactly(canonicalNaNBits(kind));
-        case FloatArithOp::ArithRemF:  // isinf(b) ? a (its bits unchanged) : the arithmetic's NaN
-          return f64 ? NaNBits::unknown() : join(operand(0), arithmetic());
-        case FloatArithOp::ArithNegF: return NaNBits::unknown();
+  const OpFamily family = opFamily(op.kind);  // every other family: integers, memory, calls: bits unknown
+  if (family == OpFamily::FloatArith) {
+    switch (familyOp<FloatArithOp>(op.kind)) {
+      case FloatArithOp::ArithAddF:
+      case FloatArithOp::ArithSubF:
+      case FloatArithOp::ArithMulF:
+      case FloatArithOp::ArithDivF:
+      case FloatArithOp::TTPreciseDivF:
+      case FloatArithOp::ArithMaxNumF:
+      case FloatArithOp::ArithMinNumF: return arithmetic();
+      case FloatArithOp::TTClampF: return f64 ? NaNBits::unknown() : arithmetic();
+      case FloatArithOp::ArithMaximumF:
+      case FloatArithOp::ArithMinimumF:  // max.NaN.f64 writes 0x7FF8000000000000 whatever the inputs
+        return f64 ? NaNBits::exactly(0x7FF8000000000000ull) : NaNBits::exactly(canonicalNaNBits(kind));
+      case FloatArithOp::ArithRemF:  // isinf(b) ? a (its bits unchanged) : the arithmetic's NaN
+        return f64 ? NaNBits::unknown() : join(operand(0), arithmetic());
+      case FloatArithOp::ArithNegF: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Math) {
+    switch (familyOp<MathOp>(op.kind)) {
+      case MathOp::MathSqrt:
+      case MathOp::TTPreciseSqrt:
+      case MathOp::MathFma: return arithmetic();
+      case MathOp::MathExp:
+      case MathOp::MathExp2:
+      case MathOp::MathLog:
+      case MathOp::MathLog2:
+      case MathOp::MathSin:
+      case MathOp::MathCos:
+      case MathOp::MathRsqrt:
+      case MathOp::MathErf:
+      case MathOp::MathFloor:
+      case MathOp::MathCeil:
+      case MathOp::MathAbsF: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Cast) {
+    switch (familyOp<CastOp>(op.kind)) {
+      case CastOp::ArithExtF:
+      case CastOp::ArithTruncF: {  // f16 -> f32 and f32 -> f16/bf16 canonicalise; the others keep payloads
+        const ScalarKind from = op.operand(0)->type.scalarKind();
+        if ((from == ScalarKind::F16 && kind == ScalarKind::F32) ||
+            (from == ScalarKind::F32 && (kind == ScalarKind::F16 || kind == ScalarKind::BF16)))
+          return NaNBits::exactly(canonicalNaNBits(kind));
+        return operand(0).kind == NaNBits::Kind::Never ? NaNBits::never() : NaNBits::unknown();
       }
-      break;
-    case OpFamily::Math:
-      switch (familyOp<MathOp>(op.kind)) {
-        case MathOp::MathSqrt:
-        case MathOp::TTPreciseSqrt:
-        case MathOp::MathFma: return arithmetic();
-        case MathOp::MathExp:
-        case MathOp::MathExp2:
-        case MathOp::MathLog:
-        case MathOp::MathLog2:
-        case MathOp::MathSin:
-        case MathOp::MathCos:
-        case MathOp::MathRsqrt:
-        case MathOp::MathErf:
-        case MathOp::MathFloor:
-        case MathOp::MathCeil:
-        case MathOp::MathAbsF: return NaNBits::unknown();
+      case CastOp::ArithSIToFP:
+      case CastOp::ArithUIToFP: return NaNBits::never();
+      case CastOp::ArithExtSI:
+      case CastOp::ArithExtUI:
+      case CastOp::ArithTruncI:
+      case CastOp::ArithFPToSI:
+      case CastOp::ArithFPToUI:
+      case CastOp::ArithBitcast:
+      case CastOp::TTFpToFp:
+      case CastOp::TTBitcast: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Constant) {
+    switch (familyOp<ConstantOp>(op.kind)) {
+      case ConstantOp::ArithConstant: {
+        const Attribute* attr = ConstantView{op}.value();
+        if (!attr) return NaNBits::unknown();
+        if (attr->kind() == Attribute::Kind::Float)
+          return isNaNBits(attr->bits(), kind) ? NaNBits::exactly(attr->bits()) : NaNBits::never();
+        if (attr->kind() != Attribute::Kind::Dense) return NaNBits::unknown();
+        NaNBits all = NaNBits::never();
+        for (uint64_t bits : attr->denseBits())
+          all = join(all, isNaNBits(bits, kind) ? NaNBits::exactly(bits) : NaNBits::never());
+        return all;
       }
-      break;
-    case OpFamily::Cast:
-      switch (familyOp<CastOp>(op.kind)) {
-        case CastOp::ArithExtF:
-        case CastOp::ArithTruncF: {  // f16 -> f32 and f32 -> f16/bf16 canonicalise; the others keep payloads
-          const ScalarKind from = op.operand(0)->type.scalarKind();
-          if ((from == ScalarKind::F16 && kind == ScalarKind::F32) ||
-              (from == ScalarKind::F32 && (kind == ScalarKind::F16 || kind == ScalarKind::BF16)))
-            return NaNBits::exactly(canonicalNaNBits(kind));
-          return operand(0).kind == NaNBits::Kind::Never ? NaNBits::never() : NaNBits::unknown();
-        }
-        case CastOp::ArithSIToFP:
-        case CastOp::ArithUIToFP: return NaNBits::never();
-        case CastOp::ArithExtSI:
-        case CastOp::ArithExtUI:
-        case CastOp::ArithTruncI:
-        case CastOp::ArithFPToSI:
-        case CastOp::ArithFPToUI:
-        case CastOp::ArithBitcast:
-        case CastOp::TTFpToFp:
-        case CastOp::TTBitcast: return NaNBits::unknown();
-      }
-      break;
-    case OpFamily::Constant:
-      switch (familyOp<ConstantOp>(op.kind)) {
-        case ConstantOp::ArithConstant: {
-          const Attribute* attr = ConstantView{op}.value();
-          if (!attr) return NaNBits::unknown();
-          if (attr->kind() == Attribute::Kind::Float)
-            return isNaNBits(attr->bits(), kind) ? NaNBits::exactly(attr->bits()) : NaNBits::never();
-          if (attr->kind() != Attribute::Kind::Dense) return NaNBits::unknown();
-          NaNBits all = NaNBits::never();
-          for (uint64_t bits : attr->denseBits())
-            all = join(all, isNaNBits(bits, kind) ? NaNBits::exactly(bits) : NaNBits::never());
-          return all;
-        }
-        case ConstantOp::TTMakeRange:
-        case ConstantOp::UBPoison: return NaNBits::unknown();
-      }
-      break;
-    case OpFamily::Compare:
-      switch (familyOp<CompareOp>(op.kind)) {
-        case CompareOp::ArithSelect: return join(operand(1), operand(2));
-        case CompareOp::ArithCmpI:
-        case CompareOp::ArithCmpF: return NaNBits::unknown();
-      }
-      break;
-    case OpFamily::Shape:
-      switch (familyOp<ShapeOp>(op.kind)) {
-        case ShapeOp::TTSplat:
-        case ShapeOp::TTBroadcast:
-        case ShapeOp::TTExpandDims:
-        case ShapeOp::TTReshape:
-        case ShapeOp::TTTrans: return operand(0);
-        case ShapeOp::TTUnsplat:
-        case ShapeOp::TTJoin:
-        case ShapeOp::TTSplit:
-        case ShapeOp::TTCat:
-        case ShapeOp::TTGather:
-        case ShapeOp::TTHistogram: return NaNBits::unknown();
-      }
-      break;
-    case OpFamily::IntArith:
-    case OpFamily::External:
-    case OpFamily::Program:
-    case OpFamily::Pointer:
-    case OpFamily::Memory:
-    case OpFamily::Atomic:
-    case OpFamily::Dot:
-    case OpFamily::ReduceScan:
-    case OpFamily::ControlFlow:
-    case OpFamily::Function:
-    case OpFamily::Terminator:
-    case OpFamily::Debug: return NaNBits::unknown();
+      case ConstantOp::TTMakeRange:
+      case ConstantOp::UBPoison: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Compare) {
+    switch (familyOp<CompareOp>(op.kind)) {
+      case CompareOp::ArithSelect: return join(operand(1), operand(2));
+      case CompareOp::ArithCmpI:
+      case CompareOp::ArithCmpF: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Shape) {
+    switch (familyOp<ShapeOp>(op.kind)) {
+      case ShapeOp::TTSplat:
+      case ShapeOp::TTBroadcast:
+      case ShapeOp::TTExpandDims:
+      case ShapeOp::TTReshape:
+      case ShapeOp::TTTrans: return operand(0);
+      case ShapeOp::TTUnsplat:
+      case ShapeOp::TTJoin:
+      case ShapeOp::TTSplit:
+      case ShapeOp::TTCat:
+      case ShapeOp::TTGather:
+      case ShapeOp::TTHistogram: return NaNBits::unknown();
+    }
   }
   return NaNBits::unknown();
 }
