@@ -1,7 +1,7 @@
-// The IntArith family (ir/Ops.def; interpreter/ElementwiseInt.cpp): integer ops (docs/semantics.md §Integers). LLVM calls division by zero, signed MIN / -1
-// and shifts of the width or more undefined; each is guarded here so the code never relies on LLVM's choice and
-// gives NVIDIA's value, as the interpreter does: x / 0 = -1 (all ones), MIN / -1 = MIN, MIN % -1 = 0, shifts
-// of >= width give 0 (shl, shrui) or the sign fill (shrsi).
+// The IntArith family (ir/Ops.def; interpreter/ElementwiseInt.cpp): integer ops (docs/semantics.md §Integers).
+// LLVM calls division by zero, signed MIN / -1 and shifts of the width or more undefined; each is guarded here so
+// the code never relies on LLVM's choice and gives NVIDIA's value, as the interpreter does: x / 0 = -1 (all ones),
+// MIN / -1 = MIN, MIN % -1 = 0, shifts of >= width give 0 (shl, shrui) or the sign fill (shrsi).
 #include <llvm/IR/Intrinsics.h>
 
 #include <llvm/IR/IntrinsicsNVPTX.h>

@@ -1,12 +1,9 @@
 // The ReduceScan family (ir/Ops.def; interpreter/ReduceScan.cpp): tt.reduce is Reduce.cpp's; tt.scan is here.
 //
-// tt.scan is Kogge-Stone over the index bits along the axis (docs/semantics.md): for d = 1, 2, ..., S/2, for every i >= d at once,
-// x'[i] = combine(x[i - d], x[i]) (reverse: combine(x[i + d], x[i]) for i < S - d), others keep their value. When
-// the whole axis lives in each thread's registers every level is a register move; otherwise each level goes
-// through shared memory (store every element at its flat index, barrier, read the element d before).
-#include <fmt/format.h>
-#include <llvm/IR/IntrinsicsNVPTX.h>
-
+// tt.scan is Kogge-Stone over the index bits along the axis (docs/semantics.md): for d = 1, 2, ..., S/2, for every
+// i >= d at once, x'[i] = combine(x[i - d], x[i]) (reverse: combine(x[i + d], x[i]) for i < S - d), others keep
+// their value. When the whole axis lives in each thread's registers every level is a register move; otherwise each
+// level goes through shared memory (store every element at its flat index, barrier, read the element d before).
 #include <algorithm>
 #include <unordered_map>
 
