@@ -236,17 +236,34 @@ std::pair<int, const char*> opRequirement(const Operation& op) {
   auto atLeast = [&](std::pair<int, const char*> other) {
     if (other.first > need.first) need = other;
   };
-  switch (op.kind) {
-    case OpKind::TTReduce:
-    case OpKind::TTScan:
-    case OpKind::TTHistogram:
-    case OpKind::TTGather: atLeast({70, "warp shuffles with .sync (shfl.sync, PTX 6.0, sm_70)"}); break;
-    case OpKind::TTDot: atLeast({80, "tensor-core mma.sync and ldmatrix (sm_80)"}); break;
-    case OpKind::TTDescriptorLoad:
-    case OpKind::TTDescriptorStore:
-    case OpKind::TTDescriptorGather:
-    case OpKind::TTDescriptorScatter: atLeast({90, "tensor memory access (cp.async.bulk.tensor, sm_90)"}); break;
-    default: break;
+  const std::pair<int, const char*> shuffles{70, "warp shuffles with .sync (shfl.sync, PTX 6.0, sm_70)"};
+  const OpFamily family = opFamily(op.kind);  // the other families need nothing beyond their types
+  if (family == OpFamily::ReduceScan) atLeast(shuffles);
+  if (family == OpFamily::Dot) atLeast({80, "tensor-core mma.sync and ldmatrix (sm_80)"});
+  if (family == OpFamily::Shape) {
+    switch (familyOp<ShapeOp>(op.kind)) {
+      case ShapeOp::TTHistogram:
+      case ShapeOp::TTGather: atLeast(shuffles); break;
+      case ShapeOp::TTSplat:
+      case ShapeOp::TTUnsplat:
+      case ShapeOp::TTBroadcast:
+      case ShapeOp::TTExpandDims:
+      case ShapeOp::TTReshape:
+      case ShapeOp::TTTrans:
+      case ShapeOp::TTJoin:
+      case ShapeOp::TTSplit:
+      case ShapeOp::TTCat: break;
+    }
+  }
+  if (family == OpFamily::Memory) {
+    switch (familyOp<MemoryOp>(op.kind)) {
+      case MemoryOp::TTDescriptorLoad:
+      case MemoryOp::TTDescriptorStore:
+      case MemoryOp::TTDescriptorGather:
+      case MemoryOp::TTDescriptorScatter: atLeast({90, "tensor memory access (cp.async.bulk.tensor, sm_90)"}); break;
+      case MemoryOp::TTLoad:
+      case MemoryOp::TTStore: break;
+    }
   }
   for (const Value* operand : op.operands) atLeast(typeNeeds(operand->type));
   for (size_t r = 0; r < op.numResults(); ++r) atLeast(typeNeeds(op.result(r)->type));

@@ -80,7 +80,7 @@ TileRef makeRange(const Operation& op) {
 TileRef constant(const Operation& op) {
   Type type = op.result()->type;
   MutableTileRef result = makeTile(type);
-  const Attribute* value = &ConstantView{op}.value();
+  const Attribute* value = ConstantView{op}.value();
   switch (value->kind()) {
     case Attribute::Kind::Dense:
       for (int64_t i = 0; i < result->size(); ++i) result->setBits(i, value->denseBitsAt(i));

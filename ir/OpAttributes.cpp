@@ -186,14 +186,12 @@ const std::string& CallView::callee() const {
   return attribute->text();
 }
 
-const Attribute& ConstantView::value() const {
-  const Attribute* attribute = op.attr("value");
-  TILESIM_ASSERT(attribute, std::string(op.name()) + " without a value");
-  return *attribute;
-}
+const Attribute* ConstantView::value() const { return op.attr("value"); }
 
 uint64_t ConstantView::bitsAt(int64_t index) const {
-  const Attribute& constant = value();
+  const Attribute* attribute = value();
+  TILESIM_ASSERT(attribute, std::string(op.name()) + " without a value");
+  const Attribute& constant = *attribute;
   if (constant.kind() == Attribute::Kind::Dense) return constant.denseBitsAt(index);
   if (constant.kind() == Attribute::Kind::Float) return constant.bits();
   return static_cast<uint64_t>(constant.intValue());
@@ -204,18 +202,34 @@ bool OverflowFlagsView::noSignedWrap() const {
   return attribute && attribute->text().find("nsw") != std::string::npos;
 }
 
-int64_t MakeRangeView::start() const { return op.intAttr("start"); }
+int64_t MakeRangeView::start() const { return op.intAttr("start", 0); }
 
-int AxisView::axis() const { return static_cast<int>(op.intAttr("axis")); }
+int AxisView::axis() const { return static_cast<int>(op.intAttr("axis", 0)); }
 
 bool ScanView::reverse() const { return op.intAttr("reverse", 0) != 0; }
 
 bool ForView::unsignedCompare() const { return op.hasAttr("unsignedCmp"); }
 
-const std::string* InlineAsmView::asmString() const {
-  const Attribute* attribute = op.attr("asm_string");
+namespace {
+const std::string* stringAttribute(const Operation& op, std::string_view name) {
+  const Attribute* attribute = op.attr(name);
   return attribute && attribute->kind() == Attribute::Kind::String ? &attribute->text() : nullptr;
 }
+}  // namespace
+
+const std::string* InlineAsmView::asmString() const { return stringAttribute(op, "asm_string"); }
+const std::string* InlineAsmView::constraints() const { return stringAttribute(op, "constraints"); }
+
+bool InlineAsmView::pure() const {
+  const Attribute* attribute = op.attr("pure");
+  return attribute && attribute->kind() == Attribute::Kind::Bool && attribute->boolValue();
+}
+
+int TensorDescriptorView::padding() const { return static_cast<int>(op.intAttr("padding", 1)); }
+std::string ExternElementwiseView::symbol() const { return op.keywordAttr("symbol", ""); }
+std::string PrintView::prefix() const { return op.keywordAttr("prefix"); }
+bool PrintView::hex() const { return op.intAttr("hex", 0) != 0; }
+std::string AssertView::message() const { return op.keywordAttr("message"); }
 
 int64_t InlineAsmView::packedElement() const {
   const Attribute* attribute = op.attr("packed_element");

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/IR.h"
 
@@ -149,7 +150,7 @@ struct CallView {  // tt.call
 };
 struct ConstantView {  // arith.constant
   const Operation& op;
-  const Attribute& value() const;  // Dense for a tensor, else Integer, Bool or Float
+  const Attribute* value() const;  // Dense for a tensor, else Integer, Bool or Float; null when absent
   // Element i's bits (integers: two's complement, not yet masked to the width; floats: their format's bits).
   uint64_t bitsAt(int64_t index) const;
 };
@@ -159,11 +160,11 @@ struct OverflowFlagsView {  // arith.addi, subi, muli, shli: `overflow<nsw, nuw>
 };
 struct MakeRangeView {  // tt.make_range
   const Operation& op;
-  int64_t start() const;
+  int64_t start() const;  // absent = 0
 };
-struct AxisView {  // tt.reduce, tt.scan, tt.gather
+struct AxisView {  // tt.reduce, tt.scan, tt.expand_dims, tt.gather: the dimension the op acts along
   const Operation& op;
-  int axis() const;
+  int axis() const;  // absent = 0
 };
 struct ScanView {  // tt.scan
   const Operation& op;
@@ -177,8 +178,27 @@ struct ForView {  // scf.for
 // so neither accessor asserts.
 struct InlineAsmView {
   const Operation& op;
-  const std::string* asmString() const;  // the `asm_string` String, or nullptr when absent or of another kind
-  int64_t packedElement() const;         // the `packed_element` Integer; absent or of another kind = 1
+  const std::string* asmString() const;    // the `asm_string` String, or nullptr when absent or of another kind
+  const std::string* constraints() const;  // the `constraints` String, or nullptr when absent or of another kind
+  int64_t packedElement() const;           // the `packed_element` Integer; absent or of another kind = 1
+  bool pure() const;                       // absent = false
+};
+struct TensorDescriptorView {  // tt.make_tensor_descriptor
+  const Operation& op;
+  int padding() const;  // 1 zero, 2 NaN; absent = 1
+};
+struct ExternElementwiseView {  // tt.extern_elementwise
+  const Operation& op;
+  std::string symbol() const;  // absent = ""
+};
+struct PrintView {  // tt.print
+  const Operation& op;
+  std::string prefix() const;  // absent = ""
+  bool hex() const;            // absent = false
+};
+struct AssertView {  // tt.assert
+  const Operation& op;
+  std::string message() const;  // absent = ""
 };
 
 }  // namespace tilesim

@@ -9,14 +9,6 @@
 #include "ir/Assert.h"
 
 namespace tilesim::gpu {
-namespace {
-
-int log2Exact(int64_t value) {
-  TILESIM_ASSERT(value > 0 && std::has_single_bit(static_cast<uint64_t>(value)), "layout: sizes are powers of two");
-  return std::countr_zero(static_cast<uint64_t>(value));
-}
-
-}  // namespace
 
 std::string BlockedParams::str() const {
   return fmt::format("sizePerThread=[{}] threadsPerWarp=[{}] warpsPerCTA=[{}]", fmt::join(sizePerThread, ","),
@@ -25,7 +17,7 @@ std::string BlockedParams::str() const {
 
 std::vector<LayoutDim> tensorDims(std::span<const int64_t> shape) {
   std::vector<LayoutDim> dims;
-  for (size_t d = 0; d < shape.size(); ++d) dims.push_back({"dim" + std::to_string(d), log2Exact(shape[d])});
+  for (size_t d = 0; d < shape.size(); ++d) dims.push_back({"dim" + std::to_string(d), log2Ceil(shape[d])});
   return dims;
 }
 
@@ -82,11 +74,11 @@ LinearLayout blockedLayout(std::span<const int64_t> shape, const BlockedParams& 
   };
   std::vector<uint64_t> registers, lanes, warps;
   for (size_t i = 0; i < rank; ++i)
-    for (int k = 0; k < log2Exact(params.sizePerThread[rank - 1 - i]); ++k) registers.push_back(take(rank - 1 - i));
+    for (int k = 0; k < log2Ceil(params.sizePerThread[rank - 1 - i]); ++k) registers.push_back(take(rank - 1 - i));
   for (size_t i = 0; i < rank; ++i)
-    for (int k = 0; k < log2Exact(params.threadsPerWarp[rank - 1 - i]); ++k) lanes.push_back(take(rank - 1 - i));
+    for (int k = 0; k < log2Ceil(params.threadsPerWarp[rank - 1 - i]); ++k) lanes.push_back(take(rank - 1 - i));
   for (size_t i = 0; i < rank; ++i)
-    for (int k = 0; k < log2Exact(params.warpsPerCta[rank - 1 - i]); ++k) warps.push_back(take(rank - 1 - i));
+    for (int k = 0; k < log2Ceil(params.warpsPerCta[rank - 1 - i]); ++k) warps.push_back(take(rank - 1 - i));
   for (size_t i = 0; i < rank; ++i)  // the tile repeats in registers over what is left, fastest dim first
     while (nextBit[rank - 1 - i] < outDims[rank - 1 - i].bits) registers.push_back(take(rank - 1 - i));
   std::vector<LayoutDim> inDims = {{std::string(kWarpDim), static_cast<int>(warps.size())},
@@ -129,15 +121,15 @@ struct MmaTiling {
 MmaTiling mmaTiling(std::span<const int64_t> resultShape, int numWarps) {
   const size_t rank = resultShape.size();
   TILESIM_ASSERT(rank == 2 || rank == 3, "mma layout: a dot of rank 2 or 3");
-  const int batchBits = rank == 3 ? log2Exact(resultShape[0]) : 0;
-  const int mBits = log2Exact(resultShape[rank - 2]), nBits = log2Exact(resultShape[rank - 1]);
+  const int batchBits = rank == 3 ? log2Ceil(resultShape[0]) : 0;
+  const int mBits = log2Ceil(resultShape[rank - 2]), nBits = log2Ceil(resultShape[rank - 1]);
   TILESIM_ASSERT(mBits >= 4 && nBits >= 3, "mma layout: the result is at least 16 x 8");
   std::vector<TileBit> tileBits;
   for (int k = 0; k < mBits - 4; ++k) tileBits.push_back({TileBit::M, k});
   for (int k = 0; k < nBits - 3; ++k) tileBits.push_back({TileBit::N, k});
   for (int k = 0; k < batchBits; ++k) tileBits.push_back({TileBit::Batch, k});
   MmaTiling tiling;
-  tiling.warpCount = log2Exact(numWarps);
+  tiling.warpCount = log2Ceil(numWarps);
   const size_t onWarps = std::min(tileBits.size(), static_cast<size_t>(tiling.warpCount));
   tiling.warpBits.assign(tileBits.begin(), tileBits.begin() + static_cast<std::ptrdiff_t>(onWarps));
   tiling.registerBits.assign(tileBits.begin() + static_cast<std::ptrdiff_t>(onWarps), tileBits.end());
@@ -154,8 +146,8 @@ LinearLayout mmaLayout(MmaOperand operand, std::span<const int64_t> resultShape,
                        int numWarps) {
   const size_t rank = resultShape.size();
   const MmaTiling tiling = mmaTiling(resultShape, numWarps);
-  const int mBits = log2Exact(resultShape[rank - 2]), nBits = log2Exact(resultShape[rank - 1]);
-  const int kBits = log2Exact(depth);
+  const int mBits = log2Ceil(resultShape[rank - 2]), nBits = log2Ceil(resultShape[rank - 1]);
+  const int kBits = log2Ceil(depth);
   TILESIM_ASSERT(kBits >= wordBits + 3, "mma layout: K covers one instruction");
   // The operand's shape and the offsets of its index bits in the flat row-major index.
   std::vector<int64_t> shape(resultShape.begin(), resultShape.end());

@@ -2,6 +2,7 @@
 #include "gpu_backend/layout/LayoutAssignment.h"
 
 #include "gpu_backend/layout/TensorCoreDots.h"
+#include "ir/OpAttributes.h"
 
 #include <algorithm>
 #include <bit>
@@ -137,7 +138,7 @@ void LayoutAssignment::preferSlicesForBroadcasts(const Function& kernel) {
     for (const Value* operand : op.operands) {
       if (!operand->type.isTensor() || preferred_.count(operand) || !operand->definingOp) continue;
       if (op.kind == OpKind::TTExpandDims) {
-        const int axis = static_cast<int>(op.intAttr("axis"));
+        const int axis = AxisView{op}.axis();
         preferred_.emplace(operand, wanted->second.dropOutDim(axis).withOutDims(tensorDims(operand->type.shape())));
       } else if (operand->type.shape().size() == op.result()->type.shape().size() &&
                  std::equal(operand->type.shape().begin(), operand->type.shape().end(), op.result()->type.shape().begin())) {
@@ -231,72 +232,76 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
     if (!fromTensorCores_.count(from)) return;
     for (const auto& result : op.results) fromTensorCores_.insert(result.get());
   };
-  switch (op.kind) {
-    case OpKind::TTExpandDims:
-      if (const LinearLayout* source = layoutOf(op.operand(0))) {
-        LinearLayout inserted = source->insertOutDim(static_cast<int>(op.intAttr("axis")), "new");
-        remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
-        inherit(op.operand(0));
-        return;
-      }
-      break;
-    case OpKind::TTReduce:
-      if (const LinearLayout* source = layoutOf(op.operand(0))) {
-        LinearLayout slice = sliceLayout(*source, static_cast<int>(op.intAttr("axis")), nullptr);
-        for (size_t i = 0; i < op.numResults(); ++i)
-          if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
-        inherit(op.operand(0));
-        return;
-      }
-      break;
-    case OpKind::TTReshape:
-      if (const LinearLayout* source = layoutOf(op.operand(0))) {
-        remember(op.result(), source->withOutDims(tensorDims(op.result()->type.shape())));
-        return;
-      }
-      break;
-    case OpKind::TTTrans:
-      if (const LinearLayout* source = layoutOf(op.operand(0)); source && op.attr("order")) {
-        LinearLayout permutation =
-            transposeMap(op.operand(0)->type.shape(), op.result()->type.shape(), op.attr("order")->arrayValues());
-        remember(op.result(), permutation.compose(*source));
-        return;
-      }
-      break;
-    case OpKind::TTDot:
-      if (tensorCores_)
-        if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
-          remember(op.result(), *mma);
-          fromTensorCores_.insert(op.result());
-          std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
-          if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
+  // Layouts derived from the operand's (the rules below); every other op gets the default layouts after them.
+  const OpFamily family = opFamily(op.kind);
+  if (family == OpFamily::Shape) {
+    switch (familyOp<ShapeOp>(op.kind)) {
+      case ShapeOp::TTExpandDims:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          LinearLayout inserted = source->insertOutDim(AxisView{op}.axis(), "new");
+          remember(op.result(), inserted.withOutDims(tensorDims(op.result()->type.shape())));
+          inherit(op.operand(0));
           return;
         }
-      break;
-    case OpKind::SCFFor: {
-      const Block& body = op.region(0).front();
-      const Operation* yield = body.terminator();
-      for (size_t i = 0; i < op.numResults(); ++i) {
-        const Value* init = op.operand(3 + i);
-        if (!init->type.isTensor()) continue;
-        const LinearLayout* layout = layoutOf(init);
-        LinearLayout chosen = layout ? *layout : defaultLayout(init->type.shape());
-        // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
-        const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
-        if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
-          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) {
-            chosen = *mma;
-            // Inside the body the accumulator is a tensor-core value (attention rescales it there); the loop's
-            // result is not, so the epilogue keeps its blocked layouts.
-            if (i + 1 < body.arguments.size()) fromTensorCores_.insert(body.argument(i + 1));
-          }
-        remember(op.result(i), chosen);
-        if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
-      }
-      return;
+        break;
+      case ShapeOp::TTReshape:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          remember(op.result(), source->withOutDims(tensorDims(op.result()->type.shape())));
+          return;
+        }
+        break;
+      case ShapeOp::TTTrans:
+        if (const LinearLayout* source = layoutOf(op.operand(0)); source && OrderView{op}.order()) {
+          LinearLayout permutation =
+              transposeMap(op.operand(0)->type.shape(), op.result()->type.shape(), *OrderView{op}.order());
+          remember(op.result(), permutation.compose(*source));
+          return;
+        }
+        break;
+      case ShapeOp::TTSplat:
+      case ShapeOp::TTUnsplat:
+      case ShapeOp::TTBroadcast:
+      case ShapeOp::TTJoin:
+      case ShapeOp::TTSplit:
+      case ShapeOp::TTCat:
+      case ShapeOp::TTGather:
+      case ShapeOp::TTHistogram: break;
     }
-    default:
-      break;
+  }
+  if (family == OpFamily::ReduceScan) {
+    switch (familyOp<ReduceScanOp>(op.kind)) {
+      case ReduceScanOp::TTReduce:
+        if (const LinearLayout* source = layoutOf(op.operand(0))) {
+          LinearLayout slice = sliceLayout(*source, AxisView{op}.axis(), nullptr);
+          for (size_t i = 0; i < op.numResults(); ++i)
+            if (resultTensor(i)) remember(op.result(i), slice.withOutDims(tensorDims(op.result(i)->type.shape())));
+          inherit(op.operand(0));
+          return;
+        }
+        break;
+      case ReduceScanOp::TTScan: break;
+    }
+  }
+  if (family == OpFamily::Dot) {
+    switch (familyOp<DotOp>(op.kind)) {
+      case DotOp::TTDot:
+        if (tensorCores_)
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
+            remember(op.result(), *mma);
+            fromTensorCores_.insert(op.result());
+            std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
+            if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
+            return;
+          }
+        break;
+    }
+  }
+  if (family == OpFamily::ControlFlow) {
+    switch (familyOp<ControlFlowOp>(op.kind)) {
+      case ControlFlowOp::SCFFor: assignForLoop(op); return;
+      case ControlFlowOp::SCFIf:
+      case ControlFlowOp::SCFWhile: break;
+    }
   }
   for (size_t i = 0; i < op.numResults(); ++i)
     if (resultTensor(i)) remember(op.result(i), defaultLayout(op.result(i)->type.shape()));
@@ -305,6 +310,28 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
       for (const auto& argument : block->arguments)
         if (argument->type.isTensor() && !layoutOf(argument.get()))
           remember(argument.get(), defaultLayout(argument->type.shape()));
+}
+
+void LayoutAssignment::assignForLoop(const Operation& op) {
+  const Block& body = op.region(0).front();
+  const Operation* yield = body.terminator();
+  for (size_t i = 0; i < op.numResults(); ++i) {
+    const Value* init = op.operand(3 + i);
+    if (!init->type.isTensor()) continue;
+    const LinearLayout* layout = layoutOf(init);
+    LinearLayout chosen = layout ? *layout : defaultLayout(init->type.shape());
+    // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
+    const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
+    if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
+      if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) {
+        chosen = *mma;
+        // Inside the body the accumulator is a tensor-core value (attention rescales it there); the loop's
+        // result is not, so the epilogue keeps its blocked layouts.
+        if (i + 1 < body.arguments.size()) fromTensorCores_.insert(body.argument(i + 1));
+      }
+    remember(op.result(i), chosen);
+    if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
+  }
 }
 
 std::string LayoutAssignment::print(const Function& kernel) const {

@@ -70,6 +70,8 @@ class LayoutAssignment {
 
  private:
   void assignOp(const Operation& op, Diagnostics& diagnostics);
+  // scf.for: each tensor result and its body argument share its init's layout (a tensor-core accumulator's mma one).
+  void assignForLoop(const Operation& op);
   void preferSlicesForBroadcasts(const Function& kernel);
   const LinearLayout& remember(const Value* value, LinearLayout layout);
 

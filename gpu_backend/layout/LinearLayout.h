@@ -48,6 +48,14 @@
 
 namespace tilesim::gpu {
 
+// The number of index bits that address `value` elements: the least b with 2^b >= value (0 for value <= 1).
+// Tensor extents are powers of two, where it is the exact log2. The one log2 helper of gpu_backend.
+inline int log2Ceil(int64_t value) {
+  int bits = 0;
+  while ((int64_t{1} << bits) < value) ++bits;
+  return bits;
+}
+
 struct LayoutDim {
   std::string name;
   int bits = 0;  // the dimension has 2^bits values

@@ -37,11 +37,6 @@ std::vector<uint64_t> phaseLaneBases(const LinearLayout& layout, int laneBits, c
   return result;
 }
 
-int log2Exact(int value) {
-  int bits = 0;
-  while ((1 << bits) < value) ++bits;
-  return bits;
-}
 
 // The placement whose out-of-segment subspace is `outside` (vector bases first), as offsets of index bits.
 std::optional<SharedPlacement> placementFrom(const std::vector<uint64_t>& outside, int vectorBits, int indexBits) {
@@ -256,8 +251,8 @@ SharedPlacement choosePlainPlacement(const LinearLayout& source, const LinearLay
       const std::vector<uint64_t> vector(wider.begin(), wider.begin() + vectorBits);
       const Gf2Span vectorSpan = spanOf(vector);
       const int accessBytes = (1 << vectorBits) * elementBytes;
-      const int segmentBits = log2Exact(kRowBytes / accessBytes);
-      const int laneBits = std::min(log2Exact(kLanesPerWarp), segmentBits);
+      const int segmentBits = log2Ceil(kRowBytes / accessBytes);
+      const int laneBits = std::min(log2Ceil(kLanesPerWarp), segmentBits);
       const std::vector<uint64_t> p = phaseLaneBases(source, laneBits, vectorSpan),
                                   q = phaseLaneBases(target, laneBits, vectorSpan);
       const int outsideDimension = std::max(vectorBits, indexBits - segmentBits);
@@ -332,9 +327,9 @@ std::optional<SharedPlacement> ldmatrixPlacement(const LinearLayout& source, con
          sourcePrefix[static_cast<size_t>(storeBits)] == vector[static_cast<size_t>(storeBits)])
     ++storeBits;
   const Gf2Span vectorSpan = spanOf(vector);
-  const int segmentBits = log2Exact(kRowBytes / kMaxVectorBytes);  // 8 rows of 16 bytes per phase
+  const int segmentBits = log2Ceil(kRowBytes / kMaxVectorBytes);  // 8 rows of 16 bytes per phase
   // The source's phase: the lanes one store instruction serves at once (all 32 for accesses under 4 bytes).
-  const int storeLaneBits = std::min(log2Exact(kLanesPerWarp), log2Exact(kRowBytes / (kElementBytes << storeBits)));
+  const int storeLaneBits = std::min(log2Ceil(kLanesPerWarp), log2Ceil(kRowBytes / (kElementBytes << storeBits)));
   const std::vector<uint64_t> p = phaseLaneBases(source, storeLaneBits, vectorSpan),
                               q = phaseLaneBases(*rows, segmentBits, vectorSpan);
   for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {q}}) {

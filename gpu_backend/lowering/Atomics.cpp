@@ -209,8 +209,10 @@ bool copiesAcrossThreads(const LinearLayout* layout, int numThreads) {
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   AtomicLane lane{lowering, op, AtomicRmwKind::Exch, false, false, 32, {}};
-  lane.isCas = op.kind == OpKind::TTAtomicCAS;
-  if (!lane.isCas) lane.kind = AtomicView{op}.rmwKind();
+  switch (familyOp<AtomicOp>(op.kind)) {
+    case AtomicOp::TTAtomicRMW: lane.kind = AtomicView{op}.rmwKind(); break;
+    case AtomicOp::TTAtomicCAS: lane.isCas = true; break;
+  }
   Type element = op.result()->type.element();
   lane.isFloat = element.isFloat();
   lane.bits = storageBytes(element.scalarKind()) * 8;

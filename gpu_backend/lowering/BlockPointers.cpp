@@ -11,6 +11,7 @@
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -40,17 +41,6 @@ std::vector<llvm::Value*> registersOf(const Fields& fields) {
   return regs;
 }
 
-int log2Of(int64_t value) {
-  int bits = 0;
-  while ((int64_t{1} << bits) < value) ++bits;
-  return bits;
-}
-
-uint64_t quietNaNBits(ScalarKind kind) {  // interpreter/MemoryOps.cpp quietNaNBits
-  FloatFormat f = floatFormat(kind);
-  if (!f.hasInfinity) return canonicalNaNBits(kind);
-  return (((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits) | (uint64_t{1} << (f.mantissaBits - 1));
-}
 
 struct Access {
   std::vector<llvm::Value*> addresses, inBounds;  // per register; inBounds null when nothing is checked
@@ -61,9 +51,8 @@ Access addresses(KernelLowering& lowering, const Operation& op, const Fields& fi
   Builder& b = lowering.builder;
   const int rank = static_cast<int>(shape.size());
   std::vector<bool> checked(static_cast<size_t>(rank), false);
-  if (const Attribute* boundary = op.attr("boundaryCheck"))
-    for (int64_t d : boundary->arrayValues())
-      if (d >= 0 && d < rank) checked[static_cast<size_t>(d)] = true;
+  for (int64_t d : BoundaryCheckView{op}.dimensions())
+    if (d >= 0 && d < rank) checked[static_cast<size_t>(d)] = true;
   Access access;
   for (int r = 0; r < numRegisters(layout); ++r) {
     llvm::Value* flat = lowering.elementIndex(layout, r);
@@ -73,7 +62,7 @@ Access addresses(KernelLowering& lowering, const Operation& op, const Fields& fi
     for (int d = rank - 1; d >= 0; --d) {
       const size_t i = static_cast<size_t>(d);
       llvm::Value* coordinate = b.CreateAnd(b.CreateLShr(flat, static_cast<uint64_t>(shift)), b.getInt32(static_cast<uint32_t>(shape[i] - 1)));
-      shift += log2Of(shape[i]);
+      shift += log2Ceil(shape[i]);
       llvm::Value* position = b.CreateAdd(b.CreateSExt(fields.offsets[i], b.getInt64Ty()), b.CreateZExt(coordinate, b.getInt64Ty()));
       offset = b.CreateAdd(offset, b.CreateMul(position, fields.strides[i]));
       if (checked[i]) {
@@ -89,66 +78,65 @@ Access addresses(KernelLowering& lowering, const Operation& op, const Fields& fi
 
 }  // namespace
 
-void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op) {
+void lowerMakeTensorPtr(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
-  switch (op.kind) {
-    case OpKind::TTMakeTensorPtr: {
-      const int rank = op.result()->type.pointee().rank();
-      Fields fields{lowering.in(op.operand(0), nullptr)[0], {}, {}, {}};
-      for (int d = 0; d < rank; ++d) {
-        fields.shape.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0], b.getInt64Ty()));
-        fields.strides.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + rank + d)), nullptr)[0], b.getInt64Ty()));
-        fields.offsets.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + 2 * rank + d)), nullptr)[0], b.getInt32Ty()));
-      }
-      return lowering.set(op.result(), Lowered{registersOf(fields), std::nullopt});
-    }
-    case OpKind::TTAdvance: {
-      const int rank = op.result()->type.pointee().rank();
-      Fields fields = fieldsOf(lowering.get(op.operand(0)).regs, rank);
-      for (int d = 0; d < rank && static_cast<size_t>(d + 1) < op.numOperands(); ++d)  // i32 offsets wrap
-        fields.offsets[static_cast<size_t>(d)] = b.CreateAdd(
-            fields.offsets[static_cast<size_t>(d)],
-            b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0], b.getInt32Ty()));
-      return lowering.set(op.result(), Lowered{registersOf(fields), std::nullopt});
-    }
-    case OpKind::TTLoad:
-    case OpKind::TTStore: {
-      Type block = op.operand(0)->type.pointee();
-      const int rank = block.rank();
-      Type element = block.element();
-      if (!element.isScalar()) lowering.unsupported(op, "of a block of pointers");
-      const int bytes = storageBytes(element.scalarKind()), bits = bytes * 8;
-      Fields fields = fieldsOf(lowering.get(op.operand(0)).regs, rank);
-      const Value* tile = op.kind == OpKind::TTLoad ? op.result() : op.operand(1);
-      const LinearLayout* layout = lowering.layoutOf(tile);
-      TILESIM_ASSERT(layout, "block-pointer access without a layout");
-      Access access = addresses(lowering, op, fields, *layout, block.shape(), bytes);
-      llvm::Type* type = lowering.scalarType(op, tile->type);
-      llvm::Type* registerType = b.getIntNTy(static_cast<unsigned>(ptx::registerBits(bits)));
-      if (op.kind == OpKind::TTStore) {
-        std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
-        for (size_t r = 0; r < values.size(); ++r) {
-          llvm::Value* v = values[r];
-          if (!v->getType()->isIntegerTy()) v = b.CreateBitCast(v, b.getIntNTy(static_cast<unsigned>(bits)));
-          ptx::storeGlobal(b, access.addresses[r], bits, b.CreateZExtOrTrunc(v, registerType), access.inBounds[r]);
-        }
-        return;
-      }
-      const int padding = static_cast<int>(op.intAttr("padding", 0));
-      const uint64_t padBits = padding == 2 && element.isFloat() ? quietNaNBits(element.scalarKind()) : 0;
-      Lowered lowered;
-      lowered.layout = *layout;
-      for (size_t r = 0; r < access.addresses.size(); ++r) {
-        llvm::Value* loaded = ptx::loadGlobal(b, access.addresses[r], bits, access.inBounds[r], llvm::ConstantInt::get(registerType, padBits));
-        llvm::Value* exact = b.CreateTrunc(loaded, b.getIntNTy(static_cast<unsigned>(bits)));
-        if (type->isIntegerTy(1)) exact = b.CreateICmpNE(exact, b.getInt8(0));
-        else if (!type->isIntegerTy()) exact = b.CreateBitCast(exact, type);
-        lowered.regs.push_back(exact);
-      }
-      return lowering.set(op.result(), std::move(lowered));
-    }
-    default: TILESIM_UNREACHABLE("not a block-pointer op");
+  const int rank = op.result()->type.pointee().rank();
+  Fields fields{lowering.in(op.operand(0), nullptr)[0], {}, {}, {}};
+  for (int d = 0; d < rank; ++d) {
+    fields.shape.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0], b.getInt64Ty()));
+    fields.strides.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + rank + d)), nullptr)[0], b.getInt64Ty()));
+    fields.offsets.push_back(b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + 2 * rank + d)), nullptr)[0], b.getInt32Ty()));
   }
+  return lowering.set(op.result(), Lowered{registersOf(fields), std::nullopt});
+}
+
+void lowerAdvance(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const int rank = op.result()->type.pointee().rank();
+  Fields fields = fieldsOf(lowering.get(op.operand(0)).regs, rank);
+  for (int d = 0; d < rank && static_cast<size_t>(d + 1) < op.numOperands(); ++d)  // i32 offsets wrap
+    fields.offsets[static_cast<size_t>(d)] = b.CreateAdd(
+        fields.offsets[static_cast<size_t>(d)],
+        b.CreateSExtOrTrunc(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0], b.getInt32Ty()));
+  return lowering.set(op.result(), Lowered{registersOf(fields), std::nullopt});
+}
+
+// tt.load and tt.store of a block pointer.
+void lowerBlockPointerAccess(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  Type block = op.operand(0)->type.pointee();
+  const int rank = block.rank();
+  Type element = block.element();
+  if (!element.isScalar()) lowering.unsupported(op, "of a block of pointers");
+  const int bytes = storageBytes(element.scalarKind()), bits = bytes * 8;
+  Fields fields = fieldsOf(lowering.get(op.operand(0)).regs, rank);
+  const Value* tile = op.kind == OpKind::TTLoad ? op.result() : op.operand(1);
+  const LinearLayout* layout = lowering.layoutOf(tile);
+  TILESIM_ASSERT(layout, "block-pointer access without a layout");
+  Access access = addresses(lowering, op, fields, *layout, block.shape(), bytes);
+  llvm::Type* type = lowering.scalarType(op, tile->type);
+  llvm::Type* registerType = b.getIntNTy(static_cast<unsigned>(ptx::registerBits(bits)));
+  if (op.kind == OpKind::TTStore) {
+    std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
+    for (size_t r = 0; r < values.size(); ++r) {
+      llvm::Value* v = values[r];
+      if (!v->getType()->isIntegerTy()) v = b.CreateBitCast(v, b.getIntNTy(static_cast<unsigned>(bits)));
+      ptx::storeGlobal(b, access.addresses[r], bits, b.CreateZExtOrTrunc(v, registerType), access.inBounds[r]);
+    }
+    return;
+  }
+  const PaddingOption padding = MemoryHintsView{op}.padding();
+  const uint64_t padBits = padding == PaddingOption::NaN && element.isFloat() ? quietNaNBits(element.scalarKind()) : 0;
+  Lowered lowered;
+  lowered.layout = *layout;
+  for (size_t r = 0; r < access.addresses.size(); ++r) {
+    llvm::Value* loaded = ptx::loadGlobal(b, access.addresses[r], bits, access.inBounds[r], llvm::ConstantInt::get(registerType, padBits));
+    llvm::Value* exact = b.CreateTrunc(loaded, b.getIntNTy(static_cast<unsigned>(bits)));
+    if (type->isIntegerTy(1)) exact = b.CreateICmpNE(exact, b.getInt8(0));
+    else if (!type->isIntegerTy()) exact = b.CreateBitCast(exact, type);
+    lowered.regs.push_back(exact);
+  }
+  return lowering.set(op.result(), std::move(lowered));
 }
 
 }  // namespace tilesim::gpu

@@ -6,20 +6,21 @@
 // interpreter's limit) and an unknown callee are refused.
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 
 void lowerCall(KernelLowering& lowering, const Operation& op) {
-  const Attribute* calleeName = op.attr("callee");
-  if (!calleeName || !lowering.sourceModule) lowering.unsupported(op, "without a callee in the module");
-  std::optional<Function> callee = lowering.sourceModule->findFunction(calleeName->text());
-  if (!callee) lowering.unsupported(op, "of the unknown function @" + calleeName->text());
+  if (!lowering.sourceModule) lowering.unsupported(op, "without a callee in the module");
+  const std::string& calleeName = CallView{op}.callee();
+  std::optional<Function> callee = lowering.sourceModule->findFunction(calleeName);
+  if (!callee) lowering.unsupported(op, "of the unknown function @" + calleeName);
   if (callee->op()->region(0).blocks.size() != 1) lowering.unsupported(op, "of a function with several blocks");
   if (lowering.callDepth >= 64) lowering.unsupported(op, "deeper than 64 calls (recursion?)");
   Diagnostics diagnostics;
   auto layouts = std::make_unique<LayoutAssignment>(LayoutAssignment::assign(*callee, lowering.options.numWarps, diagnostics, nullptr, /*callee=*/true,
                                                                              lowering.options.profile == FloatProfile::Triton));
-  if (!diagnostics.empty()) lowering.unsupported(op, "of @" + calleeName->text() + ": " + diagnostics.front().message);
+  if (!diagnostics.empty()) lowering.unsupported(op, "of @" + *calleeName + ": " + diagnostics.front().message);
   lowering.calleeLayouts.push_back(std::move(layouts));
   for (size_t i = 0; i < op.numOperands() && i < callee->numArguments(); ++i) {
     const Value* argument = callee->argument(i);

@@ -187,11 +187,10 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
 }  // namespace
 
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op) {
-  switch (op.kind) {
-    case OpKind::SCFFor: return lowerFor(lowering, op);
-    case OpKind::SCFIf: return lowerIf(lowering, op);
-    case OpKind::SCFWhile: return lowerWhile(lowering, op);
-    default: TILESIM_UNREACHABLE("not a control-flow op");
+  switch (familyOp<ControlFlowOp>(op.kind)) {
+    case ControlFlowOp::SCFFor: return lowerFor(lowering, op);
+    case ControlFlowOp::SCFIf: return lowerIf(lowering, op);
+    case ControlFlowOp::SCFWhile: return lowerWhile(lowering, op);
   }
 }
 

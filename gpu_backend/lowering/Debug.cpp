@@ -19,6 +19,7 @@
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -53,8 +54,8 @@ std::string escapePercent(const std::string& text) {
 
 void lowerPrint(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
-  const std::string prefix = escapePercent(op.keywordAttr("prefix"));
-  const bool hex = op.intAttr("hex", 0) != 0;
+  const std::string prefix = escapePercent(PrintView{op}.prefix());
+  const bool hex = PrintView{op}.hex();
   llvm::Type* generic = llvm::PointerType::get(lowering.context, 0);
   llvm::FunctionCallee vprintf =
       lowering.module.getOrInsertFunction("vprintf", llvm::FunctionType::get(b.getInt32Ty(), {generic, generic}, false));
@@ -143,7 +144,7 @@ void lowerAssert(KernelLowering& lowering, const Operation& op) {
   std::vector<llvm::Value*> regs = lowering.in(condition, layout);
   const std::string text = fmt::format("{}:{}:{}: program (%d, %d, %d) element %d: assertion failed: {}\n",
                                        lowering.sourceModule ? lowering.sourceModule->sourceName : std::string("kernel"),
-                                       op.textPos.line, op.textPos.column, op.keywordAttr("message"));
+                                       op.textPos.line, op.textPos.column, AssertView{op}.message());
   llvm::Value* format = formatString(lowering, text);
   llvm::Type* generic = llvm::PointerType::get(lowering.context, 0);
   llvm::FunctionCallee vprintf =

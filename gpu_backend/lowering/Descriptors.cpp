@@ -16,6 +16,7 @@
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -36,18 +37,6 @@ DescriptorFields fieldsOf(const std::vector<llvm::Value*>& regs, int rank) {
     fields.strides.push_back(regs[static_cast<size_t>(2 + rank + d)]);
   }
   return fields;
-}
-
-int log2Of(int64_t value) {
-  int bits = 0;
-  while ((int64_t{1} << bits) < value) ++bits;
-  return bits;
-}
-
-uint64_t quietNaNBits(ScalarKind kind) {  // interpreter/MemoryAccess.h quietNaNBits
-  FloatFormat f = floatFormat(kind);
-  if (!f.hasInfinity) return canonicalNaNBits(kind);
-  return (((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits) | (uint64_t{1} << (f.mantissaBits - 1));
 }
 
 // One register's element: its address and whether it lies inside the descriptor's shape.
@@ -88,7 +77,7 @@ class DescriptorAccess {
     stage.storeAll();
     const int numRows = static_cast<int>(rows->type.numElements());
     for (int r = 0; r < numRegisters(layout); ++r) {
-      llvm::Value* row = b_.CreateLShr(lowering_.elementIndex(layout, r), static_cast<uint64_t>(log2Of(width_)));
+      llvm::Value* row = b_.CreateLShr(lowering_.elementIndex(layout, r), static_cast<uint64_t>(log2Ceil(width_)));
       row = b_.CreateAnd(row, b_.getInt32(static_cast<uint32_t>(numRows - 1)));  // never outside the staged tensor
       rowOf_.push_back(stage.load(base, b_.getInt32Ty(), row, b_.getInt32Ty()));
     }
@@ -106,7 +95,7 @@ class DescriptorAccess {
       for (int d = rank_ - 1; d >= 0; --d) {
         const int64_t extent = block_.shape()[static_cast<size_t>(d)];
         llvm::Value* k = b_.CreateAnd(b_.CreateLShr(flat, static_cast<uint64_t>(shift)), b_.getInt32(static_cast<uint32_t>(extent - 1)));
-        shift += log2Of(extent);
+        shift += log2Ceil(extent);
         coord[static_cast<size_t>(d)] = b_.CreateAdd(b_.CreateSExt(start_[static_cast<size_t>(d)], b_.getInt64Ty()),
                                                      b_.CreateZExt(k, b_.getInt64Ty()));
       }
@@ -140,7 +129,16 @@ class DescriptorAccess {
   const LinearLayout* layout_ = nullptr;
 };
 
-void lowerLoad(KernelLowering& lowering, const Operation& op) {
+}  // namespace
+
+uint64_t quietNaNBits(ScalarKind kind) {
+  FloatFormat f = floatFormat(kind);
+  if (!f.hasInfinity) return canonicalNaNBits(kind);
+  return (((uint64_t{1} << f.exponentBits) - 1) << f.mantissaBits) | (uint64_t{1} << (f.mantissaBits - 1));
+}
+
+// tt.descriptor_load and tt.descriptor_gather.
+void lowerDescriptorLoad(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   DescriptorAccess access(lowering, op);
   const LinearLayout* layout = lowering.layoutOf(op.result());
@@ -166,7 +164,8 @@ void lowerLoad(KernelLowering& lowering, const Operation& op) {
   lowering.set(op.result(), std::move(lowered));
 }
 
-void lowerStore(KernelLowering& lowering, const Operation& op) {
+// tt.descriptor_store and tt.descriptor_scatter.
+void lowerDescriptorStore(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   DescriptorAccess access(lowering, op);
   const Value* value = op.operand(op.numOperands() - 1);
@@ -185,8 +184,6 @@ void lowerStore(KernelLowering& lowering, const Operation& op) {
   }
 }
 
-}  // namespace
-
 std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Value* base, llvm::Value* padding,
                                               const std::vector<llvm::Value*>& shape,
                                               const std::vector<llvm::Value*>& strides) {
@@ -197,27 +194,18 @@ std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Va
   return regs;
 }
 
-void lowerDescriptorOp(KernelLowering& lowering, const Operation& op) {
-  switch (op.kind) {
-    case OpKind::TTMakeTensorDescriptor: {
-      const int rank = op.result()->type.descBlock().rank();
-      if (op.numOperands() != static_cast<size_t>(1 + 2 * rank)) lowering.unsupported(op, "with this operand count");
-      std::vector<llvm::Value*> shape, strides;
-      for (int d = 0; d < rank; ++d) {
-        shape.push_back(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0]);
-        strides.push_back(lowering.in(op.operand(static_cast<size_t>(1 + rank + d)), nullptr)[0]);
-      }
-      llvm::Value* padding = lowering.builder.getInt32(static_cast<uint32_t>(op.intAttr("padding", 1)));
-      return lowering.set(op.result(), Lowered{descriptorRegisters(lowering, lowering.in(op.operand(0), nullptr)[0], padding,
-                                                                    shape, strides),
-                                               std::nullopt});
-    }
-    case OpKind::TTDescriptorLoad:
-    case OpKind::TTDescriptorGather: return lowerLoad(lowering, op);
-    case OpKind::TTDescriptorStore:
-    case OpKind::TTDescriptorScatter: return lowerStore(lowering, op);
-    default: TILESIM_UNREACHABLE("not a descriptor op");
+void lowerMakeTensorDescriptor(KernelLowering& lowering, const Operation& op) {
+  const int rank = op.result()->type.descBlock().rank();
+  if (op.numOperands() != static_cast<size_t>(1 + 2 * rank)) lowering.unsupported(op, "with this operand count");
+  std::vector<llvm::Value*> shape, strides;
+  for (int d = 0; d < rank; ++d) {
+    shape.push_back(lowering.in(op.operand(static_cast<size_t>(1 + d)), nullptr)[0]);
+    strides.push_back(lowering.in(op.operand(static_cast<size_t>(1 + rank + d)), nullptr)[0]);
   }
+  llvm::Value* padding = lowering.builder.getInt32(static_cast<uint32_t>(TensorDescriptorView{op}.padding()));
+  lowering.set(op.result(),
+               Lowered{descriptorRegisters(lowering, lowering.in(op.operand(0), nullptr)[0], padding, shape, strides),
+                       std::nullopt});
 }
 
 }  // namespace tilesim::gpu

@@ -41,11 +41,6 @@ namespace {
 
 using Builder = llvm::IRBuilder<>;
 
-int log2Of(int64_t value) {
-  int bits = 0;
-  while ((int64_t{1} << bits) < value) ++bits;
-  return bits;
-}
 
 // One mma.sync instruction kind: "m16n8k<8 << wordBits>" and its type suffix.
 struct TensorCorePlan {
@@ -185,8 +180,6 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   lowering.set(op.result(), std::move(lowered));
 }
 
-}  // namespace
-
 void lowerDot(KernelLowering& lowering, const Operation& op) {
   if (std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, op)) return lowerDotTensorCore(lowering, op, *plan);
   Builder& b = lowering.builder;
@@ -198,7 +191,7 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
   if (rank != 2 && rank != 3) lowering.unsupported(op, "of rank " + std::to_string(rank));
   const int64_t rows = aShape[static_cast<size_t>(rank - 2)], depth = aShape[static_cast<size_t>(rank - 1)],
                 columns = bShape[static_cast<size_t>(rank - 1)];
-  const int rowBits = log2Of(rows), depthBits = log2Of(depth), columnBits = log2Of(columns);
+  const int rowBits = log2Ceil(rows), depthBits = log2Ceil(depth), columnBits = log2Ceil(columns);
   const ScalarKind aKind = a->type.element().scalarKind(), bKind = bOperand->type.element().scalarKind();
   const ScalarKind resultKind = op.result()->type.element().scalarKind();
   const bool integer = aKind == ScalarKind::I8;
@@ -282,6 +275,14 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
   lowered.layout = *layout;
   for (llvm::Value* value : next) lowered.regs.push_back(halfResult ? b.CreateFPTrunc(value, resultType) : value);
   lowering.set(op.result(), std::move(lowered));
+}
+
+}  // namespace
+
+void lowerDotOp(KernelLowering& lowering, const Operation& op) {
+  switch (familyOp<DotOp>(op.kind)) {
+    case DotOp::TTDot: return lowerDot(lowering, op);
+  }
 }
 
 }  // namespace tilesim::gpu

@@ -1,4 +1,5 @@
-// Casts (docs/semantics.md §Casts): integer extension/truncation, int <-> float, float <-> float, bitcast.
+// The Cast family (ir/Ops.def; interpreter/ElementwiseCast.cpp), docs/semantics.md §Casts: integer
+// extension/truncation, int <-> float, float <-> float, bitcast.
 // float -> int is PTX cvt.rzi (truncate, saturate to the conversion width; 8- and 1-bit targets convert through
 // 16 bits and wrap), int -> f16/bf16 is one cvt.rn from the integer (never through f32), both as inline PTX
 // (Ptx.h). float -> float goes through f32 where that is exact (every f16/bf16 value is an f32), so it rounds once.
@@ -10,6 +11,7 @@
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/FloatBits.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -80,52 +82,105 @@ NaNBits nanBitsOf(const Value* value, int depth) {
     if (!f64) return NaNBits::exactly(canonicalNaNBits(kind));
     return allNever() ? NaNBits::exactly(0xFFF8000000000000ull) : NaNBits::unknown();
   };
-  switch (op.kind) {
-    case OpKind::ArithAddF:
-    case OpKind::ArithSubF:
-    case OpKind::ArithMulF:
-    case OpKind::ArithDivF:
-    case OpKind::TTPreciseDivF:
-    case OpKind::MathSqrt:
-    case OpKind::TTPreciseSqrt:
-    case OpKind::MathFma:
-    case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF:
-    case OpKind::TTClampF: return op.kind == OpKind::TTClampF && f64 ? NaNBits::unknown() : arithmetic();
-    case OpKind::ArithMaximumF:
-    case OpKind::ArithMinimumF:  // max.NaN.f64 writes 0x7FF8000000000000 whatever the inputs
-      return f64 ? NaNBits::exactly(0x7FF8000000000000ull) : NaNBits::exactly(canonicalNaNBits(kind));
-    case OpKind::ArithRemF:  // isinf(b) ? a (its bits unchanged) : the arithmetic's NaN
-      return f64 ? NaNBits::unknown() : join(operand(0), arithmetic());
-    case OpKind::ArithExtF:
-    case OpKind::ArithTruncF: {  // f16 -> f32 and f32 -> f16/bf16 canonicalise; the others keep payloads
-      const ScalarKind from = op.operand(0)->type.scalarKind();
-      if ((from == ScalarKind::F16 && kind == ScalarKind::F32) ||
-          (from == ScalarKind::F32 && (kind == ScalarKind::F16 || kind == ScalarKind::BF16)))
-        return NaNBits::exactly(canonicalNaNBits(kind));
-      return operand(0).kind == NaNBits::Kind::Never ? NaNBits::never() : NaNBits::unknown();
+  const OpFamily family = opFamily(op.kind);  // every other family: integers, memory, calls: bits unknown
+  if (family == OpFamily::FloatArith) {
+    switch (familyOp<FloatArithOp>(op.kind)) {
+      case FloatArithOp::ArithAddF:
+      case FloatArithOp::ArithSubF:
+      case FloatArithOp::ArithMulF:
+      case FloatArithOp::ArithDivF:
+      case FloatArithOp::TTPreciseDivF:
+      case FloatArithOp::ArithMaxNumF:
+      case FloatArithOp::ArithMinNumF: return arithmetic();
+      case FloatArithOp::TTClampF: return f64 ? NaNBits::unknown() : arithmetic();
+      case FloatArithOp::ArithMaximumF:
+      case FloatArithOp::ArithMinimumF:  // max.NaN.f64 writes 0x7FF8000000000000 whatever the inputs
+        return f64 ? NaNBits::exactly(0x7FF8000000000000ull) : NaNBits::exactly(canonicalNaNBits(kind));
+      case FloatArithOp::ArithRemF:  // isinf(b) ? a (its bits unchanged) : the arithmetic's NaN
+        return f64 ? NaNBits::unknown() : join(operand(0), arithmetic());
+      case FloatArithOp::ArithNegF: return NaNBits::unknown();
     }
-    case OpKind::ArithSIToFP:
-    case OpKind::ArithUIToFP: return NaNBits::never();
-    case OpKind::ArithConstant: {
-      const Attribute* attr = op.attr("value");
-      if (!attr) return NaNBits::unknown();
-      if (attr->kind() == Attribute::Kind::Float)
-        return isNaNBits(attr->bits(), kind) ? NaNBits::exactly(attr->bits()) : NaNBits::never();
-      if (attr->kind() != Attribute::Kind::Dense) return NaNBits::unknown();
-      NaNBits all = NaNBits::never();
-      for (uint64_t bits : attr->denseBits())
-        all = join(all, isNaNBits(bits, kind) ? NaNBits::exactly(bits) : NaNBits::never());
-      return all;
-    }
-    case OpKind::ArithSelect: return join(operand(1), operand(2));
-    case OpKind::TTSplat:
-    case OpKind::TTBroadcast:
-    case OpKind::TTExpandDims:
-    case OpKind::TTReshape:
-    case OpKind::TTTrans: return operand(0);
-    default: return NaNBits::unknown();
   }
+  if (family == OpFamily::Math) {
+    switch (familyOp<MathOp>(op.kind)) {
+      case MathOp::MathSqrt:
+      case MathOp::TTPreciseSqrt:
+      case MathOp::MathFma: return arithmetic();
+      case MathOp::MathExp:
+      case MathOp::MathExp2:
+      case MathOp::MathLog:
+      case MathOp::MathLog2:
+      case MathOp::MathSin:
+      case MathOp::MathCos:
+      case MathOp::MathRsqrt:
+      case MathOp::MathErf:
+      case MathOp::MathFloor:
+      case MathOp::MathCeil:
+      case MathOp::MathAbsF: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Cast) {
+    switch (familyOp<CastOp>(op.kind)) {
+      case CastOp::ArithExtF:
+      case CastOp::ArithTruncF: {  // f16 -> f32 and f32 -> f16/bf16 canonicalise; the others keep payloads
+        const ScalarKind from = op.operand(0)->type.scalarKind();
+        if ((from == ScalarKind::F16 && kind == ScalarKind::F32) ||
+            (from == ScalarKind::F32 && (kind == ScalarKind::F16 || kind == ScalarKind::BF16)))
+          return NaNBits::exactly(canonicalNaNBits(kind));
+        return operand(0).kind == NaNBits::Kind::Never ? NaNBits::never() : NaNBits::unknown();
+      }
+      case CastOp::ArithSIToFP:
+      case CastOp::ArithUIToFP: return NaNBits::never();
+      case CastOp::ArithExtSI:
+      case CastOp::ArithExtUI:
+      case CastOp::ArithTruncI:
+      case CastOp::ArithFPToSI:
+      case CastOp::ArithFPToUI:
+      case CastOp::ArithBitcast:
+      case CastOp::TTFpToFp:
+      case CastOp::TTBitcast: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Constant) {
+    switch (familyOp<ConstantOp>(op.kind)) {
+      case ConstantOp::ArithConstant: {
+        const Attribute* attr = ConstantView{op}.value();
+        if (!attr) return NaNBits::unknown();
+        if (attr->kind() == Attribute::Kind::Float)
+          return isNaNBits(attr->bits(), kind) ? NaNBits::exactly(attr->bits()) : NaNBits::never();
+        if (attr->kind() != Attribute::Kind::Dense) return NaNBits::unknown();
+        NaNBits all = NaNBits::never();
+        for (uint64_t bits : attr->denseBits())
+          all = join(all, isNaNBits(bits, kind) ? NaNBits::exactly(bits) : NaNBits::never());
+        return all;
+      }
+      case ConstantOp::TTMakeRange:
+      case ConstantOp::UBPoison: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Compare) {
+    switch (familyOp<CompareOp>(op.kind)) {
+      case CompareOp::ArithSelect: return join(operand(1), operand(2));
+      case CompareOp::ArithCmpI:
+      case CompareOp::ArithCmpF: return NaNBits::unknown();
+    }
+  }
+  if (family == OpFamily::Shape) {
+    switch (familyOp<ShapeOp>(op.kind)) {
+      case ShapeOp::TTSplat:
+      case ShapeOp::TTBroadcast:
+      case ShapeOp::TTExpandDims:
+      case ShapeOp::TTReshape:
+      case ShapeOp::TTTrans: return operand(0);
+      case ShapeOp::TTUnsplat:
+      case ShapeOp::TTJoin:
+      case ShapeOp::TTSplit:
+      case ShapeOp::TTCat:
+      case ShapeOp::TTGather:
+      case ShapeOp::TTHistogram: return NaNBits::unknown();
+    }
+  }
+  return NaNBits::unknown();
 }
 
 }  // namespace
@@ -136,21 +191,19 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
   if (isFp8(sourceType) || isFp8(resultType)) return lowerFp8Cast(lowering, op);
   llvm::Type* source = lowering.scalarType(op, sourceType);
   llvm::Type* target = lowering.scalarType(op, resultType);
-  const OpKind kind = op.kind;
-  if (kind == OpKind::TTBitcast && (source->isPointerTy() != target->isPointerTy()))
+  const CastOp kind = familyOp<CastOp>(op.kind);
+  if (kind == CastOp::TTBitcast && (source->isPointerTy() != target->isPointerTy()))
     lowering.unsupported(op, "between pointers and integers");
-  if (kind == OpKind::ArithTruncF || kind == OpKind::ArithExtF || kind == OpKind::TTFpToFp) {
+  if (kind == CastOp::ArithTruncF || kind == CastOp::ArithExtF || kind == CastOp::TTFpToFp) {
     if (source->isDoubleTy() && target->isBFloatTy()) lowering.unsupported(op, "from f64 to bf16");
-    std::string rounding = op.keywordAttr("rounding", "rtne");
-    if (const Attribute* attr = op.attr("rounding"); attr && attr->kind() == Attribute::Kind::Integer)
-      rounding = attr->intValue() == 0 ? "rtz" : "rtne";  // Triton's RoundingMode enum: RTZ = 0, RTNE = 1
+    const bool rtz = FpToFpView{op}.rounding() == RoundingMode::Rtz;  // absent: round to nearest even
     const bool rtzFromDouble = source->isDoubleTy() && target->isFloatTy();  // cvt.rz.f32.f64
-    if (rounding == "rtz" && !rtzFromDouble && !(source->isFloatTy() && (target->isHalfTy() || target->isBFloatTy())))
+    if (rtz && !rtzFromDouble && !(source->isFloatTy() && (target->isHalfTy() || target->isBFloatTy())))
       lowering.unsupported(op, "with rtz rounding other than f32 to f16/bf16 and f64 to f32");
     return lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
       llvm::Value* x = v[0];
-      if (rounding == "rtz" && rtzFromDouble) return ptx::convert(b, "rz.f32.f64", target, "f", x, "d");
-      if (rounding == "rtz") {
+      if (rtz && rtzFromDouble) return ptx::convert(b, "rz.f32.f64", target, "f", x, "d");
+      if (rtz) {
         llvm::Value* bits = ptx::convert(b, std::string("rz.") + floatName(target) + ".f32", b.getInt16Ty(), "h", x, "f");
         return b.CreateBitCast(bits, target);
       }
@@ -165,29 +218,32 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
   }
   // NaN provenance (above): only under the exact profile, where the bits are promised.
   NaNBits nan = NaNBits::unknown();
-  if ((kind == OpKind::ArithBitcast || kind == OpKind::TTBitcast) && lowering.options.profile == FloatProfile::Exact &&
+  if ((kind == CastOp::ArithBitcast || kind == CastOp::TTBitcast) && lowering.options.profile == FloatProfile::Exact &&
       source->isFloatingPointTy() && target->isIntegerTy())
     nan = nanBitsOf(op.operand(0), kNaNProvenanceDepth);
   lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
     llvm::Value* x = v[0];
     switch (kind) {
-      case OpKind::ArithExtSI: return b.CreateSExt(x, target);
-      case OpKind::ArithExtUI: return b.CreateZExt(x, target);
-      case OpKind::ArithTruncI: return b.CreateTrunc(x, target);
-      case OpKind::ArithSIToFP: return intToFloat(b, x, target, false);
-      case OpKind::ArithUIToFP: return intToFloat(b, x, target, true);
-      case OpKind::ArithFPToSI: return floatToInt(b, x, target, false);
-      case OpKind::ArithFPToUI: return floatToInt(b, x, target, true);
-      case OpKind::ArithBitcast:
-      case OpKind::TTBitcast:
+      case CastOp::ArithExtSI: return b.CreateSExt(x, target);
+      case CastOp::ArithExtUI: return b.CreateZExt(x, target);
+      case CastOp::ArithTruncI: return b.CreateTrunc(x, target);
+      case CastOp::ArithSIToFP: return intToFloat(b, x, target, false);
+      case CastOp::ArithUIToFP: return intToFloat(b, x, target, true);
+      case CastOp::ArithFPToSI: return floatToInt(b, x, target, false);
+      case CastOp::ArithFPToUI: return floatToInt(b, x, target, true);
+      case CastOp::ArithBitcast:
+      case CastOp::TTBitcast:
         if (source == target) return x;
         if (source->isFloatingPointTy() && target->isFloatingPointTy())  // f16 <-> bf16: through an opaque i16
           return b.CreateBitCast(ptx::opaqueBits16(b, b.CreateBitCast(x, b.getInt16Ty())), target);
         if (nan.kind == NaNBits::Kind::Bits && target->isIntegerTy())
           return b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantInt::get(target, nan.bits), b.CreateBitCast(x, target));
         return b.CreateBitCast(x, target);
-      default: TILESIM_UNREACHABLE("not a cast");
+      case CastOp::ArithExtF:
+      case CastOp::ArithTruncF:
+      case CastOp::TTFpToFp: TILESIM_UNREACHABLE("float to float casts are lowered above");
     }
+    TILESIM_UNREACHABLE("cast op");
   });
 }
 

@@ -15,6 +15,7 @@
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -90,9 +91,7 @@ void lowerFp8Cast(KernelLowering& lowering, const Operation& op) {
     });
   if (op.kind != OpKind::ArithExtF && op.kind != OpKind::ArithTruncF && op.kind != OpKind::TTFpToFp)
     lowering.unsupported(op, "between integers and fp8");
-  if (toFp8 && op.keywordAttr("rounding", "rtne") != "rtne") lowering.unsupported(op, "with rtz rounding to fp8");
-  if (const Attribute* attr = op.attr("rounding"); toFp8 && attr && attr->kind() == Attribute::Kind::Integer && attr->intValue() == 0)
-    lowering.unsupported(op, "with rtz rounding to fp8");
+  if (toFp8 && FpToFpView{op}.rounding() == RoundingMode::Rtz) lowering.unsupported(op, "with rtz rounding to fp8");
   llvm::Type* source = lowering.scalarType(op, sourceType);
   llvm::Type* target = lowering.scalarType(op, resultType);
   if (toFp8 && source->isDoubleTy()) lowering.unsupported(op, "from f64 to fp8");

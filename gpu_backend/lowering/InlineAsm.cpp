@@ -12,6 +12,7 @@
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -57,16 +58,17 @@ llvm::Value* asBits(Builder& b, llvm::Value* v) {
 
 void lowerInlineAsm(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
-  const Attribute* asmText = op.attr("asm_string");
-  if (!asmText || asmText->kind() != Attribute::Kind::String) lowering.unsupported(op, "without asm_string");
-  const Attribute* constraintAttr = op.attr("constraints");
-  if (!constraintAttr || constraintAttr->kind() != Attribute::Kind::String) lowering.unsupported(op, "without constraints");
-  const Attribute* packAttr = op.attr("packed_element");
-  const int pack = packAttr && packAttr->kind() == Attribute::Kind::Integer ? static_cast<int>(packAttr->intValue()) : 1;
-  const Attribute* pureAttr = op.attr("pure");
-  const bool pure = pureAttr && pureAttr->kind() == Attribute::Kind::Bool && pureAttr->boolValue();
+  const InlineAsmView view{op};
+  const std::string* asmText = view.asmString();
+  if (!asmText) lowering.unsupported(op, "without asm_string");
+  const std::string* constraintText = view.constraints();
+  if (!constraintText) lowering.unsupported(op, "without constraints");
+  const int64_t packed = view.packedElement();
+  if (packed < 1 || packed > 8) lowering.unsupported(op, "with packed_element " + std::to_string(packed));
+  const int pack = static_cast<int>(packed);
+  const bool pure = view.pure();
   const int outputs = static_cast<int>(op.numResults()), inputs = static_cast<int>(op.numOperands());
-  std::vector<std::string> constraints = splitConstraints(constraintAttr->text());
+  std::vector<std::string> constraints = splitConstraints(*constraintText);
   if (static_cast<int>(constraints.size()) < outputs + inputs)
     lowering.unsupported(op, "with fewer constraints than outputs and inputs");
   if (pack < 1 || pack > 8) lowering.unsupported(op, "with packed_element " + std::to_string(pack));
@@ -104,10 +106,9 @@ void lowerInlineAsm(KernelLowering& lowering, const Operation& op) {
                            : outputs == 1 ? outputTypes[0]
                                           : static_cast<llvm::Type*>(llvm::StructType::get(lowering.context, outputTypes));
   auto* type = llvm::FunctionType::get(returnType, inputTypes, false);
-  std::string constraintText = constraintAttr->text();
-  if (llvm::Error error = llvm::InlineAsm::verify(type, constraintText))
-    lowering.unsupported(op, "with constraints \"" + constraintText + "\": " + llvm::toString(std::move(error)));
-  llvm::InlineAsm* code = llvm::InlineAsm::get(type, asmText->text(), constraintText, /*hasSideEffects=*/!pure);
+  if (llvm::Error error = llvm::InlineAsm::verify(type, *constraintText))
+    lowering.unsupported(op, "with constraints \"" + *constraintText + "\": " + llvm::toString(std::move(error)));
+  llvm::InlineAsm* code = llvm::InlineAsm::get(type, *asmText, *constraintText, /*hasSideEffects=*/!pure);
 
   std::vector<std::vector<llvm::Value*>> in;
   for (const Value* operand : op.operands) in.push_back(lowering.in(operand, layout));

@@ -1,14 +1,15 @@
-// The kernel function, its values and the one dispatch over OpKind. Every op kind is named here: lowered by a
-// family file, handled by its parent op (terminators), or listed as not supported yet — there is no default,
-// so a new op in ir/Ops.def does not compile until this switch places it.
+// The kernel function, its values, its blocks and the one dispatch over OpFamily (the interpreter's
+// Executor.cpp): every family is named in lowerOp, lowered by its family file or, for the families the
+// interpreter runs in Executor.cpp, here; no switch over an op enum has a default, so a new op in ir/Ops.def does
+// not compile until the family that holds it handles it. The hardware side (thread indices, shared memory) is
+// KernelHardware.cpp.
 #include <fmt/format.h>
-#include <llvm/IR/InlineAsm.h>
+#include <llvm/ADT/APFloat.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
-
-#include <bit>
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 
@@ -73,131 +74,6 @@ std::vector<llvm::Value*> KernelLowering::in(const Value* value, const LinearLay
   return convertLayout(*this, get(value), *layout, value->type.element(), value->definingOp);
 }
 
-// Thread-invariant values (the thread's id and its XOR parts) are computed once, in the entry block, which
-// dominates every use: a conversion or memory op asks for them once per register, and recomputing them there
-// gave LLVM thousands of redundant instructions to clean up (golden/matmul_f16: 430 tid reads).
-llvm::IRBuilder<> KernelLowering::prologueBuilder() {
-  return llvm::IRBuilder<>(prologue_->getTerminator());
-}
-
-llvm::Value* KernelLowering::threadId() {
-  if (!threadId_) threadId_ = prologueBuilder().CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {});
-  return threadId_;
-}
-llvm::Value* KernelLowering::laneId() {
-  if (!laneId_) laneId_ = prologueBuilder().CreateAnd(threadId(), kLanesPerWarp - 1);
-  return laneId_;
-}
-llvm::Value* KernelLowering::warpId() {
-  if (!warpId_) warpId_ = prologueBuilder().CreateLShr(threadId(), 5);
-  return warpId_;
-}
-
-namespace {
-
-// `a | b` for values with no set bit in common, marked `disjoint` (an add the optimiser may fold into others).
-llvm::Value* disjointOr(llvm::IRBuilder<>& b, llvm::Value* x, llvm::Value* y) {
-  llvm::Value* result = b.CreateOr(x, y);
-  if (auto* disjoint = llvm::dyn_cast<llvm::PossiblyDisjointInst>(result)) disjoint->setIsDisjoint(true);
-  return result;
-}
-
-}  // namespace
-
-llvm::Value* KernelLowering::threadXor(const std::vector<uint64_t>& laneValues, const std::vector<uint64_t>& warpValues) {
-  std::vector<uint64_t> key = laneValues;
-  key.push_back(~uint64_t{0});  // separator
-  key.insert(key.end(), warpValues.begin(), warpValues.end());
-  if (auto found = threadXors_.find(key); found != threadXors_.end()) return found->second;
-  llvm::IRBuilder<> b = prologueBuilder();
-  llvm::Value* part = nullptr;
-  uint64_t partBits = 0;  // the bits `part` may have set
-  // Bit i of `id` times values[i], XORed in: a shift of the bit where the value is one bit (most are), which the
-  // optimiser's known-bits queries see through cheaply, and an OR where the bits are disjoint from the others.
-  auto addBits = [&](const std::vector<uint64_t>& values, llvm::Value* id) {
-    for (size_t i = 0; i < values.size(); ++i) {
-      const uint64_t value = values[i];
-      if (value == 0) continue;
-      llvm::Value* term;
-      if (std::has_single_bit(value)) {
-        const int to = std::countr_zero(value), from = static_cast<int>(i);
-        llvm::Value* bit = b.CreateAnd(id, b.getInt32(uint32_t{1} << from));
-        term = to >= from ? b.CreateShl(bit, static_cast<uint64_t>(to - from), "", /*HasNUW=*/true)
-                          : b.CreateLShr(bit, static_cast<uint64_t>(from - to), "", true);
-      } else {
-        llvm::Value* bit = b.CreateAnd(b.CreateLShr(id, static_cast<uint64_t>(i)), 1);
-        term = b.CreateMul(bit, b.getInt32(static_cast<uint32_t>(value)), "", /*HasNUW=*/true);
-      }
-      if (!part) part = term;
-      else if ((partBits & value) != 0) part = b.CreateXor(part, term);
-      else part = disjointOr(b, part, term);
-      partBits |= value;
-    }
-  };
-  addBits(laneValues, laneId());
-  addBits(warpValues, warpId());
-  if (!part) part = b.getInt32(0);
-  threadXors_.emplace(std::move(key), part);
-  return part;
-}
-
-llvm::Value* KernelLowering::threadPart(const LinearLayout& layout) {
-  return threadXor(layout.dimBases(kLaneDim), layout.dimBases(kWarpDim));
-}
-
-llvm::Value* KernelLowering::elementIndex(const LinearLayout& layout, int reg) {
-  const uint64_t own = registerElement(layout, reg);
-  llvm::Value* part = threadPart(layout);
-  if (own == 0) return part;
-  uint64_t threadBits = 0;  // the bits the thread part may set
-  for (std::string_view dim : {kLaneDim, kWarpDim})
-    for (uint64_t basis : layout.dimBases(dim)) threadBits |= basis;
-  llvm::Value* constant = builder.getInt32(static_cast<uint32_t>(own));
-  if (own & threadBits) return builder.CreateXor(part, constant);
-  return disjointOr(builder, part, constant);  // disjoint bits: the add the optimiser can fold into others
-}
-
-llvm::GlobalVariable* KernelLowering::sharedGlobal() {
-  if (!shared_) {
-    llvm::Type* type = llvm::ArrayType::get(builder.getInt8Ty(), 0);
-    shared_ = new llvm::GlobalVariable(module, type, false, llvm::GlobalValue::ExternalLinkage, nullptr,
-                                       "tilesim_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
-    shared_->setAlignment(llvm::Align(16));
-  }
-  return shared_;
-}
-
-SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, const std::string& what) {
-  if (bytes > SharedMemoryPlan::kMaxBytes) {
-    TILESIM_ASSERT(op, "a shared-memory buffer without an op");
-    unsupported(*op, fmt::format("on {} that needs {} bytes of shared memory", what, bytes));
-  }
-  sharedGlobal();
-  return sharedPlan_.place(bytes);
-}
-
-KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const Operation* op, const std::string& what) {
-  SharedBuffer buffer;
-  buffer.range = placeShared(bytes, op, what);
-  buffer.base = builder.CreateGEP(builder.getInt8Ty(), sharedGlobal(), builder.getInt64(static_cast<uint64_t>(buffer.range.offset)));
-  return buffer;
-}
-
-void KernelLowering::beforeSharedWrite(const SharedRange& range) {
-  if (sharedPlan_.writeNeedsBarrier(range)) barrier();
-  sharedPlan_.recordWrite(range);
-}
-
-void KernelLowering::beforeSharedRead(const SharedRange& range) {
-  if (sharedPlan_.readNeedsBarrier(range)) barrier();
-  sharedPlan_.recordRead(range);
-}
-
-void KernelLowering::barrier() {
-  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
-  sharedPlan_.barrier();
-}
-
 namespace {
 
 // A block that control flow may enter from elsewhere than straight-line code before it (a loop body, a branch,
@@ -205,12 +81,7 @@ namespace {
 bool entersByControlFlow(const Block& block) {
   const Region* region = block.parentRegion;
   if (!region || !region->parentOp) return false;
-  switch (region->parentOp->kind) {
-    case OpKind::SCFFor:
-    case OpKind::SCFIf:
-    case OpKind::SCFWhile: return true;
-    default: return region->blocks.size() > 1;
-  }
+  return opFamily(region->parentOp->kind) == OpFamily::ControlFlow || region->blocks.size() > 1;
 }
 
 }  // namespace
@@ -250,147 +121,164 @@ std::vector<llvm::Value*> KernelLowering::inlineRegion(const Block& block, const
   return results;
 }
 
-void KernelLowering::lowerOp(const Operation& op) {
-  settleRegion();
-  switch (op.kind) {
-    case OpKind::ArithAddI:
-    case OpKind::ArithSubI:
-    case OpKind::ArithMulI:
-    case OpKind::ArithDivSI:
-    case OpKind::ArithDivUI:
-    case OpKind::ArithRemSI:
-    case OpKind::ArithRemUI:
-    case OpKind::ArithAndI:
-    case OpKind::ArithOrI:
-    case OpKind::ArithXOrI:
-    case OpKind::ArithShLI:
-    case OpKind::ArithShRSI:
-    case OpKind::ArithShRUI:
-    case OpKind::ArithMaxSI:
-    case OpKind::ArithMinSI:
-    case OpKind::ArithMaxUI:
-    case OpKind::ArithMinUI:
-    case OpKind::ArithCmpI:
-    case OpKind::ArithSelect:
-    case OpKind::MathAbsI:
-    case OpKind::TTMulhiUI: return lowerIntegerOp(*this, op);
+namespace {
 
-    case OpKind::ArithAddF:
-    case OpKind::ArithSubF:
-    case OpKind::ArithMulF:
-    case OpKind::ArithDivF:
-    case OpKind::ArithRemF:
-    case OpKind::ArithNegF:
-    case OpKind::ArithMaxNumF:
-    case OpKind::ArithMinNumF:
-    case OpKind::ArithMaximumF:
-    case OpKind::ArithMinimumF:
-    case OpKind::ArithCmpF:
-    case OpKind::MathSqrt:
-    case OpKind::MathFloor:
-    case OpKind::MathCeil:
-    case OpKind::MathAbsF:
-    case OpKind::MathFma:
-    case OpKind::TTPreciseDivF:
-    case OpKind::TTPreciseSqrt:
-    case OpKind::TTClampF:
-    case OpKind::MathExp:    // triton profile: ex2.approx; exact: ExactMath.cpp
-    case OpKind::MathExp2:
-    case OpKind::MathRsqrt:  // triton profile: rsqrt.approx; exact: ExactMath.cpp
-    case OpKind::MathLog:    // ExactMath.cpp in both profiles
-    case OpKind::MathLog2:
-    case OpKind::MathErf:    // exact: ExactMath.cpp; triton profile: libdevice __nv_erff / sinf / cosf
-    case OpKind::MathSin:
-    case OpKind::MathCos:
-      return lowerFloatOp(*this, op);
+using Builder = llvm::IRBuilder<>;
 
-    case OpKind::ArithExtSI:
-    case OpKind::ArithExtUI:
-    case OpKind::ArithTruncI:
-    case OpKind::ArithSIToFP:
-    case OpKind::ArithUIToFP:
-    case OpKind::ArithFPToSI:
-    case OpKind::ArithFPToUI:
-    case OpKind::ArithExtF:
-    case OpKind::ArithTruncF:
-    case OpKind::ArithBitcast:
-    case OpKind::TTBitcast:
-    case OpKind::TTFpToFp: return lowerCastOp(*this, op);
+llvm::Constant* constantFromBits(llvm::Type* type, uint64_t bits) {
+  if (type->isIntegerTy()) return llvm::ConstantInt::get(type, bits);
+  const unsigned width = type->getPrimitiveSizeInBits();
+  return llvm::ConstantFP::get(type->getContext(), llvm::APFloat(type->getFltSemantics(), llvm::APInt(width, bits)));
+}
 
-    case OpKind::ArithConstant:
-    case OpKind::TTGetProgramId:
-    case OpKind::TTGetNumPrograms:
-    case OpKind::TTMakeRange:
-    case OpKind::TTSplat:
-    case OpKind::TTUnsplat:
-    case OpKind::TTBroadcast:
-    case OpKind::TTExpandDims:
-    case OpKind::TTReshape:
-    case OpKind::TTTrans: return lowerMovementOp(*this, op);
+// A non-splat dense arith.constant: the values as a constant table in global memory (row-major), each register
+// loading the element at its flat index (the element a register holds depends on the thread).
+void lowerDenseConstant(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const Attribute* value = ConstantView{op}.value();
+  const Type type = op.result()->type;
+  llvm::Type* element = lowering.storageType(op, type);
+  llvm::Type* valueType = lowering.scalarType(op, type);
+  const int64_t count = type.numElements();
+  const unsigned width = static_cast<unsigned>(lowering.module.getDataLayout().getTypeSizeInBits(element));
+  std::vector<llvm::Constant*> elements;
+  for (int64_t i = 0; i < count; ++i) {
+    uint64_t bits = value->denseBitsAt(i);
+    if (width < 64) bits &= (uint64_t{1} << width) - 1;
+    llvm::Constant* integer = llvm::ConstantInt::get(b.getIntNTy(width), bits);
+    elements.push_back(element->isIntegerTy() ? integer : llvm::ConstantExpr::getBitCast(integer, element));
+  }
+  auto* arrayType = llvm::ArrayType::get(element, static_cast<uint64_t>(count));
+  auto* table = new llvm::GlobalVariable(lowering.module, arrayType, true, llvm::GlobalValue::InternalLinkage,
+                                         llvm::ConstantArray::get(arrayType, elements), "dense_constant", nullptr,
+                                         llvm::GlobalValue::NotThreadLocal, 1);
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  Lowered lowered;
+  lowered.layout = *layout;
+  for (int r = 0; r < numRegisters(*layout); ++r) {
+    llvm::Value* v = b.CreateLoad(element, b.CreateGEP(element, table, b.CreateZExt(lowering.elementIndex(*layout, r), b.getInt64Ty())));
+    lowered.regs.push_back(valueType->isIntegerTy(1) ? b.CreateICmpNE(v, b.getInt8(0)) : v);
+  }
+  lowering.set(op.result(), std::move(lowered));
+}
 
-    case OpKind::TTLoad:
-    case OpKind::TTStore:
-      if (op.operand(0)->type.isBlockPointer()) return lowerBlockPointerOp(*this, op);
-      return lowerMemoryOp(*this, op);
-    case OpKind::TTAddPtr: return lowerMemoryOp(*this, op);
-    case OpKind::TTMakeTensorPtr:
-    case OpKind::TTAdvance: return lowerBlockPointerOp(*this, op);
-    case OpKind::TTMakeTensorDescriptor:  // predicated global accesses, no TMA (Descriptors.cpp)
-    case OpKind::TTDescriptorLoad:
-    case OpKind::TTDescriptorStore:
-    case OpKind::TTDescriptorGather:
-    case OpKind::TTDescriptorScatter: return lowerDescriptorOp(*this, op);
+void lowerConstant(KernelLowering& lowering, const Operation& op) {
+  const Attribute* value = ConstantView{op}.value();
+  llvm::Type* type = lowering.scalarType(op, op.result()->type);
+  uint64_t bits = 0;
+  if (!value) lowering.unsupported(op, "without a value");
+  switch (value->kind()) {
+    case Attribute::Kind::Dense:
+      if (!value->isSplat()) return lowerDenseConstant(lowering, op);  // a table in global memory
+      bits = value->denseBitsAt(0);
+      break;
+    case Attribute::Kind::Integer:
+    case Attribute::Kind::Bool: bits = static_cast<uint64_t>(value->intValue()); break;
+    case Attribute::Kind::Float: bits = value->bits(); break;
+    default: lowering.unsupported(op, "with this value attribute");
+  }
+  if (type->isIntegerTy()) bits &= type->getIntegerBitWidth() >= 64 ? ~uint64_t{0} : (uint64_t{1} << type->getIntegerBitWidth()) - 1;
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  Lowered result{std::vector<llvm::Value*>(static_cast<size_t>(KernelLowering::registerCount(layout)),
+                                           constantFromBits(type, bits)),
+                 layout ? std::optional<LinearLayout>(*layout) : std::nullopt};
+  lowering.set(op.result(), std::move(result));
+}
 
-    case OpKind::SCFFor:
-    case OpKind::SCFIf:
-    case OpKind::SCFWhile: return lowerControlFlowOp(*this, op);
-
-    case OpKind::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
-
-    case OpKind::TTAtomicRMW:
-    case OpKind::TTAtomicCAS: return lowerAtomicOp(*this, op);
-
-    case OpKind::TTJoin:
-    case OpKind::TTSplit:
-    case OpKind::TTCat:
-    case OpKind::TTGather:
-    case OpKind::TTHistogram: return lowerShapeOp(*this, op);
-    case OpKind::TTDot: return lowerDot(*this, op);
-    case OpKind::TTCall: return lowerCall(*this, op);
-    case OpKind::UBPoison: {  // any value is a poison's; the interpreter marks the lanes undefined and holds 0
-      const LinearLayout* layout = layoutOf(op.result());
-      Lowered lowered{std::vector<llvm::Value*>(static_cast<size_t>(registerCount(layout)),
-                                                llvm::Constant::getNullValue(scalarType(op, op.result()->type))),
+// The Constant family (ir/Ops.def; interpreter/Executor.cpp executeConstant).
+void lowerConstantOp(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  switch (familyOp<ConstantOp>(op.kind)) {
+    case ConstantOp::ArithConstant: return lowerConstant(lowering, op);
+    case ConstantOp::TTMakeRange: {
+      const int32_t start = static_cast<int32_t>(MakeRangeView{op}.start());
+      std::vector<llvm::Value*> regs;
+      for (int r = 0; r < numRegisters(*layout); ++r)
+        regs.push_back(start == 0 ? lowering.elementIndex(*layout, r)
+                                  : b.CreateAdd(b.getInt32(static_cast<uint32_t>(start)), lowering.elementIndex(*layout, r)));
+      return lowering.set(op.result(), Lowered{std::move(regs), *layout});
+    }
+    case ConstantOp::UBPoison: {  // any value is a poison's; the interpreter marks the lanes undefined and holds 0
+      Lowered lowered{std::vector<llvm::Value*>(static_cast<size_t>(KernelLowering::registerCount(layout)),
+                                                llvm::Constant::getNullValue(lowering.scalarType(op, op.result()->type))),
                       std::nullopt};
       if (layout) lowered.layout = *layout;
-      return set(op.result(), std::move(lowered));
+      return lowering.set(op.result(), std::move(lowered));
     }
-    case OpKind::TTIntToPtr:  // device addresses: the integers are the GPU's, not the interpreter's
-    case OpKind::TTPtrToInt:
-      return lowerElementwise(*this, op, [&](auto& v) -> llvm::Value* {
-        llvm::Type* target = scalarType(op, op.result()->type);
-        return op.kind == OpKind::TTIntToPtr ? builder.CreateIntToPtr(builder.CreateSExtOrTrunc(v[0], builder.getInt64Ty()), target)
-                                             : builder.CreateZExtOrTrunc(builder.CreatePtrToInt(v[0], builder.getInt64Ty()), target);
-      });
-    case OpKind::TTAssert: return lowerAssert(*this, op);
-    case OpKind::LLVMAssume: return lowerAssume(*this, op);
-    case OpKind::TTPrint: return lowerPrint(*this, op);
-    case OpKind::TTExternElementwise: return lowerExternElementwise(*this, op);
-    case OpKind::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);
+  }
+}
 
-    case OpKind::TTReduce: return lowerReduce(*this, op);
-    case OpKind::TTScan: return lowerScan(*this, op);
+// The Program family (ir/Ops.def; interpreter/Executor.cpp executeProgramInfo): %ctaid and %nctaid.
+void lowerProgramOp(KernelLowering& lowering, const Operation& op) {
+  static constexpr llvm::Intrinsic::ID kIds[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                                 llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+  static constexpr llvm::Intrinsic::ID kCounts[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                                    llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                                    llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  const size_t axis = static_cast<size_t>(ProgramAxisView{op}.index());
+  llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;
+  switch (familyOp<ProgramOp>(op.kind)) {
+    case ProgramOp::TTGetProgramId: id = kIds[axis]; break;
+    case ProgramOp::TTGetNumPrograms: id = kCounts[axis]; break;
+  }
+  lowering.set(op.result(), Lowered{{lowering.builder.CreateIntrinsic(id, {}, {})}, std::nullopt});
+}
 
-    // Terminators: their parent op reads them (lowerBlockBody stops there).
-    case OpKind::SCFYield:
-    case OpKind::TTReduceReturn:
-    case OpKind::TTReturn:
-    case OpKind::TTScanReturn:
-    case OpKind::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
+}  // namespace
 
-    case OpKind::TTFunc:     // not an op inside a kernel body
-    case OpKind::CFBr:       // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
-    case OpKind::CFCondBr: unsupported(op);
+// One switch over the op families (no default), as the interpreter's Executor::executeOp; each family's file
+// switches over the family's own enum. The families the interpreter runs in Executor.cpp (Constant, Program,
+// External, Function, Debug, Terminator) are dispatched here.
+void KernelLowering::lowerOp(const Operation& op) {
+  settleRegion();
+  switch (opFamily(op.kind)) {
+    case OpFamily::IntArith: return lowerIntArithOp(*this, op);
+    case OpFamily::FloatArith: return lowerFloatArithOp(*this, op);
+    case OpFamily::Math: return lowerMathOp(*this, op);
+    case OpFamily::Compare: return lowerCompareOp(*this, op);
+    case OpFamily::Cast: return lowerCastOp(*this, op);
+    case OpFamily::External:
+      switch (familyOp<ExternalOp>(op.kind)) {
+        case ExternalOp::TTExternElementwise: return lowerExternElementwise(*this, op);  // Libdevice.cpp
+        case ExternalOp::TTElementwiseInlineAsm: return lowerInlineAsm(*this, op);
+      }
+      break;
+    case OpFamily::Constant: return lowerConstantOp(*this, op);
+    case OpFamily::Program: return lowerProgramOp(*this, op);
+    case OpFamily::Shape: return lowerShapeOp(*this, op);
+    case OpFamily::Pointer: return lowerPointerOp(*this, op);
+    case OpFamily::Memory: return lowerMemoryOp(*this, op);
+    case OpFamily::Atomic: return lowerAtomicOp(*this, op);
+    case OpFamily::Dot: return lowerDotOp(*this, op);
+    case OpFamily::ReduceScan: return lowerReduceScanOp(*this, op);
+    case OpFamily::ControlFlow: return lowerControlFlowOp(*this, op);
+    case OpFamily::Function:
+      switch (familyOp<FunctionOp>(op.kind)) {
+        case FunctionOp::TTFunc: unsupported(op);  // not an op inside a kernel body
+        case FunctionOp::TTCall: return lowerCall(*this, op);
+      }
+      break;
+    case OpFamily::Debug:
+      switch (familyOp<DebugOp>(op.kind)) {
+        case DebugOp::TTPrint: return lowerPrint(*this, op);
+        case DebugOp::TTAssert: return lowerAssert(*this, op);
+        case DebugOp::LLVMAssume: return lowerAssume(*this, op);
+        case DebugOp::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
+      }
+      break;
+    case OpFamily::Terminator:
+      switch (familyOp<TerminatorOp>(op.kind)) {
+        case TerminatorOp::TTReduceReturn:  // their parent op reads them (lowerBlockBody stops there)
+        case TerminatorOp::TTScanReturn:
+        case TerminatorOp::TTReturn:
+        case TerminatorOp::SCFYield:
+        case TerminatorOp::SCFCondition: TILESIM_UNREACHABLE("gpu lowering: terminator lowered as an op");
+        case TerminatorOp::CFBr:  // block terminators: Branches.cpp reads them (lowerBlockBody stops there)
+        case TerminatorOp::CFCondBr: unsupported(op);
+      }
+      break;
   }
   TILESIM_UNREACHABLE("gpu lowering: op kind");
 }

@@ -30,6 +30,7 @@
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 #include "ir/eval/ScalarEval.h"
 
 namespace tilesim::gpu {
@@ -105,7 +106,7 @@ llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const 
 
 void lowerExternElementwise(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
-  const std::string symbol = op.keywordAttr("symbol", "");
+  const std::string symbol = ExternElementwiseView{op}.symbol();
   if (symbol.rfind("__nv_", 0) != 0) lowering.unsupported(op, "of '" + symbol + "' (only libdevice __nv_* functions)");
   const scalar::LibdeviceFunction* known = scalar::findLibdeviceFunction(symbol);
   const Type element = op.operand(0)->type.element();

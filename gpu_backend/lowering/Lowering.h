@@ -1,7 +1,7 @@
 // The lowering's shared state, internal to gpu_backend/lowering/: how a TTIR value lives in LLVM IR (one LLVM
 // value per register of its layout; scalars are one value every thread holds), the IR builder, the hardware
 // indices (lane, warp), shared memory, and the entry points of each op family (one file each, mirroring
-// interpreter/). The dispatch over OpKind is KernelLowering.cpp's `lowerOp`.
+// interpreter/). The dispatch over OpFamily is KernelLowering.cpp's `lowerOp`.
 //
 // Failure: an op or type the backend cannot lower yet throws LoweringFailure with a Diagnostic ("the GPU engine
 // does not support <op> yet (line:col)"); lowerKernel catches it, so no partial module ever reaches LLVM.
@@ -136,14 +136,28 @@ class KernelLowering {
   void settleRegion();
 };
 
-// ---- op families (each file's entry points; `op` is already known to belong to the family)
-void lowerIntegerOp(KernelLowering& lowering, const Operation& op);       // ElementwiseInt.cpp
-void lowerFloatOp(KernelLowering& lowering, const Operation& op);         // ElementwiseFloat.cpp
-void lowerCastOp(KernelLowering& lowering, const Operation& op);          // ElementwiseCast.cpp
-void lowerMovementOp(KernelLowering& lowering, const Operation& op);      // Movement.cpp
-void lowerMemoryOp(KernelLowering& lowering, const Operation& op);        // MemoryOps.cpp
-void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);   // ControlFlow.cpp
-void lowerReduce(KernelLowering& lowering, const Operation& op);          // ReduceScan.cpp
+// ---- op families: one entry point per family of ir/Ops.def, each switching over its family's enum with no
+// default, in the file named as the interpreter's (KernelLowering.cpp's lowerOp dispatches on OpFamily; the
+// families the interpreter runs in Executor.cpp, Constant, Program, External, Function, Terminator and Debug, are
+// dispatched there too and call the helpers below).
+void lowerIntArithOp(KernelLowering& lowering, const Operation& op);     // ElementwiseInt.cpp
+void lowerFloatArithOp(KernelLowering& lowering, const Operation& op);   // ElementwiseFloat.cpp
+void lowerMathOp(KernelLowering& lowering, const Operation& op);         // ElementwiseFloat.cpp
+void lowerCompareOp(KernelLowering& lowering, const Operation& op);      // Elementwise.cpp
+void lowerCastOp(KernelLowering& lowering, const Operation& op);         // ElementwiseCast.cpp
+void lowerShapeOp(KernelLowering& lowering, const Operation& op);        // Movement.cpp
+void lowerPointerOp(KernelLowering& lowering, const Operation& op);      // MemoryOps.cpp
+void lowerMemoryOp(KernelLowering& lowering, const Operation& op);       // MemoryOps.cpp
+void lowerAtomicOp(KernelLowering& lowering, const Operation& op);       // Atomics.cpp
+void lowerDotOp(KernelLowering& lowering, const Operation& op);          // Dot.cpp
+void lowerReduceScanOp(KernelLowering& lowering, const Operation& op);   // ReduceScan.cpp
+void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);  // ControlFlow.cpp
+
+// ---- helpers of the families, by file
+// Compare (Elementwise.cpp) and the float families share these: f16/bf16 are computed in f32.
+bool isNarrowFloat(llvm::Type* type);
+llvm::Value* widenFloat(llvm::IRBuilder<>& builder, llvm::Value* value);  // f16/bf16 to f32, others unchanged
+
 // A reduce operand's axis laid out as Triton's blocked layouts lay it out: index bits [0, lowRegisterBits) in
 // registers, the next ones on lanes (laneBits, ascending hardware bits), then on warps (warpBits, ascending), the
 // rest in registers (the repeated tile); each held by exactly one hardware bit. Null for any other layout. The
@@ -153,12 +167,12 @@ struct TritonReduceAxis {
   int lowRegisterBits = 0;
   std::vector<int> laneBits, warpBits;
 };
-std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int axis);  // ReduceScan.cpp
+std::optional<TritonReduceAxis> tritonReduceAxis(const LinearLayout& layout, int axis);  // Reduce.cpp
 // The same, for tt.reduce `op` whose operand has `layout`, and only when every warp's partials fit the 16 KiB
 // cross-warp exchange: the reduces the triton profile lowers in Triton's order (tritonReduceLayouts).
-std::optional<TritonReduceAxis> tritonReduceOrder(const Operation& op, const LinearLayout& layout);  // ReduceScan.cpp
-void lowerScan(KernelLowering& lowering, const Operation& op);            // ReduceScan.cpp
-void lowerAtomicOp(KernelLowering& lowering, const Operation& op);        // Atomics.cpp
+std::optional<TritonReduceAxis> tritonReduceOrder(const Operation& op, const LinearLayout& layout);  // Reduce.cpp
+void lowerReduce(KernelLowering& lowering, const Operation& op);  // Reduce.cpp
+void lowerScan(KernelLowering& lowering, const Operation& op);    // ReduceScan.cpp
 // fp8 values are i8 bit patterns; casts to and from them (Fp8.cpp).
 bool isFp8(Type type);
 void lowerFp8Cast(KernelLowering& lowering, const Operation& op);
@@ -176,24 +190,31 @@ llvm::Value* callLibdevice(KernelLowering& lowering, const Operation& op, const 
                            const std::vector<llvm::Value*>& arguments, llvm::Type* result);
 std::string linkLibdevice(llvm::Module& module, const CompileOptions& options);
 
-void lowerKernelCfg(KernelLowering& lowering, const Region& region);      // Branches.cpp: a kernel body of several blocks
-void lowerBlockPointerOp(KernelLowering& lowering, const Operation& op);  // BlockPointers.cpp (+ tt.load/store on them)
-void lowerCall(KernelLowering& lowering, const Operation& op);            // Calls.cpp
-void lowerDescriptorOp(KernelLowering& lowering, const Operation& op);    // Descriptors.cpp
-void lowerInlineAsm(KernelLowering& lowering, const Operation& op);       // InlineAsm.cpp
+void lowerKernelCfg(KernelLowering& lowering, const Region& region);  // Branches.cpp: a kernel body of several blocks
+// Block pointers (BlockPointers.cpp): the Pointer family's make_tensor_ptr and advance, the Memory family's
+// tt.load and tt.store of a block pointer.
+void lowerMakeTensorPtr(KernelLowering& lowering, const Operation& op);
+void lowerAdvance(KernelLowering& lowering, const Operation& op);
+void lowerBlockPointerAccess(KernelLowering& lowering, const Operation& op);
+void lowerCall(KernelLowering& lowering, const Operation& op);  // Calls.cpp
+// Tensor descriptors (Descriptors.cpp): predicated global accesses, no TMA.
+void lowerMakeTensorDescriptor(KernelLowering& lowering, const Operation& op);
+void lowerDescriptorLoad(KernelLowering& lowering, const Operation& op);   // descriptor_load and descriptor_gather
+void lowerDescriptorStore(KernelLowering& lowering, const Operation& op);  // descriptor_store and descriptor_scatter
+void lowerInlineAsm(KernelLowering& lowering, const Operation& op);  // InlineAsm.cpp
+// The quiet NaN a NaN padding gives: the format's exponent all ones and its top mantissa bit, the canonical NaN
+// where the format has no infinity (interpreter/MemoryAccess.h quietNaNBits) (Descriptors.cpp; BlockPointers.cpp).
+uint64_t quietNaNBits(ScalarKind kind);
 // A descriptor's registers: [base, padding (i32), shape (i64 each), strides (i64 each)] (Descriptors.cpp).
 std::vector<llvm::Value*> descriptorRegisters(KernelLowering& lowering, llvm::Value* base, llvm::Value* padding,
                                               const std::vector<llvm::Value*>& shape,
                                               const std::vector<llvm::Value*>& strides);
-void lowerAssert(KernelLowering& lowering, const Operation& op);          // Debug.cpp
-void lowerAssume(KernelLowering& lowering, const Operation& op);          // Debug.cpp: llvm.assume, as Triton
-void lowerPrint(KernelLowering& lowering, const Operation& op);           // Debug.cpp
-void lowerDenseConstant(KernelLowering& lowering, const Operation& op);  // Shape.cpp: a non-splat arith.constant
-void lowerShapeOp(KernelLowering& lowering, const Operation& op);         // Shape.cpp: join split cat gather histogram
-void lowerDot(KernelLowering& lowering, const Operation& op);             // Dot.cpp
+void lowerAssert(KernelLowering& lowering, const Operation& op);  // Debug.cpp
+void lowerAssume(KernelLowering& lowering, const Operation& op);  // Debug.cpp: llvm.assume, as Triton
+void lowerPrint(KernelLowering& lowering, const Operation& op);   // Debug.cpp
 
 // Tensors staged in shared memory at their flat (row-major) index, for ops whose result elements come from
-// other threads (Shape.cpp, Dot.cpp): add() reserves the slots (16-byte aligned, 48 KiB in all, else the op is
+// other threads (Movement.cpp, Dot.cpp; SharedStage.cpp): add() reserves the slots (16-byte aligned, 48 KiB in all, else the op is
 // refused), storeAll() places the stage (SharedMemory.h), every thread stores its registers, a barrier;
 // load() reads one slot.
 class SharedStage {

@@ -1,4 +1,7 @@
-// tt.addptr, tt.load, tt.store on pointers and tensors of pointers (docs/semantics.md §Programs, memory and
+// The Pointer and Memory families (ir/Ops.def; interpreter/MemoryOps.cpp, Descriptors.cpp), one entry point
+// each: the ops on block pointers are BlockPointers.cpp's and those on tensor descriptors Descriptors.cpp's
+// (tt.load and tt.store are routed by their pointer operand here); this file lowers tt.addptr, tt.int_to_ptr,
+// tt.ptr_to_int, and tt.load, tt.store on pointers and tensors of pointers (docs/semantics.md §Programs, memory and
 // masks). Every access is one predicated PTX instruction per register (Ptx.h): a masked-off lane executes no
 // memory instruction at all and a masked load gives `other`, or 0 when there is none (what NVIDIA gives).
 // Threads that hold copies of an element (zero bases in the layout) store the same value to the same address.
@@ -98,73 +101,110 @@ int vectorElements(KernelLowering& lowering, const Operation& op, const LinearLa
 // The words of one vector access of `vector` elements of `bits`: 32-bit words, or one 16-bit word for 2 bytes.
 int wordBitsFor(int vector, int bits) { return vector * bits >= 32 ? 32 : 16; }
 
+void lowerAddPtr(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  Type pointee = pointeeOf(lowering, op, op.operand(0));
+  llvm::Type* element = lowering.storageType(op, pointee);
+  const bool zeroExtend = op.operand(1)->type.element().scalarKind() == ScalarKind::I1;  // i1 offsets are 0/1
+  lowerElementwise(lowering, op, [&](auto& v) {
+    llvm::Value* offset = zeroExtend ? b.CreateZExt(v[1], b.getInt64Ty()) : b.CreateSExtOrTrunc(v[1], b.getInt64Ty());
+    return b.CreateGEP(element, v[0], offset);
+  });
+}
+
+// tt.int_to_ptr and tt.ptr_to_int: device addresses, the integers are the GPU's, not the interpreter's.
+void lowerIntToPtr(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
+    llvm::Type* target = lowering.scalarType(op, op.result()->type);
+    return b.CreateIntToPtr(b.CreateSExtOrTrunc(v[0], b.getInt64Ty()), target);
+  });
+}
+void lowerPtrToInt(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  lowerElementwise(lowering, op, [&](auto& v) -> llvm::Value* {
+    llvm::Type* target = lowering.scalarType(op, op.result()->type);
+    return b.CreateZExtOrTrunc(b.CreatePtrToInt(v[0], b.getInt64Ty()), target);
+  });
+}
+
+void lowerLoad(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  Type pointee = pointeeOf(lowering, op, op.operand(0));
+  llvm::Type* type = lowering.scalarType(op, pointee);
+  const int bits = storageBytes(pointee.scalarKind()) * 8;
+  const bool masked = op.numOperands() > 1, hasOther = op.numOperands() > 2;
+  const LinearLayout* layout = lowering.layoutOf(op.result());
+  if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+    const int wordBits = wordBitsFor(vector, bits);
+    std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout), masks, others;
+    if (masked) masks = lowering.in(op.operand(1), layout);
+    if (hasOther) others = lowering.in(op.operand(2), layout);
+    Lowered result;
+    result.layout = *layout;
+    for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
+      std::vector<llvm::Value*> otherElements;
+      for (size_t i = r; i < r + static_cast<size_t>(vector); ++i)
+        otherElements.push_back(hasOther ? toExactBits(b, others[i], bits) : b.getIntN(static_cast<unsigned>(bits), 0));
+      std::vector<llvm::Value*> words =
+          ptx::loadGlobalVector(b, pointers[r], wordBits, vector * bits / wordBits, masked ? masks[r] : nullptr,
+                                packWords(b, otherElements, bits, wordBits));
+      for (llvm::Value* element : unpackWords(b, words, wordBits, bits)) result.regs.push_back(fromExactBits(b, element, type));
+    }
+    lowering.set(op.result(), std::move(result));
+    return;
+  }
+  return lowerElementwise(lowering, op, [&](auto& v) {
+    llvm::Value* other = hasOther ? toMemoryBits(b, v[2], bits) : b.getIntN(static_cast<unsigned>(ptx::registerBits(bits)), 0);
+    llvm::Value* loaded = ptx::loadGlobal(b, v[0], bits, masked ? v[1] : nullptr, other);
+    return fromMemoryBits(b, loaded, type, bits);
+  });
+}
+
+void lowerStore(KernelLowering& lowering, const Operation& op) {
+  Builder& b = lowering.builder;
+  Type pointee = pointeeOf(lowering, op, op.operand(0));
+  const int bits = storageBytes(pointee.scalarKind()) * 8;
+  const LinearLayout* layout = lowering.layoutOf(op.operand(0));
+  std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout);
+  std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
+  std::vector<llvm::Value*> masks;
+  if (op.numOperands() > 2) masks = lowering.in(op.operand(2), layout);
+  if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+    const int wordBits = wordBitsFor(vector, bits);
+    for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
+      std::vector<llvm::Value*> elements;
+      for (size_t i = r; i < r + static_cast<size_t>(vector); ++i) elements.push_back(toExactBits(b, values[i], bits));
+      ptx::storeGlobalVector(b, pointers[r], wordBits, packWords(b, elements, bits, wordBits), masks.empty() ? nullptr : masks[r]);
+    }
+    return;
+  }
+  for (size_t r = 0; r < pointers.size(); ++r)
+    ptx::storeGlobal(b, pointers[r], bits, toMemoryBits(b, values[r], bits), masks.empty() ? nullptr : masks[r]);
+}
+
 }  // namespace
 
+void lowerPointerOp(KernelLowering& lowering, const Operation& op) {
+  switch (familyOp<PointerOp>(op.kind)) {
+    case PointerOp::TTAddPtr: return lowerAddPtr(lowering, op);
+    case PointerOp::TTIntToPtr: return lowerIntToPtr(lowering, op);
+    case PointerOp::TTPtrToInt: return lowerPtrToInt(lowering, op);
+    case PointerOp::TTMakeTensorPtr: return lowerMakeTensorPtr(lowering, op);
+    case PointerOp::TTAdvance: return lowerAdvance(lowering, op);
+    case PointerOp::TTMakeTensorDescriptor: return lowerMakeTensorDescriptor(lowering, op);
+  }
+}
+
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op) {
-  Builder& b = lowering.builder;
-  switch (op.kind) {
-    case OpKind::TTAddPtr: {
-      Type pointee = pointeeOf(lowering, op, op.operand(0));
-      llvm::Type* element = lowering.storageType(op, pointee);
-      const bool zeroExtend = op.operand(1)->type.element().scalarKind() == ScalarKind::I1;  // i1 offsets are 0/1
-      return lowerElementwise(lowering, op, [&](auto& v) {
-        llvm::Value* offset = zeroExtend ? b.CreateZExt(v[1], b.getInt64Ty()) : b.CreateSExtOrTrunc(v[1], b.getInt64Ty());
-        return b.CreateGEP(element, v[0], offset);
-      });
-    }
-    case OpKind::TTLoad: {
-      Type pointee = pointeeOf(lowering, op, op.operand(0));
-      llvm::Type* type = lowering.scalarType(op, pointee);
-      const int bits = storageBytes(pointee.scalarKind()) * 8;
-      const bool masked = op.numOperands() > 1, hasOther = op.numOperands() > 2;
-      const LinearLayout* layout = lowering.layoutOf(op.result());
-      if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
-        const int wordBits = wordBitsFor(vector, bits);
-        std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout), masks, others;
-        if (masked) masks = lowering.in(op.operand(1), layout);
-        if (hasOther) others = lowering.in(op.operand(2), layout);
-        Lowered result;
-        result.layout = *layout;
-        for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
-          std::vector<llvm::Value*> otherElements;
-          for (size_t i = r; i < r + static_cast<size_t>(vector); ++i)
-            otherElements.push_back(hasOther ? toExactBits(b, others[i], bits) : b.getIntN(static_cast<unsigned>(bits), 0));
-          std::vector<llvm::Value*> words =
-              ptx::loadGlobalVector(b, pointers[r], wordBits, vector * bits / wordBits, masked ? masks[r] : nullptr,
-                                    packWords(b, otherElements, bits, wordBits));
-          for (llvm::Value* element : unpackWords(b, words, wordBits, bits)) result.regs.push_back(fromExactBits(b, element, type));
-        }
-        lowering.set(op.result(), std::move(result));
-        return;
-      }
-      return lowerElementwise(lowering, op, [&](auto& v) {
-        llvm::Value* other = hasOther ? toMemoryBits(b, v[2], bits) : b.getIntN(static_cast<unsigned>(ptx::registerBits(bits)), 0);
-        llvm::Value* loaded = ptx::loadGlobal(b, v[0], bits, masked ? v[1] : nullptr, other);
-        return fromMemoryBits(b, loaded, type, bits);
-      });
-    }
-    case OpKind::TTStore: {
-      Type pointee = pointeeOf(lowering, op, op.operand(0));
-      const int bits = storageBytes(pointee.scalarKind()) * 8;
-      const LinearLayout* layout = lowering.layoutOf(op.operand(0));
-      std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout);
-      std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
-      std::vector<llvm::Value*> masks;
-      if (op.numOperands() > 2) masks = lowering.in(op.operand(2), layout);
-      if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
-        const int wordBits = wordBitsFor(vector, bits);
-        for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
-          std::vector<llvm::Value*> elements;
-          for (size_t i = r; i < r + static_cast<size_t>(vector); ++i) elements.push_back(toExactBits(b, values[i], bits));
-          ptx::storeGlobalVector(b, pointers[r], wordBits, packWords(b, elements, bits, wordBits), masks.empty() ? nullptr : masks[r]);
-        }
-        return;
-      }
-      for (size_t r = 0; r < pointers.size(); ++r)
-        ptx::storeGlobal(b, pointers[r], bits, toMemoryBits(b, values[r], bits), masks.empty() ? nullptr : masks[r]);
-      return;
-    }
-    default: TILESIM_UNREACHABLE("not a memory op");
+  const bool blockPointer = op.operand(0)->type.isBlockPointer();
+  switch (familyOp<MemoryOp>(op.kind)) {
+    case MemoryOp::TTLoad: return blockPointer ? lowerBlockPointerAccess(lowering, op) : lowerLoad(lowering, op);
+    case MemoryOp::TTStore: return blockPointer ? lowerBlockPointerAccess(lowering, op) : lowerStore(lowering, op);
+    case MemoryOp::TTDescriptorLoad:
+    case MemoryOp::TTDescriptorGather: return lowerDescriptorLoad(lowering, op);
+    case MemoryOp::TTDescriptorStore:
+    case MemoryOp::TTDescriptorScatter: return lowerDescriptorStore(lowering, op);
   }
 }
 

@@ -6,33 +6,61 @@
 // Copies are not kept for later uses: a use may sit in a region (a loop body, a branch) that later code is not
 // dominated by; LLVM's CSE merges the copies that do dominate each other.
 #include "gpu_backend/lowering/Lowering.h"
+#include "ir/Assert.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 namespace {
 
+// How a shape op is computed again in another layout: not at all (it moves data between threads, or keeps its
+// operand's registers in a layout derived from the operand's), from the operand in the same layout (splat), or
+// from the operand in the layout projected back through the op (expand_dims, broadcast).
+enum class ShapeRecompute { No, SameLayout, ExpandDims, Broadcast };
+
+ShapeRecompute shapeRecompute(ShapeOp kind) {
+  switch (kind) {
+    case ShapeOp::TTSplat: return ShapeRecompute::SameLayout;
+    case ShapeOp::TTExpandDims: return ShapeRecompute::ExpandDims;
+    case ShapeOp::TTBroadcast: return ShapeRecompute::Broadcast;
+    case ShapeOp::TTUnsplat:
+    case ShapeOp::TTReshape:
+    case ShapeOp::TTTrans:
+    case ShapeOp::TTJoin:
+    case ShapeOp::TTSplit:
+    case ShapeOp::TTCat:
+    case ShapeOp::TTGather:
+    case ShapeOp::TTHistogram: return ShapeRecompute::No;
+  }
+  TILESIM_UNREACHABLE("shape op");
+}
+
 bool cheapToRecompute(const Operation& op) {
   if (op.numResults() != 1 || !op.regions.empty()) return false;
-  switch (op.kind) {
-    case OpKind::TTMakeRange:
-    case OpKind::TTSplat:
-    case OpKind::ArithConstant:
-    case OpKind::TTExpandDims:
-    case OpKind::TTBroadcast: return true;
-    case OpKind::TTExternElementwise:
-    case OpKind::TTElementwiseInlineAsm: return false;
-    default: return hasTrait(op.kind, kElementwise);
+  const OpFamily family = opFamily(op.kind);
+  if (family == OpFamily::External) return false;  // elementwise, but a libdevice call or inline asm is not cheap
+  if (hasTrait(op.kind, kElementwise)) return true;  // lane by lane, on the operands' registers
+  if (family == OpFamily::Shape) return shapeRecompute(familyOp<ShapeOp>(op.kind)) != ShapeRecompute::No;
+  if (family != OpFamily::Constant) return false;
+  switch (familyOp<ConstantOp>(op.kind)) {
+    case ConstantOp::ArithConstant:
+    case ConstantOp::TTMakeRange: return true;
+    case ConstantOp::UBPoison: return false;
   }
+  return false;
 }
 
 // The layout `op` reads tensor operand `index` in when its result is in `layout` (the lowering's own rule).
 LinearLayout operandLayout(const Operation& op, size_t index, const LinearLayout& layout) {
   const Value* operand = op.operand(index);
-  switch (op.kind) {
-    case OpKind::TTExpandDims:
-      return layout.dropOutDim(static_cast<int>(op.intAttr("axis"))).withOutDims(tensorDims(operand->type.shape()));
-    case OpKind::TTBroadcast: return broadcastSource(layout, operand->type.shape());
-    default: return layout;
+  if (opFamily(op.kind) != OpFamily::Shape) return layout;  // elementwise ops read their operands in their own layout
+  switch (shapeRecompute(familyOp<ShapeOp>(op.kind))) {
+    case ShapeRecompute::ExpandDims:
+      return layout.dropOutDim(AxisView{op}.axis()).withOutDims(tensorDims(operand->type.shape()));
+    case ShapeRecompute::Broadcast: return broadcastSource(layout, operand->type.shape());
+    case ShapeRecompute::SameLayout:
+    case ShapeRecompute::No: return layout;
   }
+  return layout;
 }
 
 }  // namespace
