@@ -65,12 +65,12 @@ struct FamilyOfEnum;
 //   Select:   %r = op %c, %a, %b {attrs} : T          or `: C, T` when the condition is a tensor
 //   Constant: %r = op value-attr                      (`1 : i32`, `true`, `dense<0.0> : tensor<4xf32>`)
 //   Generic:  "op"(%a, ...) <{props}> ({regions}) {attrs} : (T...) -> (U...)
-//   Custom:   written by hand in ir/text/ (one case per op of CustomSyntaxOp in ParseOps.cpp and PrintOps.cpp)
+//   Custom:   written by hand: a parse and print pair per op in ir/text/syntax/ (CustomSyntax.cpp dispatches)
 // Every op is also accepted by the parser in the generic form.
 enum class Syntax : uint8_t { Binary, Unary, Ternary, Cast, Arrow, Compare, Select, Constant, Generic, Custom };
 
-// The ops of Syntax::Custom, with OpKind's values: what ir/text/ParseOps.cpp and PrintOps.cpp switch over
-// (no default), so a new custom-syntax row does not compile until the parser and printer handle it.
+// The ops of Syntax::Custom, with OpKind's values: what ir/text/syntax/CustomSyntax.cpp switches over (no
+// default), so a new custom-syntax row does not compile until it has a parse and print pair.
 #define TILESIM_CUSTOM_Binary(Id)
 #define TILESIM_CUSTOM_Unary(Id)
 #define TILESIM_CUSTOM_Ternary(Id)

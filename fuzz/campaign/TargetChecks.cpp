@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include "engines/EngineRegistry.h"
 #include "fuzz/campaign/RunTool.h"
 #include "ir/analysis/ApproximationTaint.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
@@ -59,29 +60,21 @@ std::string tooLargeForGpu(const KernelPlan& plan, const CheckedProgram& program
          "): too slow to compile for a GPU";
 }
 
-// Under the triton profile the GPU backend reduces in Triton's order (gpu::tritonReduceLayouts), which the
+// Under the triton profile the GPU backend reduces in Triton's order (reduceOrderOf, engines/), which the
 // profile leaves open, so its oracle is the interpreter reducing in that same order, as `tilesim diff
 // --profile triton` does: in the contract order a float product or an argmin over a NaN can differ without a
 // bound covering it (0 * x * inf: NaN in one order, 0 in the other; 9 of the 28 cases of the H200 campaign of
 // 2026-12-01; in the GPU's order 8 are bit-exact and the 9th differs in a NaN's bits only). `oracle` is replaced when some reduce has such a layout.
 void reduceInTargetOrder(const CampaignOptions& campaign, Engine& interpreter, const KernelPlan& plan,
                          const CheckedProgram& program, std::vector<LaunchArgument>& oracle) {
-#ifdef TILESIM_HAVE_GPU_BACKEND
   if (campaign.targetName != "gpu") return;
+  Launch launch = launchOf(plan, program);
   LaunchOptions options;
   options.echoPrints = false;
   options.profile = FloatProfile::Triton;
-  options.reduceLayouts = gpu::tritonReduceLayouts(*program.parsed, *program.parsed->kernel(), plan.numWarps);
+  options.reduceLayouts = reduceOrderOf(EngineKind::Gpu, launch);  // what the GPU engine does, asked of the registry
   if (options.reduceLayouts.empty()) return;
-  Launch launch = launchOf(plan, program);
   if (interpreter.run(launch, options).started()) oracle = std::move(launch.arguments);
-#else
-  (void)campaign;
-  (void)interpreter;
-  (void)plan;
-  (void)program;
-  (void)oracle;
-#endif
 }
 
 // tilesim's GPU pipeline to PTX, then ptxas. "" when ptxas accepts it.
