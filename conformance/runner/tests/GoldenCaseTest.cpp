@@ -170,5 +170,17 @@ TEST(GoldenCase, CaseJsonFieldsAreRangeChecked) {
   std::filesystem::remove_all(fifo);
 }
 
+// Issue 21: fields the scripts read (gpu_differs_by_design: gpu_backend/tests/device_check.sh) and the
+// informational ones (notes, made_by) load as before: the runner ignores what it does not judge.
+TEST(GoldenCase, FieldsForScriptsAreIgnored) {
+  const std::string args = R"("args": [{"name": "x", "kind": "tensor", "dtype": "float32", "shape": [4], "input": "x.npy"}])";
+  const CaseLoad load = parseCaseJson(R"({"notes": "n", "made_by": "m", "gpu_differs_by_design": "the GPU traps", )" +
+                                          args + "}", "/c");
+  ASSERT_TRUE(load.ok()) << load.error;
+  EXPECT_EQ(load.goldenCase.arguments.size(), 1u);
+  for (const char* name : {"engine/control/assert_first_failing_lane", "engine/shape/gather_index_out_of_range"})
+    EXPECT_TRUE(loadGoldenCase(std::string(TILESIM_SOURCE_DIR) + "/conformance/" + name).ok()) << name;
+}
+
 }  // namespace
 }  // namespace tilesim
