@@ -40,6 +40,6 @@ suite_case_dirs() {
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
   cd "$(dirname "$0")/.." || exit 1
-  [ $# -eq 1 ] || { echo "usage: bash tools/conformance_suites.sh TAG (gpu, latency, triton)" >&2; exit 2; }
+  [ $# -eq 1 ] || { echo "usage: bash tools/conformance_suites.sh TAG (gpu, triton-core, triton)" >&2; exit 2; }
   suite_case_dirs "$1"
 fi
