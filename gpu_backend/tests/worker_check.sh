@@ -19,7 +19,7 @@ summary+=("fault_recovery.sh: exit $? (0 = the fault, the assert and the runaway
 source tools/conformance_suites.sh
 mapfile -t core_folders < <(suite_folders triton-core)
 timeout 300 "$tilesim" conformance "${core_folders[@]}" --engine gpu --profile triton >"$out/conformance_gpu_triton.txt" 2>&1
-summary+=("conformance --engine gpu --profile triton (golden, golden-extra, real-kernels), interpreter bounds: exit $?: $(grep -E '^[0-9]+ cases?:' "$out/conformance_gpu_triton.txt" | tail -1)")
+summary+=("conformance --engine gpu --profile triton (${core_folders[*]}), interpreter bounds: exit $?: $(grep -E '^[0-9]+ cases?:' "$out/conformance_gpu_triton.txt" | tail -1)")
 summary+=("  failing/erroring: $(grep -E '^\[ *[0-9]+/[0-9]+\] (FAIL|ERROR)' "$out/conformance_gpu_triton.txt" | awk '{print $3}' | tr '\n' ' ')")
 
 export TILESIM_CACHE_DIR="$out/cache"
