@@ -10,10 +10,10 @@ kernel checked to compile with Triton 3.6 too. For every case this script writes
   kernel.ttir                 the kernel (hand-written TTIR, as the C++ test had it; no loc() annotations),
   NAME.npy                    each tensor argument before the launch (fixed values or a seeded generator),
   NAME.expected.npy           each buffer the kernel writes, after the launch, computed HERE with NumPy from the
-                              op's definition (docs/semantics.md, shared/triton-3.6/SEMANTICS.md), never by
-                              running tilesim,
+                              op's definition (docs/semantics.md), never by running tilesim,
   case.json                   the launch (docs/conformance.md), with `notes` saying what the case pins and, for a
-                              case about a check, `expect_reports` (and `expect_report_counts`).
+                              case about a check, `expect_reports` (and `expect_report_counts`); for a case
+                              whose GPU run differs on purpose, `gpu_differs_by_design` with the reason.
 
 Every expected value is exact (integers, bit patterns, float ops whose result is representable or correctly
 rounded), so the `triton` profile the runner uses compares them bit for bit; the notes of the one case that goes

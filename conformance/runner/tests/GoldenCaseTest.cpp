@@ -1,5 +1,6 @@
 // Golden-case loading: every recorded case loads and builds its launch arguments (bf16 from `<i2` files by the
-// case's dtype), and malformed cases give one error naming the file and argument.
+// case's dtype), malformed cases give one error naming the file and argument, and the fields kept for people and
+// scripts (notes, made_by, gpu_differs_by_design) are ignored.
 #include "conformance/runner/GoldenCase.h"
 
 #include <gtest/gtest.h>
