@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # TTIR -> PTX compile latency of tilesim's GPU backend, in-process (`tilesim compile --time N`: the module is
 # parsed once, then the whole pipeline — AxisInfo, layouts, lowering, LLVM O1, NVPTX codegen — runs N times
-# and the median is printed, with each stage's). No GPU needed. Every kernel of conformance/golden,
-# golden-extra, real-kernels that the backend compiles, at its case's num_warps, triton profile, and the
-# bench/gpu kernels.
+# and the median is printed, with each stage's). No GPU needed. Every kernel of the suites tagged `triton-core` in
+# conformance/suites.txt (golden, golden-extra, real-kernels) that the backend compiles, at its case's num_warps,
+# triton profile, and the bench/gpu kernels.
 #   bash bench/gpu/compile_latency.sh TILESIM [ROUNDS]     (prints a Markdown table and a summary line)
 #   taskset -c 5 bash bench/gpu/compile_latency.sh ...     (one core: no migrations, what docs/performance.md reports)
 # The kernels are measured in ROUNDS rounds (default 7), each round one process per kernel compiling it 3
@@ -16,7 +16,9 @@ samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
 
 kernels=()  # NAME|FILE|WARPS
-for dir in "$root"/conformance/golden/*/ "$root"/conformance/golden-extra/*/ "$root"/conformance/real-kernels/*/; do
+source "$root/tools/conformance_suites.sh"
+mapfile -t case_dirs < <(suite_case_dirs triton-core "$root")
+for dir in "${case_dirs[@]}"; do
   [ -f "$dir/case.json" ] || continue
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
   name=${dir%/}; name=${name#"$root"/conformance/}

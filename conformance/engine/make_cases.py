@@ -10,10 +10,10 @@ kernel checked to compile with Triton 3.6 too. For every case this script writes
   kernel.ttir                 the kernel (hand-written TTIR, as the C++ test had it; no loc() annotations),
   NAME.npy                    each tensor argument before the launch (fixed values or a seeded generator),
   NAME.expected.npy           each buffer the kernel writes, after the launch, computed HERE with NumPy from the
-                              op's definition (docs/semantics.md, shared/triton-3.6/SEMANTICS.md), never by
-                              running tilesim,
+                              op's definition (docs/semantics.md), never by running tilesim,
   case.json                   the launch (docs/conformance.md), with `notes` saying what the case pins and, for a
-                              case about a check, `expect_reports` (and `expect_report_counts`).
+                              case about a check, `expect_reports` (and `expect_report_counts`); for a case
+                              whose GPU run differs on purpose, `gpu_differs_by_design` with the reason.
 
 Every expected value is exact (integers, bit patterns, float ops whose result is representable or correctly
 rounded), so the `triton` profile the runner uses compares them bit for bit; the notes of the one case that goes
@@ -56,6 +56,7 @@ class Case:
         self.num_warps = num_warps
         self.args, self.files = [], {}
         self.reports, self.report_counts = None, None
+        self.gpu_difference = None
         CASES.append(self)
 
     def tensor(self, name, dtype, value, expected=None):
@@ -93,6 +94,12 @@ class Case:
         self.report_counts = dict(counts)
         return self
 
+    def differs_on_gpu_by_design(self, reason):
+        """The GPU engine's run of this case differs from the interpreter's on purpose: case.json's
+        gpu_differs_by_design, which gpu_backend/tests/device_check.sh reads to list the case as "design"."""
+        self.gpu_difference = reason
+        return self
+
     def write(self):
         directory = os.path.join(HERE, self.family, self.name)
         os.makedirs(directory)
@@ -106,6 +113,8 @@ class Case:
             case["expect_reports"] = self.reports
         if self.report_counts is not None:
             case["expect_report_counts"] = self.report_counts
+        if self.gpu_difference is not None:
+            case["gpu_differs_by_design"] = self.gpu_difference
         with open(os.path.join(directory, "case.json"), "w") as f:
             f.write(json.dumps(case, indent=1) + "\n")
 
@@ -984,7 +993,9 @@ module {
 """), "tt.assert fails in program 1 at lanes 5 and 9 (x = 12 and 10, not below 10): exactly one assert "
           "report, at the first failing lane (5).", grid=(2,)) \
         .tensor("x_ptr", "int32", x) \
-        .expect_report("assert", op="tt.assert", program=[1, 0, 0], lane=[5]).expect_counts({"assert": 1})
+        .expect_report("assert", op="tt.assert", program=[1, 0, 0], lane=[5]).expect_counts({"assert": 1}) \
+        .differs_on_gpu_by_design("the kernel's tt.assert fails: the GPU traps (the launch fails), where the "
+                                  "interpreter reports the first failing lane and goes on (docs/gpu-backend.md)")
 
     sizes = np.array([128 * 4 - 128 * pid for pid in range(4)], np.int32)  # n - pid * 128 with n = 512
     Case("control", "assume_violated", "assume_k", module("""
@@ -1202,7 +1213,9 @@ def shape_cases():
          "tt.gather; the program stops there, so y_ptr keeps its -1s.") \
         .tensor("x_ptr", "int32", np.ones(32)).tensor("idx_ptr", "int32", index) \
         .tensor("y_ptr", "int32", np.full(32, -1), np.full(32, -1)) \
-        .expect_report("out-of-bounds", op="tt.gather", lane=[2, 3]).expect_counts({"out-of-bounds": 1})
+        .expect_report("out-of-bounds", op="tt.gather", lane=[2, 3]).expect_counts({"out-of-bounds": 1}) \
+        .differs_on_gpu_by_design("an out-of-range tt.gather index is undefined in Triton: the interpreter reports "
+                                  "it, the GPU wraps it into the axis (docs/gpu-backend.md)")
 
     x = np.array([0, 1, 1, 7, 8, -1, 3, 3, 3, 100, 7, 0, -2**31, 5, 2, 9], np.int32)
     Case("shape", "histogram_ignores_outside_bins", "hist", module("""

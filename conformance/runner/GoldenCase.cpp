@@ -147,6 +147,8 @@ CaseArgument parseArgument(const Json& json, const std::string& directory, size_
   return argument;
 }
 
+// Keys it does not read are ignored: notes and made_by are for people, gpu_differs_by_design for
+// gpu_backend/tests/device_check.sh (docs/conformance.md "Case format").
 GoldenCase parseCase(const std::string& text, const std::string& directory) {
   std::string jsonPath = (fs::path(directory) / "case.json").string();
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -1,8 +1,9 @@
 // A golden case: one kernel launch recorded from real Triton, as a directory holding `kernel.ttir`, `case.json`
-// and .npy files (see docs/conformance.md and shared/triton-3.6/README.md). This file loads case.json, maps its
-// dtype names to tilesim's element kinds and turns the arguments into LaunchArguments. Arguments keep their
-// Python names; the interpreter binds them to tt.func parameters by name, so arguments Triton specialised away
-// are simply not used. Every error names the case directory and the argument or file at fault.
+// and .npy files (docs/conformance.md "Case format"). This file loads case.json, maps its dtype names to
+// tilesim's element kinds and turns the arguments into LaunchArguments. Arguments keep their Python names; the
+// launch binding (ir/launch/Binding.h, both engines) binds them to tt.func parameters by name, so arguments
+// Triton specialised away are simply not used. Every error names the case directory and the argument or file at
+// fault.
 #pragma once
 
 #include <array>

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Compiles every conformance kernel with the GPU backend (`tilesim compile --emit=ptx`, each case's num_warps) and
-# assembles the PTX with `ptxas -arch=sm_90a`. A kernel listed in supported.txt must compile and assemble; any
-# other kernel must either compile and assemble or be refused with "the GPU engine does not support ... yet"
-# (never a crash, never another error). Both float profiles, one summary line each: the triton profile lowers
-# dots to tensor-core mma.sync where it can (docs/gpu-backend.md "Dot"), so its PTX differs from the exact one's.
+# Compiles every conformance kernel of the suites tagged `gpu` in conformance/suites.txt with the GPU backend
+# (`tilesim compile --emit=ptx`, each case's num_warps) and assembles the PTX with `ptxas -arch=sm_90a`. A kernel
+# listed in supported.txt must compile and assemble; any other kernel must either compile and assemble or be
+# refused with "the GPU engine does not support ... yet" (never a crash, never another error). Both float
+# profiles, one summary line each: the triton profile lowers dots to tensor-core mma.sync where it can
+# (docs/gpu-backend.md "Dot"), so its PTX differs from the exact one's.
 # Exit 0 = all good, 1 = a failure, 4 = skipped (no ptxas: compiled only).
 #   compile_conformance.sh TILESIM SOURCE_DIR [PTXAS]
 set -u
@@ -14,13 +15,11 @@ have_ptxas=1
 [ -x "$ptxas" ] || have_ptxas=0
 failures=0
 mapfile -t required < <(grep -v '^#' "$source/gpu_backend/tests/supported.txt" | sed '/^$/d')
+source "$source/tools/conformance_suites.sh"
+mapfile -t case_dirs < <(suite_case_dirs gpu "$source")
 for profile in exact triton; do
 compiled=0 refused=0 assembled=0 mma=0
-for dir in "$source"/conformance/golden/*/ "$source"/conformance/golden-extra/*/ "$source"/conformance/real-kernels/*/ \
-           "$source"/conformance/engine/*/*/ "$source"/conformance/captured/*/ "$source"/conformance/corpus10/*/ \
-           "$source"/conformance/nan-bits/*/ \
-           "$source"/conformance/regressions/*/ \
-           "$source"/gpu_backend/tests/cases/*/; do
+for dir in "${case_dirs[@]}"; do
   name=${dir%/}; name=${name#"$source"/}
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
   rm -f "$work/k.ptx"

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The tensor-core dots of the triton profile on a GPU (docs/gpu-backend.md "Dot"): for every conformance case whose
-# kernel has a tt.dot (golden, golden-extra, real-kernels, captured, corpus10, engine, regressions, the backend's
-# own cases), one line with
+# kernel has a tt.dot (the suites tagged `gpu` in conformance/suites.txt, in its order), one line with
 #   mma    mma.sync instructions in the triton-profile PTX (0: the dot keeps the FMA path; "-": not compiled)
 #   gpu~interp  the GPU's triton-profile outputs judged by the interpreter's triton-profile bounds: a copy of the
 #          case whose expected files are the GPU's outputs, run on the interpreter (`tilesim run COPY`)
@@ -25,8 +24,9 @@ log=$out/device_dots.log
 summary() { grep -E "^(PASS|FAIL)" "$1" | head -1 | sed -E 's/^(PASS|FAIL) +[^ ]+ +//' | cut -c1-110; }
 verdict() { case $1 in 0) echo pass ;; 1) echo FAIL ;; *) echo "rc$1" ;; esac; }
 rows=() compiled=0 within=0 exact=0 total=0
-for dir in conformance/golden/*/ conformance/golden-extra/*/ conformance/real-kernels/*/ conformance/captured/*/ \
-           conformance/corpus10/*/ conformance/engine/*/*/ conformance/regressions/*/ gpu_backend/tests/cases/*/; do
+source tools/conformance_suites.sh
+mapfile -t case_dirs < <(suite_case_dirs gpu)
+for dir in "${case_dirs[@]}"; do
   [ -f "$dir/kernel.ttir" ] && grep -q "tt.dot " "$dir/kernel.ttir" || continue
   name=${dir%/}; name=${name#conformance/}; slug=${name//\//__}
   total=$((total + 1))

@@ -1,5 +1,6 @@
 // Golden-case loading: every recorded case loads and builds its launch arguments (bf16 from `<i2` files by the
-// case's dtype), and malformed cases give one error naming the file and argument.
+// case's dtype), malformed cases give one error naming the file and argument, and the fields kept for people and
+// scripts (notes, made_by, gpu_differs_by_design) are ignored.
 #include "conformance/runner/GoldenCase.h"
 
 #include <gtest/gtest.h>
@@ -168,6 +169,18 @@ TEST(GoldenCase, CaseJsonFieldsAreRangeChecked) {
   ASSERT_EQ(::mkfifo((fifo + "/case.json").c_str(), 0600), 0);
   EXPECT_NE(loadGoldenCase(fifo).error.find("not a regular file (a FIFO)"), std::string::npos);
   std::filesystem::remove_all(fifo);
+}
+
+// Issue 21: fields the scripts read (gpu_differs_by_design: gpu_backend/tests/device_check.sh) and the
+// informational ones (notes, made_by) load as before: the runner ignores what it does not judge.
+TEST(GoldenCase, FieldsForScriptsAreIgnored) {
+  const std::string args = R"("args": [{"name": "x", "kind": "tensor", "dtype": "float32", "shape": [4], "input": "x.npy"}])";
+  const CaseLoad load = parseCaseJson(R"({"notes": "n", "made_by": "m", "gpu_differs_by_design": "the GPU traps", )" +
+                                          args + "}", "/c");
+  ASSERT_TRUE(load.ok()) << load.error;
+  EXPECT_EQ(load.goldenCase.arguments.size(), 1u);
+  for (const char* name : {"engine/control/assert_first_failing_lane", "engine/shape/gather_index_out_of_range"})
+    EXPECT_TRUE(loadGoldenCase(std::string(TILESIM_SOURCE_DIR) + "/conformance/" + name).ok()) << name;
 }
 
 }  // namespace
