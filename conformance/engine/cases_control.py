@@ -4,6 +4,34 @@ import numpy as np
 from engine_case import Case, module
 
 
+def collatz_prologue(entry):
+    """The start of both Collatz kernels (scf.while and cf blocks): the constants 0..3 and %n = x[pid]."""
+    return """
+module {
+  tt.func public @""" + entry + """(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %c3_i32 = arith.constant 3 : i32
+    %pid = tt.get_program_id x : i32
+    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
+    %n = tt.load %0 : !tt.ptr<i32>
+"""
+
+
+def collatz_step(indent):
+    """One Collatz step of both kernels: %n_1 = n / 2 or 3 n + 1, %count_2 = count + 1 (lines start with `indent`)."""
+    return "".join(indent + line + "\n" for line in """\
+%2 = arith.remsi %n_0, %c2_i32 : i32
+%3 = arith.cmpi eq, %2, %c0_i32 : i32
+%4 = arith.divsi %n_0, %c2_i32 : i32
+%5 = arith.muli %n_0, %c3_i32 : i32
+%6 = arith.addi %5, %c1_i32 : i32
+%n_1 = arith.select %3, %4, %6 : i32
+%count_2 = arith.addi %count, %c1_i32 : i32
+""".splitlines())
+
+
 def control_cases():
     x = np.array([1, 2, 3, 6, 7, 27], np.int32)
     steps = []
@@ -14,28 +42,13 @@ def control_cases():
             count += 1
         steps.append(count)
     assert steps[5] == 111
-    Case("control", "while_collatz", "collatz", module("""
-module {
-  tt.func public @collatz(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %pid = tt.get_program_id x : i32
-    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
-    %n = tt.load %0 : !tt.ptr<i32>
+    Case("control", "while_collatz", "collatz", module(collatz_prologue("collatz") + """\
     %steps:2 = scf.while (%n_0 = %n, %count = %c0_i32) : (i32, i32) -> (i32, i32) {
       %1 = arith.cmpi ne, %n_0, %c1_i32 : i32
       scf.condition(%1) %n_0, %count : i32, i32
     } do {
     ^bb0(%n_0: i32, %count: i32):
-      %2 = arith.remsi %n_0, %c2_i32 : i32
-      %3 = arith.cmpi eq, %2, %c0_i32 : i32
-      %4 = arith.divsi %n_0, %c2_i32 : i32
-      %5 = arith.muli %n_0, %c3_i32 : i32
-      %6 = arith.addi %5, %c1_i32 : i32
-      %n_1 = arith.select %3, %4, %6 : i32
-      %count_2 = arith.addi %count, %c1_i32 : i32
+""" + collatz_step("      ") + """\
       scf.yield %n_1, %count_2 : i32, i32
     }
     %7 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32
@@ -47,28 +60,13 @@ module {
           "per input (27 takes 111 steps).", grid=(6,)) \
         .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.full(6, -1), steps)
 
-    Case("control", "cf_collatz_block_arguments", "collatz_cf", module("""
-module {
-  tt.func public @collatz_cf(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %pid = tt.get_program_id x : i32
-    %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
-    %n = tt.load %0 : !tt.ptr<i32>
+    Case("control", "cf_collatz_block_arguments", "collatz_cf", module(collatz_prologue("collatz_cf") + """\
     cf.br ^bb1(%n, %c0_i32 : i32, i32)
   ^bb1(%n_0: i32, %count: i32):  // 2 preds: ^bb0, ^bb2
     %1 = arith.cmpi ne, %n_0, %c1_i32 : i32
     cf.cond_br %1, ^bb2, ^bb3
   ^bb2:  // pred: ^bb1
-    %2 = arith.remsi %n_0, %c2_i32 : i32
-    %3 = arith.cmpi eq, %2, %c0_i32 : i32
-    %4 = arith.divsi %n_0, %c2_i32 : i32
-    %5 = arith.muli %n_0, %c3_i32 : i32
-    %6 = arith.addi %5, %c1_i32 : i32
-    %n_1 = arith.select %3, %4, %6 : i32
-    %count_2 = arith.addi %count, %c1_i32 : i32
+""" + collatz_step("    ") + """\
     cf.br ^bb1(%n_1, %count_2 : i32, i32)
   ^bb3:  // pred: ^bb1
     %7 = tt.addptr %y_ptr, %pid : !tt.ptr<i32>, i32

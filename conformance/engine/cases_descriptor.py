@@ -1,8 +1,10 @@
 """Engine cases, family `descriptor`: tensor descriptors (tt.make_tensor_descriptor,
 tt.descriptor_load/store/gather/scatter, host TensorDescriptor arguments), in the syntax Triton 3.6 prints them."""
+import string
+
 import numpy as np
 
-from engine_case import Case, QUIET_NAN_F32, f32_bits, module, tile_4x8, tile_kernel
+from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, module, store_at, tile_4x8, tile_kernel
 
 
 def desc_block(matrix, shape, row0, col0, pad, rows=4, cols=8):
@@ -14,6 +16,40 @@ def desc_block(matrix, shape, row0, col0, pad, rows=4, cols=8):
             if 0 <= row0 + r < shape[0] and 0 <= col0 + c < shape[1]:
                 out[r, c] = matrix[row0 + r, col0 + c]
     return out
+
+
+def host_descriptor_kernel(entry, block, element, extra_parameters="", tail=""):
+    """A kernel taking a host TensorDescriptor %x_desc of 4x8 `block` blocks, as Triton 3.6's launcher passes it (the
+    descriptor, then its shape as i32 and its strides as i64), and %out_ptr: program pid loads the block at
+    (4 pid, 4) as `element`s and stores it to out_ptr[32 pid...]; `tail` follows."""
+    text = """
+module {
+  tt.func public @$entry(%x_desc: !tt.tensordesc<tensor<4x8x$block>>, %x_desc_0: i32, %x_desc_1: i32, %x_desc_2: i64, %x_desc_3: i64, %out_ptr: !tt.ptr<$element>$extra) attributes {noinline = false} {
+    %c4_i32 = arith.constant 4 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %pid = tt.get_program_id x : i32
+    %row = arith.muli %pid, %c4_i32 : i32
+    %t = tt.descriptor_load %x_desc[%row, %c4_i32] : !tt.tensordesc<tensor<4x8x$block>> -> tensor<4x8x$element>
+    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
+    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
+    %cst = arith.constant dense<8> : tensor<4x1xi32>
+    %rows_1 = arith.muli %rows_0, %cst : tensor<4x1xi32>
+    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
+    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
+    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
+    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
+    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
+    %base = arith.muli %pid, %c32_i32 : i32
+    %out = tt.addptr %out_ptr, %base : !tt.ptr<$element>, i32
+    %out_0 = tt.splat %out : !tt.ptr<$element> -> tensor<4x8x!tt.ptr<$element>>
+    %out_1 = tt.addptr %out_0, %offs : tensor<4x8x!tt.ptr<$element>>, tensor<4x8xi32>
+    tt.store %out_1, %t : tensor<4x8x!tt.ptr<$element>>
+$tail    tt.return
+  }
+}
+"""
+    return module(string.Template(text).substitute(entry=entry, block=block, element=element, extra=extra_parameters,
+                                                   tail=tail))
 
 
 def descriptor_cases():
@@ -36,12 +72,7 @@ def descriptor_cases():
     %dn = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] {padding = 2 : i32} : <f32>, <tensor<4x8xf32>>
     %zero = tt.descriptor_load %dz[%c-1_i32, %c6_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
     %nan = tt.descriptor_load %dn[%c3_i32, %c-2_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %zero : tensor<4x8x!tt.ptr<f32>>
-    %out_1 = tt.addptr %out_0, %cst : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_1, %nan : tensor<4x8x!tt.ptr<f32>>
-""")),
+""" + STORE_ZERO_THEN_NAN)),
          "A descriptor of shape [5, 10] (strides [12, 1]) over a 5x12 f32 buffer: a 4x8 tt.descriptor_load at "
          "(-1, 6) gives zero for row -1 and for columns 10, 11, which the buffer has but the shape excludes; with "
          "padding = 2 the block at (3, -2) gives NaN (0x7FC00000) outside the shape. out_ptr is read back as int32 "
@@ -92,10 +123,7 @@ def descriptor_cases():
     %d = tt.make_tensor_descriptor %x_ptr, [%c2_i32, %c3_i32, %c8_i32], [%c24_i64, %c8_i64, %c1_i64] : <f32>, <tensor<1x4x8xf32>>
     %t = tt.descriptor_load %d[%c1_i32, %c1_i32, %c0_i32] : !tt.tensordesc<tensor<1x4x8xf32>> -> tensor<1x4x8xf32>
     %t_0 = tt.reshape %t : tensor<1x4x8xf32> -> tensor<4x8xf32>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %t_0 : tensor<4x8x!tt.ptr<f32>>
-""")),
+""" + store_at("out", "%out_ptr", "%t_0", "f32"))),
          "A rank-3 descriptor [2, 3, 8] (strides [24, 8, 1]) with block [1, 4, 8], loaded at (1, 1, 0) as the "
          "attention tutorial does: rows 1..2 of head 1, then rows 3, 4 outside the shape give zero.") \
         .tensor("x_ptr", "float32", x3) \
@@ -150,28 +178,8 @@ def descriptor_cases():
     hout = np.zeros((2, 4, 8), np.float32)
     for pid in range(2):
         hout[pid] = desc_block(h, (6, 12), pid * 4, 4, np.float32(0))
-    Case("descriptor", "host_descriptor_argument", "host_desc", module("""
-module {
-  tt.func public @host_desc(%x_desc: !tt.tensordesc<tensor<4x8xf32>>, %x_desc_0: i32, %x_desc_1: i32, %x_desc_2: i64, %x_desc_3: i64, %out_ptr: !tt.ptr<f32>, %w_ptr: !tt.ptr<i64>) attributes {noinline = false} {
-    %c4_i32 = arith.constant 4 : i32
-    %c32_i32 = arith.constant 32 : i32
-    %pid = tt.get_program_id x : i32
-    %row = arith.muli %pid, %c4_i32 : i32
-    %t = tt.descriptor_load %x_desc[%row, %c4_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
-    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %cst = arith.constant dense<8> : tensor<4x1xi32>
-    %rows_1 = arith.muli %rows_0, %cst : tensor<4x1xi32>
-    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
-    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
-    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
-    %base = arith.muli %pid, %c32_i32 : i32
-    %out = tt.addptr %out_ptr, %base : !tt.ptr<f32>, i32
-    %out_0 = tt.splat %out : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_1 = tt.addptr %out_0, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_1, %t : tensor<4x8x!tt.ptr<f32>>
+    Case("descriptor", "host_descriptor_argument", "host_desc", host_descriptor_kernel(
+        "host_desc", "f32", "f32", ", %w_ptr: !tt.ptr<i64>", """\
     %c0_i32 = arith.constant 0 : i32
     %first = arith.cmpi eq, %pid, %c0_i32 : i32
     scf.if %first {
@@ -188,9 +196,6 @@ module {
       %w3 = tt.addptr %w_ptr, %c3_i32 : !tt.ptr<i64>, i32
       tt.store %w3, %x_desc_3 : !tt.ptr<i64>
     }
-    tt.return
-  }
-}
 """),
          "A host TensorDescriptor argument (shape [6, 12], strides [12, 1], block [4, 8]) as Triton 3.6's launcher "
          "passes it: the descriptor, then its shape as i32 and its strides as i64, four more parameters named "
@@ -236,32 +241,7 @@ module {
     hout_u = np.zeros((2, 4, 8), np.uint32)
     for pid in range(2):
         hout_u[pid] = desc_block(hu, (6, 12), pid * 4, 4, np.uint32(0))
-    Case("descriptor", "host_descriptor_ui32", "host_desc_u", module("""
-module {
-  tt.func public @host_desc_u(%x_desc: !tt.tensordesc<tensor<4x8xui32>>, %x_desc_0: i32, %x_desc_1: i32, %x_desc_2: i64, %x_desc_3: i64, %out_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c4_i32 = arith.constant 4 : i32
-    %c32_i32 = arith.constant 32 : i32
-    %pid = tt.get_program_id x : i32
-    %row = arith.muli %pid, %c4_i32 : i32
-    %t = tt.descriptor_load %x_desc[%row, %c4_i32] : !tt.tensordesc<tensor<4x8xui32>> -> tensor<4x8xi32>
-    %rows = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %rows_0 = tt.expand_dims %rows {axis = 1 : i32} : tensor<4xi32> -> tensor<4x1xi32>
-    %cst = arith.constant dense<8> : tensor<4x1xi32>
-    %rows_1 = arith.muli %rows_0, %cst : tensor<4x1xi32>
-    %rows_2 = tt.broadcast %rows_1 : tensor<4x1xi32> -> tensor<4x8xi32>
-    %cols = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %cols_0 = tt.expand_dims %cols {axis = 0 : i32} : tensor<8xi32> -> tensor<1x8xi32>
-    %cols_1 = tt.broadcast %cols_0 : tensor<1x8xi32> -> tensor<4x8xi32>
-    %offs = arith.addi %rows_2, %cols_1 : tensor<4x8xi32>
-    %base = arith.muli %pid, %c32_i32 : i32
-    %out = tt.addptr %out_ptr, %base : !tt.ptr<i32>, i32
-    %out_0 = tt.splat %out : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %out_1 = tt.addptr %out_0, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    tt.store %out_1, %t : tensor<4x8x!tt.ptr<i32>>
-    tt.return
-  }
-}
-"""),
+    Case("descriptor", "host_descriptor_ui32", "host_desc_u", host_descriptor_kernel("host_desc_u", "ui32", "i32"),
          "A host TensorDescriptor of a uint32 tensor: Triton 3.6 types the parameter !tt.tensordesc<tensor<4x8xui32>> "
          "and loads i32 bits. Programs 0 and 1 load the block at (4 pid, 4) of a [6, 12] descriptor: program 1's "
          "rows 6, 7 and both programs' columns 12... are outside the shape and give zero.", grid=(2,)) \
@@ -279,10 +259,7 @@ module {
     %c12_i64 = arith.constant 12 : i64
     %d = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c12_i32], [%c12_i64, %c1_i64] : <f32>, <tensor<4x8xf32>>
     %t = tt.descriptor_load %d[%c2_i32, %c0_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %t : tensor<4x8x!tt.ptr<f32>>
-""")),
+""" + store_at("out", "%out_ptr", "%t", "f32"))),
          "A descriptor whose shape [5, 12] reaches past its 4x12 buffer: the 4x8 block at (2, 0) has row 4 inside "
          "the shape but outside the buffer, an ordinary out-of-bounds read (8 reports, byte offsets 192..220 of "
          "a_ptr). Rows 5 (outside the shape) are padding, not reported. out_ptr is not compared (what an "

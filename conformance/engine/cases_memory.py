@@ -1,7 +1,7 @@
 """Engine cases, family `memory`: block pointers, pointer <-> int, masked loads without `other`, a 3-D grid."""
 import numpy as np
 
-from engine_case import Case, QUIET_NAN_F32, f32_bits, module, tile_kernel
+from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, module, store_at, tile_kernel
 
 
 def block_of(matrix, row0, col0, pad):
@@ -33,12 +33,7 @@ def memory_cases():
     %zero = tt.load %bp {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
     %bp_0 = tt.advance %bp, [%c2_i32, %c3_i32] : <tensor<4x8xf32>>
     %nan = tt.load %bp_0 {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tt.ptr<tensor<4x8xf32>>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %zero : tensor<4x8x!tt.ptr<f32>>
-    %out_1 = tt.addptr %out_0, %cst : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_1, %nan : tensor<4x8x!tt.ptr<f32>>
-""")),
+""" + STORE_ZERO_THEN_NAN)),
          "Block pointer over a 3x5 row-major f32 matrix: a boundary-checked 4x8 tt.load at (0,0) pads with zero "
          "(padding = 1), and after tt.advance by (2,3) with NaN (padding = 2, bits 0x7FC00000). out_ptr is read "
          "back as int32 so the padding's bits (+0.0, the NaN payload) are compared exactly. Triton 3.6 rewrites "
@@ -77,10 +72,7 @@ def memory_cases():
     %a = tt.load %bp {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
     %cst = arith.constant dense<24> : tensor<4x8xi32>
     %rows_in = arith.cmpi slt, %offs, %cst : tensor<4x8xi32>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %a, %rows_in : tensor<4x8x!tt.ptr<f32>>
-""")),
+""" + store_at("out", "%out_ptr", "%a", "f32", mask="%rows_in"))),
         "a_ptr holds a 3x8 matrix; the 4x8 block pointer checks only dim 1, so tt.load reads row 3 past the end of "
         "a_ptr: one out-of-bounds report per lane of row 3 (8, at byte offsets 96..124 of a_ptr), and nothing "
         "else. Rows 0..2 are loaded as usual and stored to out_ptr; the store's mask leaves out row 3 (whatever "

@@ -2,7 +2,7 @@
 result exact in any order."""
 import numpy as np
 
-from engine_case import Case, module, tile_kernel
+from engine_case import Case, module, store_at, tile_kernel
 
 
 def tile_load_kernel(extra_parameters, body):
@@ -86,10 +86,8 @@ module {
       %1 = arith.addi %arg2, %arg3 : i32
       tt.scan.return %1 : i32
     }) : (tensor<4x8xi32>) -> tensor<4x8xi32>
-    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %y_0 = tt.addptr %y, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    tt.store %y_0, %0 : tensor<4x8x!tt.ptr<i32>>
-"""), "tt.scan (cumulative sum) along axis 1 of a 4x8 tile: each row separately.") \
+""" + store_at("y", "%y_ptr", "%0", "i32")),
+        "tt.scan (cumulative sum) along axis 1 of a 4x8 tile: each row separately.") \
         .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(32),
                                             np.cumsum(x.reshape(4, 8), axis=1).ravel())
 
@@ -99,10 +97,8 @@ module {
       %1 = arith.addi %arg2, %arg3 : i32
       tt.reduce.return %1 : i32
     }) : (tensor<4x8xi32>) -> tensor<8xi32>
-    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %y_0 = tt.addptr %y, %cols : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    tt.store %y_0, %0 : tensor<8x!tt.ptr<i32>>
-"""), "tt.reduce (sum) along axis 0 of a 4x8 tile: one sum per column.") \
+""" + store_at("y", "%y_ptr", "%0", "i32", shape="8", offsets="%cols")),
+        "tt.reduce (sum) along axis 0 of a 4x8 tile: one sum per column.") \
         .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(8), x.reshape(4, 8).sum(axis=0))
 
     x = np.array([5, 6, -3, 8, 9, 9, 9, -3, 4, 4, 4, 4, 4, 4, 4, 4,
@@ -126,10 +122,8 @@ module {
     %v = tt.splat %v_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
     %v_0 = tt.addptr %v, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
     tt.store %v_0, %0#0 : tensor<4x!tt.ptr<i32>>
-    %i = tt.splat %i_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %i_0 = tt.addptr %i, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %i_0, %0#1 : tensor<4x!tt.ptr<i32>>
-"""), "Triton's argmin combine (tie_break_left: v1 < v2 or (v1 == v2 and i1 < i2)) along axis 1: ties pick the "
+""" + store_at("i", "%i_ptr", "%0#1", "i32", shape="4", offsets="%rows")),
+        "Triton's argmin combine (tie_break_left: v1 < v2 or (v1 == v2 and i1 < i2)) along axis 1: ties pick the "
           "smallest index. Row 0 has its minimum at 2 and 7, row 1 is all equal, row 2 has it at 1, 4, 5, 6 "
           "(in the lowest-bit-first tree 4 meets 5 first, then 1 meets the winner of 4..7, so the index test "
           "decides), row 3 once at the end.") \
@@ -147,9 +141,7 @@ module {
       %2 = arith.maxsi %1, %c5_i32 : i32
       tt.reduce.return %2 : i32
     }) : (tensor<4x8xi32>) -> tensor<4xi32>
-    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %y_0 = tt.addptr %y, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %y_0, %0 : tensor<4x!tt.ptr<i32>>
-"""), "A tt.reduce combine region that defines its own constant: combine(a, b) = max(max(a, b), 5), so each "
+""" + store_at("y", "%y_ptr", "%0", "i32", shape="4", offsets="%rows")),
+        "A tt.reduce combine region that defines its own constant: combine(a, b) = max(max(a, b), 5), so each "
           "row reduces to max(5, max of the row); rows 0-1 stay below 5.") \
         .tensor("x_ptr", "int32", x).tensor("y_ptr", "int32", np.zeros(4), expected)

@@ -1,7 +1,7 @@
 """Engine cases, family `shape`: gather, histogram, cat / join / split / trans / reshape."""
 import numpy as np
 
-from engine_case import Case, module, tile_4x8, tile_kernel
+from engine_case import Case, module, store_at, tile_4x8, tile_kernel
 
 
 def gather_kernel(axis):
@@ -13,10 +13,7 @@ def gather_kernel(axis):
     %i_0 = tt.addptr %i, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
     %i_1 = tt.load %i_0 : tensor<4x8x!tt.ptr<i32>>
     %g = tt.gather %x_1[%i_1] {axis = """ + str(axis) + """ : i32} : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
-    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %y_0 = tt.addptr %y, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    tt.store %y_0, %g : tensor<4x8x!tt.ptr<i32>>
-"""))
+""" + store_at("y", "%y_ptr", "%g", "i32")))
 
 
 def shape_cases():

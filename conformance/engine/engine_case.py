@@ -117,6 +117,16 @@ TILE_OFFSETS = """
 """
 
 
+# Stores the 4x8 f32 tiles %zero to out_ptr[0..31] and %nan to out_ptr[32..63] (%cst = dense<32>): the padding cases
+# of block pointers and descriptors, whose out_ptr is read back as int32 to compare the padding's bits.
+STORE_ZERO_THEN_NAN = """\
+    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
+    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    tt.store %out_0, %zero : tensor<4x8x!tt.ptr<f32>>
+    %out_1 = tt.addptr %out_0, %cst : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
+    tt.store %out_1, %nan : tensor<4x8x!tt.ptr<f32>>
+"""
+
 def tile_kernel(signature, body):
     """A kernel whose body starts with %offs : tensor<4x8xi32> = r * 8 + c (and %rows, %cols, %cols_1)."""
     return ("module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + TILE_OFFSETS + body +
@@ -125,6 +135,22 @@ def tile_kernel(signature, body):
 
 def module(text):
     return text.lstrip("\n")
+
+
+def pointers_at(name, pointer, element, shape="4x8", offsets="%offs"):
+    """TTIR: %NAME = the pointers `pointer` + `offsets` of a `shape` tile of `element`s (splat, then addptr into
+    %NAME_0, which is what it returns)."""
+    tensor = "tensor<%sx!tt.ptr<%s>>" % (shape, element)
+    return ("    %%%s = tt.splat %s : !tt.ptr<%s> -> %s\n" % (name, pointer, element, tensor) +
+            "    %%%s_0 = tt.addptr %%%s, %s : %s, tensor<%sxi32>\n" % (name, name, offsets, tensor, shape))
+
+
+def store_at(name, pointer, value, element, shape="4x8", offsets="%offs", mask=""):
+    """TTIR: tt.store of the `shape` tile `value` to `pointer` + `offsets` (through %NAME, %NAME_0), under `mask`."""
+    return (pointers_at(name, pointer, element, shape, offsets) +
+            "    tt.store %%%s_0, %s%s : tensor<%sx!tt.ptr<%s>>\n" % (name, value, ", " + mask if mask else "",
+                                                                       shape, element))
+
 
 
 def tile_4x8():
