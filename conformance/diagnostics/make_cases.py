@@ -71,6 +71,12 @@ def pointers(k, name, ptr, offsets, line, col, elem="f32", block=64):
     return "%" + name + "_p"
 
 
+def mask_below_n(k, line, col, result, var=None):
+    """%RESULT = %offs_2 < %n: the lanes inside a buffer of n elements."""
+    k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", line, col)
+    k.op("%%%s = arith.cmpi slt, %%offs_2, %%m : tensor<64xi32>" % result, line, col, var)
+
+
 CASES = []
 
 
@@ -82,49 +88,69 @@ def arange(n, scale=1.0):
     return [float(i) * scale for i in range(n)]
 
 
+# The parameters of the copy kernels (cases 1-3): y[i] = x[i] for the lanes below n.
+COPY_PARAMETERS = [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")]
+
+
+def copy_arguments(y_size):
+    """The arguments of a copy kernel: x = 0..99, n = 100, and y of `y_size` zeros."""
+    return [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * y_size), ("n", "int", 100)]
+
+
+def elementwise_i32_kernel(name, operand, def_line, op, result):
+    """%RESULT = x OP OPERAND over 64 i32 lanes, stored to y (cases 9 and 10, def at `def_line` of diagnostics.py,
+    the op on the third line after it): the kernel and the TTIR line of the op."""
+    line = def_line + 3
+    k = Kernel(name, [("x_ptr", "!tt.ptr<i32>"), (operand + "_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")],
+               def_line)
+    prologue(k, def_line + 1, def_line + 2)
+    p = pointers(k, "a", "x_ptr", "offs_2", line, 16, "i32")
+    k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, line, 8)
+    q = pointers(k, "b", operand + "_ptr", "offs_2", line, 44, "i32")
+    k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, line, 36)
+    op_line = k.op("%%%s = %s %%a_v, %%b_v : tensor<64xi32>" % (result, op), line, 30, result)
+    r = pointers(k, "y", "y_ptr", "offs_2", line + 1, 19, "i32")
+    k.op("tt.store %s, %%%s : tensor<64x!tt.ptr<i32>>" % (r, result), line + 1, 4)
+    return k, op_line
+
+
 # 1. copy_no_mask: unmasked load past the end of x (n = 100, BLOCK = 64, grid 2 -> program 1 lanes 36..63).
-k = Kernel("copy_no_mask", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 8)
+k = Kernel("copy_no_mask", COPY_PARAMETERS, 8)
 prologue(k, 9, 10)
 p = pointers(k, "x", "x_ptr", "offs_2", 11, 20)
 load_line = k.op("%%x_4 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 11, 8, "x")
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 12, 39)
-k.op("%m_5 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 12, 39)
+mask_below_n(k, 12, 39, "m_5")
 q = pointers(k, "y", "y_ptr", "offs_2", 12, 19)
 k.op("tt.store %s, %%x_4, %%m_5 : tensor<64x!tt.ptr<f32>>" % q, 12, 26)
-case("oob_unmasked_load", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+case("oob_unmasked_load", k, [2, 1, 1], copy_arguments(100),
      [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [36], "op": "tt.load", "ttir_line": load_line,
        "source": "%s:11:8" % PY, "buffer": "x_ptr", "byte_offset": 400}],
      "program 1 reads x[100..127]; x has 100 elements")
 
 # 2. store_off_by_one: masked store to y + offs + 1 writes y[100].
-k = Kernel("store_off_by_one", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 16)
+k = Kernel("store_off_by_one", COPY_PARAMETERS, 16)
 prologue(k, 17, 18)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 19, 14)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 19, 14, "m")
+mask_below_n(k, 19, 14, "m_3", "m")
 p = pointers(k, "x", "x_ptr", "offs_2", 20, 20)
 k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 20, 8, "x")
 k.op("%cst = arith.constant dense<1> : tensor<64xi32>", 21, 32)
 k.op("%o = arith.addi %offs_2, %cst : tensor<64xi32>", 21, 32)
 q = pointers(k, "y", "y_ptr", "o", 21, 19)
 store_line = k.op("tt.store %s, %%x_4, %%m_3 : tensor<64x!tt.ptr<f32>>" % q, 21, 4)
-case("oob_store_off_by_one", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+case("oob_store_off_by_one", k, [2, 1, 1], copy_arguments(100),
      [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [35], "op": "tt.store", "ttir_line": store_line,
        "source": "%s:21:4" % PY, "buffer": "y_ptr", "byte_offset": 400}],
      "lane 35 of program 1 writes y[100]; y has 100 elements")
 
 # 3. store_undefined: masked load without other, stored unmasked (y has 128 elements, so no OOB).
-k = Kernel("store_undefined", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 25)
+k = Kernel("store_undefined", COPY_PARAMETERS, 25)
 prologue(k, 26, 27)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 28, 35)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 28, 35)
+mask_below_n(k, 28, 35, "m_3")
 p = pointers(k, "x", "x_ptr", "offs_2", 28, 20)
 k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 28, 8, "x")
 q = pointers(k, "y", "y_ptr", "offs_2", 29, 19)
 store_line = k.op("tt.store %s, %%x_4 : tensor<64x!tt.ptr<f32>>" % q, 29, 4)
-case("undefined_value_stored", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 128), ("n", "int", 100)],
+case("undefined_value_stored", k, [2, 1, 1], copy_arguments(128),
      [{"kind": "undefined-value", "program": [1, 0, 0], "lane": [36], "op": "tt.store", "ttir_line": store_line,
        "source": "%s:29:4" % PY}],
      "lanes 36..63 of program 1 come from a masked load without other and are stored")
@@ -132,8 +158,7 @@ case("undefined_value_stored", k, [2, 1, 1],
 # 4. gather_undefined_index: undefined lanes used as addresses.
 k = Kernel("gather_undefined_index", [("idx_ptr", "!tt.ptr<i32>"), ("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 33)
 prologue(k, 34, 35)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 36, 39)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 36, 39)
+mask_below_n(k, 36, 39, "m_3")
 p = pointers(k, "i", "idx_ptr", "offs_2", 36, 22, "i32")
 k.op("%%idx = tt.load %s, %%m_3 : tensor<64x!tt.ptr<i32>>" % p, 36, 10, "idx")
 q = pointers(k, "v", "x_ptr", "idx", 37, 20)
@@ -210,15 +235,7 @@ case("assert_failure", k, [2, 1, 1], [("x_ptr", "float32", xs)],
      "x[70] is negative")
 
 # 9. divide_by_zero (under --check=ub): d[5] == 0.
-k = Kernel("divide_by_zero", [("x_ptr", "!tt.ptr<i32>"), ("d_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 74)
-prologue(k, 75, 76)
-p = pointers(k, "a", "x_ptr", "offs_2", 77, 16, "i32")
-k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 77, 8)
-q = pointers(k, "b", "d_ptr", "offs_2", 77, 44, "i32")
-k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 77, 36)
-div_line = k.op("%q = arith.divsi %a_v, %b_v : tensor<64xi32>", 77, 30, "q")
-r = pointers(k, "y", "y_ptr", "offs_2", 78, 19, "i32")
-k.op("tt.store %s, %%q : tensor<64x!tt.ptr<i32>>" % r, 78, 4)
+k, div_line = elementwise_i32_kernel("divide_by_zero", "d", 74, "arith.divsi", "q")
 ds = [float(1 + i % 7) for i in range(64)]
 ds[5] = 0.0
 case("ub_division_by_zero", k, [1, 1, 1],
@@ -228,15 +245,7 @@ case("ub_division_by_zero", k, [1, 1, 1],
      "d[5] is 0; reported only with --check=ub", check="ub")
 
 # 10. shift_too_far (under --check=ub): s[3] == 40.
-k = Kernel("shift_too_far", [("x_ptr", "!tt.ptr<i32>"), ("s_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 82)
-prologue(k, 83, 84)
-p = pointers(k, "a", "x_ptr", "offs_2", 85, 16, "i32")
-k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 85, 8)
-q = pointers(k, "b", "s_ptr", "offs_2", 85, 44, "i32")
-k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 85, 36)
-shl_line = k.op("%r = arith.shli %a_v, %b_v : tensor<64xi32>", 85, 30, "r")
-r = pointers(k, "y", "y_ptr", "offs_2", 86, 19, "i32")
-k.op("tt.store %s, %%r : tensor<64x!tt.ptr<i32>>" % r, 86, 4)
+k, shl_line = elementwise_i32_kernel("shift_too_far", "s", 82, "arith.shli", "r")
 ss = [float(i % 8) for i in range(64)]
 ss[3] = 40.0
 case("ub_shift_out_of_range", k, [1, 1, 1],
