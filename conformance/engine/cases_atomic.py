@@ -1,7 +1,7 @@
 """Engine cases, family `atomic`: tt.atomic_rmw / tt.atomic_cas (SEMANTICS.md §3.4)."""
 import numpy as np
 
-from engine_case import Case, bits_of, module, wrap_i32
+from engine_case import Case, bits_of, module, store_at, wrap_i32
 
 
 def contended_kernel(op, element):
@@ -149,9 +149,7 @@ module {
     %m = tt.splat %mem_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
     %m_0 = tt.addptr %m, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
     %old = tt.atomic_cas acq_rel, gpu, %m_0, %cmp, %val : (tensor<8x!tt.ptr<i32>>, tensor<8xi32>, tensor<8xi32>) -> tensor<8xi32>
-    %o = tt.splat %old_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %o_0 = tt.addptr %o, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    tt.store %o_0, %old : tensor<8x!tt.ptr<i32>>
+""" + store_at("o", "%old_ptr", "%old", "i32", shape="8") + """\
     tt.return
   }
 }

@@ -4,7 +4,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from engine_case import CANONICAL_NAN_F32, Case, f32_bits, module
+from engine_case import CANONICAL_NAN_F32, Case, f32_bits, load_at, module, store_at
 
 
 def vector_kernel(parameters, body):
@@ -204,16 +204,9 @@ def cast_cases():
 module {
   tt.func public @mulhi(%a_ptr: !tt.ptr<i32>, %b_ptr: !tt.ptr<i32>, %h_ptr: !tt.ptr<i32>) attributes {noinline = false} {
     %offs = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
-    %a = tt.splat %a_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %a_0 = tt.addptr %a, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    %a_1 = tt.load %a_0 : tensor<4x!tt.ptr<i32>>
-    %b = tt.splat %b_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %b_0 = tt.addptr %b, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    %b_1 = tt.load %b_0 : tensor<4x!tt.ptr<i32>>
+""" + load_at("a", "%a_ptr", "i32", shape="4") + load_at("b", "%b_ptr", "i32", shape="4") + """\
     %h = tt.mulhiui %a_1, %b_1 : tensor<4xi32>
-    %o = tt.splat %h_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %o_0 = tt.addptr %o, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %o_0, %h : tensor<4x!tt.ptr<i32>>
+""" + store_at("o", "%h_ptr", "%h", "i32", shape="4") + """\
     tt.return
   }
 }

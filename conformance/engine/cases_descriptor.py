@@ -4,7 +4,8 @@ import string
 
 import numpy as np
 
-from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, module, store_at, tile_4x8, tile_kernel
+from engine_case import (Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, load_at, module, store_at, tile_4x8,
+                         tile_kernel)
 
 
 def desc_block(matrix, shape, row0, col0, pad, rows=4, cols=8):
@@ -151,17 +152,11 @@ def descriptor_cases():
     %c16_i32 = arith.constant 16 : i32
     %c1_i64 = arith.constant 1 : i64
     %c16_i64 = arith.constant 16 : i64
-    %r = tt.splat %rows_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %r_0 = tt.addptr %r, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    %r_1 = tt.load %r_0 : tensor<4x!tt.ptr<i32>>
-    %s = tt.splat %srows_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %s_0 = tt.addptr %s, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    %s_1 = tt.load %s_0 : tensor<4x!tt.ptr<i32>>
+""" + load_at("r", "%rows_ptr", "i32", shape="4", offsets="%rows") +
+        load_at("s", "%srows_ptr", "i32", shape="4", offsets="%rows") + """\
     %d = tt.make_tensor_descriptor %g_ptr, [%c6_i32, %c16_i32], [%c16_i64, %c1_i64] : <f32>, <tensor<1x8xf32>>
     %v = tt.descriptor_gather %d[%r_1, %c10_i32] : (!tt.tensordesc<tensor<1x8xf32>>, tensor<4xi32>, i32) -> tensor<4x8xf32>
-    %out = tt.splat %out_ptr : !tt.ptr<f32> -> tensor<4x8x!tt.ptr<f32>>
-    %out_0 = tt.addptr %out, %offs : tensor<4x8x!tt.ptr<f32>>, tensor<4x8xi32>
-    tt.store %out_0, %v : tensor<4x8x!tt.ptr<f32>>
+""" + store_at("out", "%out_ptr", "%v", "f32") + """\
     %e = tt.make_tensor_descriptor %t_ptr, [%c6_i32, %c16_i32], [%c16_i64, %c1_i64] : <f32>, <tensor<1x8xf32>>
     tt.descriptor_scatter %e[%s_1, %c12_i32], %v : !tt.tensordesc<tensor<1x8xf32>>, tensor<4xi32>, i32, tensor<4x8xf32>
 """)),

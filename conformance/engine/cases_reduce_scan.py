@@ -2,16 +2,13 @@
 result exact in any order."""
 import numpy as np
 
-from engine_case import Case, module, store_at, tile_kernel
+from engine_case import Case, load_at, module, store_at, tile_kernel
 
 
 def tile_load_kernel(extra_parameters, body):
     """Loads x (4x8 i32) as %x_1; `body` stores the results."""
-    return module(tile_kernel("k(%x_ptr: !tt.ptr<i32>" + extra_parameters + ")", """
-    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %x_0 = tt.addptr %x, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    %x_1 = tt.load %x_0 : tensor<4x8x!tt.ptr<i32>>
-""" + body))
+    return module(tile_kernel("k(%x_ptr: !tt.ptr<i32>" + extra_parameters + ")",
+                              "\n" + load_at("x", "%x_ptr", "i32") + body))
 
 
 def sample_tile():
@@ -24,17 +21,13 @@ def reduce_scan_cases():
 module {
   tt.func public @rcumsum(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
     %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %x_0 = tt.addptr %x, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    %x_1 = tt.load %x_0 : tensor<8x!tt.ptr<i32>>
+""" + load_at("x", "%x_ptr", "i32", shape="8") + """\
     %0 = "tt.scan"(%x_1) <{axis = 0 : i32, reverse = true}> ({
     ^bb0(%arg2: i32, %arg3: i32):
       %2 = arith.addi %arg2, %arg3 : i32
       tt.scan.return %2 : i32
     }) : (tensor<8xi32>) -> tensor<8xi32>
-    %y = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %y_0 = tt.addptr %y, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    tt.store %y_0, %0 : tensor<8x!tt.ptr<i32>>
+""" + store_at("y", "%y_ptr", "%0", "i32", shape="8") + """\
     tt.return
   }
 }
@@ -51,12 +44,7 @@ module {
 module {
   tt.func public @affine(%m_ptr: !tt.ptr<i32>, %c_ptr: !tt.ptr<i32>, %outm_ptr: !tt.ptr<i32>, %outc_ptr: !tt.ptr<i32>) attributes {noinline = false} {
     %offs = tt.make_range {end = 8 : i32, start = 0 : i32} : tensor<8xi32>
-    %m = tt.splat %m_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %m_0 = tt.addptr %m, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    %m_1 = tt.load %m_0 : tensor<8x!tt.ptr<i32>>
-    %c = tt.splat %c_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %c_0 = tt.addptr %c, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    %c_1 = tt.load %c_0 : tensor<8x!tt.ptr<i32>>
+""" + load_at("m", "%m_ptr", "i32", shape="8") + load_at("c", "%c_ptr", "i32", shape="8") + """\
     %0:2 = "tt.scan"(%m_1, %c_1) <{axis = 0 : i32, reverse = false}> ({
     ^bb0(%arg4: i32, %arg5: i32, %arg6: i32, %arg7: i32):
       %1 = arith.muli %arg4, %arg6 : i32
@@ -64,12 +52,8 @@ module {
       %3 = arith.addi %2, %arg7 : i32
       tt.scan.return %1, %3 : i32, i32
     }) : (tensor<8xi32>, tensor<8xi32>) -> (tensor<8xi32>, tensor<8xi32>)
-    %om = tt.splat %outm_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %om_0 = tt.addptr %om, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    tt.store %om_0, %0#0 : tensor<8x!tt.ptr<i32>>
-    %oc = tt.splat %outc_ptr : !tt.ptr<i32> -> tensor<8x!tt.ptr<i32>>
-    %oc_0 = tt.addptr %oc, %offs : tensor<8x!tt.ptr<i32>>, tensor<8xi32>
-    tt.store %oc_0, %0#1 : tensor<8x!tt.ptr<i32>>
+""" + store_at("om", "%outm_ptr", "%0#0", "i32", shape="8") +
+        store_at("oc", "%outc_ptr", "%0#1", "i32", shape="8") + """\
     tt.return
   }
 }
@@ -119,10 +103,8 @@ module {
       %7 = arith.select %5, %arg5, %arg7 : i32
       tt.reduce.return %6, %7 : i32, i32
     }) : (tensor<4x8xi32>, tensor<4x8xi32>) -> (tensor<4xi32>, tensor<4xi32>)
-    %v = tt.splat %v_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %v_0 = tt.addptr %v, %rows : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %v_0, %0#0 : tensor<4x!tt.ptr<i32>>
-""" + store_at("i", "%i_ptr", "%0#1", "i32", shape="4", offsets="%rows")),
+""" + store_at("v", "%v_ptr", "%0#0", "i32", shape="4", offsets="%rows") +
+        store_at("i", "%i_ptr", "%0#1", "i32", shape="4", offsets="%rows")),
         "Triton's argmin combine (tie_break_left: v1 < v2 or (v1 == v2 and i1 < i2)) along axis 1: ties pick the "
           "smallest index. Row 0 has its minimum at 2 and 7, row 1 is all equal, row 2 has it at 1, 4, 5, 6 "
           "(in the lowest-bit-first tree 4 meets 5 first, then 1 meets the winner of 4..7, so the index test "

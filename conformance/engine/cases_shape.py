@@ -1,17 +1,12 @@
 """Engine cases, family `shape`: gather, histogram, cat / join / split / trans / reshape."""
 import numpy as np
 
-from engine_case import Case, module, store_at, tile_4x8, tile_kernel
+from engine_case import Case, load_at, module, store_at, tile_4x8, tile_kernel
 
 
 def gather_kernel(axis):
-    return module(tile_kernel("gather(%x_ptr: !tt.ptr<i32>, %idx_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>)", """
-    %x = tt.splat %x_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %x_0 = tt.addptr %x, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    %x_1 = tt.load %x_0 : tensor<4x8x!tt.ptr<i32>>
-    %i = tt.splat %idx_ptr : !tt.ptr<i32> -> tensor<4x8x!tt.ptr<i32>>
-    %i_0 = tt.addptr %i, %offs : tensor<4x8x!tt.ptr<i32>>, tensor<4x8xi32>
-    %i_1 = tt.load %i_0 : tensor<4x8x!tt.ptr<i32>>
+    return module(tile_kernel("gather(%x_ptr: !tt.ptr<i32>, %idx_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>)",
+                              "\n" + load_at("x", "%x_ptr", "i32") + load_at("i", "%idx_ptr", "i32") + """\
     %g = tt.gather %x_1[%i_1] {axis = """ + str(axis) + """ : i32} : (tensor<4x8xi32>, tensor<4x8xi32>) -> tensor<4x8xi32>
 """ + store_at("y", "%y_ptr", "%g", "i32")))
 
@@ -87,17 +82,11 @@ module {
     %c80_i32 = arith.constant 80 : i32
     %c112_i32 = arith.constant 112 : i32
     %c144_i32 = arith.constant 144 : i32
-    %y16 = tt.splat %y_ptr : !tt.ptr<i32> -> tensor<16x!tt.ptr<i32>>
-    %y16_0 = tt.addptr %y16, %o16 : tensor<16x!tt.ptr<i32>>, tensor<16xi32>
-    tt.store %y16_0, %cat : tensor<16x!tt.ptr<i32>>
+""" + store_at("y16", "%y_ptr", "%cat", "i32", shape="16", offsets="%o16") + """\
     %p1 = tt.addptr %y_ptr, %c16_i32 : !tt.ptr<i32>, i32
-    %y64 = tt.splat %p1 : !tt.ptr<i32> -> tensor<64x!tt.ptr<i32>>
-    %y64_0 = tt.addptr %y64, %o64 : tensor<64x!tt.ptr<i32>>, tensor<64xi32>
-    tt.store %y64_0, %j_0 : tensor<64x!tt.ptr<i32>>
+""" + store_at("y64", "%p1", "%j_0", "i32", shape="64", offsets="%o64") + """\
     %p2 = tt.addptr %y_ptr, %c80_i32 : !tt.ptr<i32>, i32
-    %y32 = tt.splat %p2 : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
-    %y32_0 = tt.addptr %y32, %o32 : tensor<32x!tt.ptr<i32>>, tensor<32xi32>
-    tt.store %y32_0, %l_0 : tensor<32x!tt.ptr<i32>>
+""" + store_at("y32", "%p2", "%l_0", "i32", shape="32", offsets="%o32") + """\
     %p3 = tt.addptr %y_ptr, %c112_i32 : !tt.ptr<i32>, i32
     %y32_1 = tt.splat %p3 : !tt.ptr<i32> -> tensor<32x!tt.ptr<i32>>
     %y32_2 = tt.addptr %y32_1, %o32 : tensor<32x!tt.ptr<i32>>, tensor<32xi32>

@@ -153,6 +153,12 @@ def store_at(name, pointer, value, element, shape="4x8", offsets="%offs", mask="
 
 
 
+def load_at(name, pointer, element, shape="4x8", offsets="%offs"):
+    """TTIR: %NAME_1 = tt.load of the `shape` tile at `pointer` + `offsets` (through %NAME, %NAME_0)."""
+    return (pointers_at(name, pointer, element, shape, offsets) +
+            "    %%%s_1 = tt.load %%%s_0 : tensor<%sx!tt.ptr<%s>>\n" % (name, name, shape, element))
+
+
 def tile_4x8():
     r, c = np.meshgrid(np.arange(4), np.arange(8), indexing="ij")
     return r, c
