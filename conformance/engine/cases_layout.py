@@ -12,6 +12,14 @@ from layout_ttir import (LAYOUT_DTYPES, dims, layout_kernel, layout_rng, layout_
                          small_ints, store_nd, tensor_of, trans_op, unwritten)
 
 
+def trans_2d_kernel(element, rows, cols):
+    """@trans: y (cols x rows) = tt.trans of x (rows x cols), both row-major."""
+    body = (offsets_nd("xo", (rows, cols)) + offsets_nd("yo", (cols, rows)) +
+            load_nd("x", "x_ptr", element, "xo", (rows, cols)) + trans_op("t", "x", (1, 0), (rows, cols), element) +
+            store_nd("y", "y_ptr", element, "yo", (cols, rows), "t"))
+    return layout_kernel("trans", [("x_ptr", element), ("y_ptr", element)], body)
+
+
 def trans_2d_cases():
     shapes = [("f32", (64, 64), 4), ("f32", (32, 128), 2), ("f32", (16, 256), 8), ("f32", (128, 8), 1),
               ("f16", (64, 64), 8), ("f16", (32, 128), 4), ("bf16", (16, 256), 2), ("bf16", (64, 64), 4),
@@ -21,13 +29,10 @@ def trans_2d_cases():
         name = "trans_%s_%dx%d_w%d" % (element, rows, cols, warps)
         x = layout_values(layout_rng(name), element, (rows, cols))
         y = np.ascontiguousarray(x.T)
-        body = (offsets_nd("xo", (rows, cols)) + offsets_nd("yo", (cols, rows)) +
-                load_nd("x", "x_ptr", element, "xo", (rows, cols)) + trans_op("t", "x", (1, 0), (rows, cols), element) +
-                store_nd("y", "y_ptr", element, "yo", (cols, rows), "t"))
         memory = " (through memory as i8 bytes: bitcast pointers, cmpi ne 0 after the load, extui before the store, "\
                  "as Triton lowers a bool pointer)" if element == "i1" else \
             " (raw bit patterns, any finite value)" if element == "bf16" else ""
-        Case("layout", name, "trans", layout_kernel("trans", [("x_ptr", element), ("y_ptr", element)], body),
+        Case("layout", name, "trans", trans_2d_kernel(element, rows, cols),
              "tt.trans of a %dx%d %s tile%s loaded row-major, stored row-major as the %dx%d transpose with "
              "num_warps = %d: y = x.T, every bit of every element. A GPU lowering moves the elements between "
              "threads (through shared memory); y starts different from the expected value in every lane." %
@@ -323,10 +328,7 @@ def replicated_trans_cases():
         name = "trans_small_%s_%dx%d_w%d" % (element, rows, cols, warps)
         x = layout_values(layout_rng(name), element, (rows, cols))
         y = np.ascontiguousarray(x.T)
-        body = (offsets_nd("xo", (rows, cols)) + offsets_nd("yo", (cols, rows)) +
-                load_nd("x", "x_ptr", element, "xo", (rows, cols)) + trans_op("t", "x", (1, 0), (rows, cols), element) +
-                store_nd("y", "y_ptr", element, "yo", (cols, rows), "t"))
-        Case("layout", name, "trans", layout_kernel("trans", [("x_ptr", element), ("y_ptr", element)], body),
+        Case("layout", name, "trans", trans_2d_kernel(element, rows, cols),
              "tt.trans of a %dx%d %s tile (%d elements) with num_warps = %d (%d threads): a tile smaller than the "
              "program, so a GPU layout replicates elements across threads; y = x.T, every lane written once with "
              "the right value." % (rows, cols, element, rows * cols, warps, 32 * warps), num_warps=warps) \

@@ -60,12 +60,17 @@ def offsets_nd(prefix, shape, strides=None):
     return "\n".join(lines) + "\n"
 
 
+def pointers_nd(name, pointer, element, offsets, shape):
+    """%<name>_q = the pointers pointer + offsets of a tile (splat into %<name>_p, then addptr)."""
+    return ("    %%%s_p = tt.splat %%%s : !tt.ptr<%s> -> %s\n" % (name, pointer, element, ptrs_of(shape, element)) +
+            "    %%%s_q = tt.addptr %%%s_p, %%%s : %s, %s\n" % (name, name, offsets, ptrs_of(shape, element),
+                                                           tensor_of(shape, "i32")))
+
+
 def load_nd(name, pointer, element, offsets, shape):
     """%<name> = the tile at pointer + offsets. i1 goes through memory as i8, as Triton lowers a bool pointer:
     the pointers bitcast to i8, the bytes loaded and compared with 0."""
-    text = ("    %%%s_p = tt.splat %%%s : !tt.ptr<%s> -> %s\n" % (name, pointer, element, ptrs_of(shape, element)) +
-            "    %%%s_q = tt.addptr %%%s_p, %%%s : %s, %s\n" % (name, name, offsets, ptrs_of(shape, element),
-                                                           tensor_of(shape, "i32")))
+    text = pointers_nd(name, pointer, element, offsets, shape)
     if element != "i1":
         return text + "    %%%s = tt.load %%%s_q : %s\n" % (name, name, ptrs_of(shape, element))
     return text + (
@@ -77,9 +82,7 @@ def load_nd(name, pointer, element, offsets, shape):
 
 def store_nd(name, pointer, element, offsets, shape, value):
     """tt.store of %<value> to pointer + offsets (i1 widened to an i8 byte, as Triton stores a bool)."""
-    text = ("    %%%s_p = tt.splat %%%s : !tt.ptr<%s> -> %s\n" % (name, pointer, element, ptrs_of(shape, element)) +
-            "    %%%s_q = tt.addptr %%%s_p, %%%s : %s, %s\n" % (name, name, offsets, ptrs_of(shape, element),
-                                                           tensor_of(shape, "i32")))
+    text = pointers_nd(name, pointer, element, offsets, shape)
     if element != "i1":
         return text + "    tt.store %%%s_q, %%%s : %s\n" % (name, value, ptrs_of(shape, element))
     return text + (
