@@ -1,18 +1,16 @@
 """Engine cases, family `control`: scf.while, scf.for, scf.if, tt.call, tt.assert."""
 import numpy as np
 
-from engine_case import Case, module
+from engine_case import Case, constants, module
 
 
 def collatz_prologue(entry):
     """The start of both Collatz kernels (scf.while and cf blocks): the constants 0..3 and %n = x[pid]."""
     return """
 module {
-  tt.func public @""" + entry + """(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
+  tt.func public @""" + entry + """\
+(%x_ptr: !tt.ptr<i32>, %y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
+""" + constants("i32", 0, 1, 2, 3) + """\
     %pid = tt.get_program_id x : i32
     %0 = tt.addptr %x_ptr, %pid : !tt.ptr<i32>, i32
     %n = tt.load %0 : !tt.ptr<i32>
@@ -108,10 +106,7 @@ module {
     Case("control", "for_iter_args_step_three", "loop", module("""
 module {
   tt.func public @loop(%y_ptr: !tt.ptr<i32>, %lb: i32, %ub: i32) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
+""" + constants("i32", 0, 1, 2, 3) + """\
     %offs = tt.make_range {end = 4 : i32, start = 0 : i32} : tensor<4xi32>
     %acc:3 = scf.for %i = %lb to %ub step %c3_i32 iter_args(%acc_0 = %c0_i32, %count = %c0_i32, %lanes = %offs) -> (i32, i32, tensor<4xi32>)  : i32 {
       %0 = arith.muli %acc_0, %c2_i32 : i32
@@ -139,11 +134,7 @@ module {
     Case("control", "nested_if_with_results", "nested", module("""
 module {
   tt.func public @nested(%y_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c0_i32 = arith.constant 0 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c100_i32 = arith.constant 100 : i32
-    %c200_i32 = arith.constant 200 : i32
-    %c400_i32 = arith.constant 400 : i32
+""" + constants("i32", 0, 2, 100, 200, 400) + """\
     %pid = tt.get_program_id x : i32
     %0 = arith.cmpi slt, %pid, %c2_i32 : i32
     %1 = scf.if %0 -> (i32) {
@@ -229,8 +220,7 @@ module {
     Case("control", "assume_violated", "assume_k", module("""
 module {
   tt.func public @assume_k(%out_ptr: !tt.ptr<i32>, %n: i32) attributes {noinline = false} {
-    %c256_i32 = arith.constant 256 : i32
-    %c128_i32 = arith.constant 128 : i32
+""" + constants("i32", 256, 128) + """\
     %pid = tt.get_program_id x : i32
     %size = arith.muli %pid, %c128_i32 : i32
     %size_0 = arith.subi %n, %size : i32

@@ -4,8 +4,8 @@ import string
 
 import numpy as np
 
-from engine_case import (Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, load_at, module, store_at, tile_4x8,
-                         tile_kernel)
+from engine_case import (Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, constants, f32_bits, load_at, module, store_at,
+                         tile_4x8, tile_kernel)
 
 
 def desc_block(matrix, shape, row0, col0, pad, rows=4, cols=8):
@@ -26,8 +26,7 @@ def host_descriptor_kernel(entry, block, element, extra_parameters="", tail=""):
     text = """
 module {
   tt.func public @$entry(%x_desc: !tt.tensordesc<tensor<4x8x$block>>, %x_desc_0: i32, %x_desc_1: i32, %x_desc_2: i64, %x_desc_3: i64, %out_ptr: !tt.ptr<$element>$extra) attributes {noinline = false} {
-    %c4_i32 = arith.constant 4 : i32
-    %c32_i32 = arith.constant 32 : i32
+""" + constants("i32", 4, 32) + """\
     %pid = tt.get_program_id x : i32
     %row = arith.muli %pid, %c4_i32 : i32
     %t = tt.descriptor_load %x_desc[%row, %c4_i32] : !tt.tensordesc<tensor<4x8x$block>> -> tensor<4x8x$element>
@@ -59,15 +58,8 @@ def descriptor_cases():
     nan = desc_block(a, (5, 10), 3, -2, f32_bits([QUIET_NAN_F32])[0])
     out = np.concatenate([zero.ravel(), nan.ravel()])
     Case("descriptor", "desc_load_padding", "desc_load", module(tile_kernel(
-        "desc_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
-    %c-1_i32 = arith.constant -1 : i32
-    %c-2_i32 = arith.constant -2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %c6_i32 = arith.constant 6 : i32
-    %c5_i32 = arith.constant 5 : i32
-    %c10_i32 = arith.constant 10 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c12_i64 = arith.constant 12 : i64
+        "desc_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", -1, -2, 3, 6, 5, 10) + constants("i64", 1, 12) + """\
     %cst = arith.constant dense<32> : tensor<4x8xi32>
     %dz = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <f32>, <tensor<4x8xf32>>
     %dn = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] {padding = 2 : i32} : <f32>, <tensor<4x8xf32>>
@@ -90,13 +82,7 @@ def descriptor_cases():
             if 3 + i < 5 and 7 + j < 10:
                 stored[3 + i, 7 + j] = block[i, j]
     Case("descriptor", "desc_store_drops", "desc_store", module(tile_kernel(
-        "desc_store(%out_ptr: !tt.ptr<f32>)", """
-    %c3_i32 = arith.constant 3 : i32
-    %c7_i32 = arith.constant 7 : i32
-    %c5_i32 = arith.constant 5 : i32
-    %c10_i32 = arith.constant 10 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c12_i64 = arith.constant 12 : i64
+        "desc_store(%out_ptr: !tt.ptr<f32>)", "\n" + constants("i32", 3, 7, 5, 10) + constants("i64", 1, 12) + """\
     %v = arith.sitofp %offs : tensor<4x8xi32> to tensor<4x8xf32>
     %d = tt.make_tensor_descriptor %out_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <f32>, <tensor<4x8xf32>>
     tt.descriptor_store %d[%c3_i32, %c7_i32], %v : !tt.tensordesc<tensor<4x8xf32>>, tensor<4x8xf32>
@@ -112,15 +98,8 @@ def descriptor_cases():
         if 1 + i < 3:
             got3[i] = x3[1, 1 + i]
     Case("descriptor", "desc_rank3", "desc_rank3", module(tile_kernel(
-        "desc_rank3(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
-    %c0_i32 = arith.constant 0 : i32
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %c8_i32 = arith.constant 8 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c8_i64 = arith.constant 8 : i64
-    %c24_i64 = arith.constant 24 : i64
+        "desc_rank3(%x_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", 0, 1, 2, 3, 8) + constants("i64", 1, 8, 24) + """\
     %d = tt.make_tensor_descriptor %x_ptr, [%c2_i32, %c3_i32, %c8_i32], [%c24_i64, %c8_i64, %c1_i64] : <f32>, <tensor<1x4x8xf32>>
     %t = tt.descriptor_load %d[%c1_i32, %c1_i32, %c0_i32] : !tt.tensordesc<tensor<1x4x8xf32>> -> tensor<1x4x8xf32>
     %t_0 = tt.reshape %t : tensor<1x4x8xf32> -> tensor<4x8xf32>
@@ -145,14 +124,9 @@ def descriptor_cases():
                 target[row, sy + j] = gathered[i, j]
     Case("descriptor", "desc_gather_scatter", "desc_gather", module(tile_kernel(
         "desc_gather(%g_ptr: !tt.ptr<f32>, %rows_ptr: !tt.ptr<i32>, %srows_ptr: !tt.ptr<i32>, %out_ptr: !tt.ptr<f32>, "
-        "%t_ptr: !tt.ptr<f32>)", """
-    %c6_i32 = arith.constant 6 : i32
-    %c10_i32 = arith.constant 10 : i32
-    %c12_i32 = arith.constant 12 : i32
-    %c16_i32 = arith.constant 16 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c16_i64 = arith.constant 16 : i64
-""" + load_at("r", "%rows_ptr", "i32", shape="4", offsets="%rows") +
+        "%t_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", 6, 10, 12, 16) + constants("i64", 1, 16) +
+        load_at("r", "%rows_ptr", "i32", shape="4", offsets="%rows") +
         load_at("s", "%srows_ptr", "i32", shape="4", offsets="%rows") + """\
     %d = tt.make_tensor_descriptor %g_ptr, [%c6_i32, %c16_i32], [%c16_i64, %c1_i64] : <f32>, <tensor<1x8xf32>>
     %v = tt.descriptor_gather %d[%r_1, %c10_i32] : (!tt.tensordesc<tensor<1x8xf32>>, tensor<4xi32>, i32) -> tensor<4x8xf32>
@@ -210,15 +184,8 @@ def descriptor_cases():
             if 3 + i < 5 and 7 + j < 10:
                 s16[3 + i, 7 + j] = loaded[i, j]
     Case("descriptor", "desc_signed_unsigned_blocks", "desc_int", module(tile_kernel(
-        "desc_int(%a_ptr: !tt.ptr<i8>, %out_ptr: !tt.ptr<i16>)", """
-    %c-1_i32 = arith.constant -1 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %c6_i32 = arith.constant 6 : i32
-    %c7_i32 = arith.constant 7 : i32
-    %c5_i32 = arith.constant 5 : i32
-    %c10_i32 = arith.constant 10 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c12_i64 = arith.constant 12 : i64
+        "desc_int(%a_ptr: !tt.ptr<i8>, %out_ptr: !tt.ptr<i16>)",
+        "\n" + constants("i32", -1, 3, 6, 7, 5, 10) + constants("i64", 1, 12) + """\
     %d = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <i8>, <tensor<4x8xui8>>
     %t = tt.descriptor_load %d[%c-1_i32, %c6_i32] : !tt.tensordesc<tensor<4x8xui8>> -> tensor<4x8xi8>
     %w = arith.extui %t : tensor<4x8xi8> to tensor<4x8xi16>
@@ -245,13 +212,8 @@ def descriptor_cases():
 
     past = np.arange(48, dtype=np.float32).reshape(4, 12)
     oob = Case("descriptor", "desc_shape_past_buffer", "desc_past", module(tile_kernel(
-        "desc_past(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
-    %c0_i32 = arith.constant 0 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c5_i32 = arith.constant 5 : i32
-    %c12_i32 = arith.constant 12 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c12_i64 = arith.constant 12 : i64
+        "desc_past(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", 0, 2, 5, 12) + constants("i64", 1, 12) + """\
     %d = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c12_i32], [%c12_i64, %c1_i64] : <f32>, <tensor<4x8xf32>>
     %t = tt.descriptor_load %d[%c2_i32, %c0_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
 """ + store_at("out", "%out_ptr", "%t", "f32"))),

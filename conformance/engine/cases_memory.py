@@ -1,7 +1,7 @@
 """Engine cases, family `memory`: block pointers, pointer <-> int, masked loads without `other`, a 3-D grid."""
 import numpy as np
 
-from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, f32_bits, module, store_at, tile_kernel
+from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, constants, f32_bits, module, store_at, tile_kernel
 
 
 def block_of(matrix, row0, col0, pad):
@@ -21,13 +21,8 @@ def memory_cases():
     nan = block_of(a.reshape(3, 5), 2, 3, f32_bits([QUIET_NAN_F32])[0])
     out = np.concatenate([zero.ravel(), nan.ravel()])
     Case("memory", "block_ptr_load_padding", "bp_load", module(tile_kernel(
-        "bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
-    %c0_i32 = arith.constant 0 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c3_i64 = arith.constant 3 : i64
-    %c5_i64 = arith.constant 5 : i64
+        "bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", 0, 2, 3) + constants("i64", 1, 3, 5) + """\
     %cst = arith.constant dense<32> : tensor<4x8xi32>
     %bp = tt.make_tensor_ptr %a_ptr, [%c3_i64, %c5_i64], [%c5_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
     %zero = tt.load %bp {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
@@ -46,12 +41,8 @@ def memory_cases():
         for c in range(8):
             if 1 + r < 3 and 2 + c < 5:
                 stored[(1 + r) * 5 + 2 + c] = r * 8 + c
-    Case("memory", "block_ptr_checked_store", "bp_store", module(tile_kernel("bp_store(%out_ptr: !tt.ptr<f32>)", """
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c3_i64 = arith.constant 3 : i64
-    %c5_i64 = arith.constant 5 : i64
+    Case("memory", "block_ptr_checked_store", "bp_store", module(tile_kernel("bp_store(%out_ptr: !tt.ptr<f32>)",
+        "\n" + constants("i32", 1, 2) + constants("i64", 1, 3, 5) + """\
     %v = arith.sitofp %offs : tensor<4x8xi32> to tensor<4x8xf32>
     %bp = tt.make_tensor_ptr %out_ptr, [%c3_i64, %c5_i64], [%c5_i64, %c1_i64], [%c1_i32, %c2_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
     tt.store %bp, %v {boundaryCheck = array<i32: 0, 1>} : !tt.ptr<tensor<4x8xf32>>
@@ -65,9 +56,7 @@ def memory_cases():
     oob = Case("memory", "block_ptr_unchecked_dim_oob", "bp_oob", module(tile_kernel(
         "bp_oob(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", """
     %c0_i32 = arith.constant 0 : i32
-    %c1_i64 = arith.constant 1 : i64
-    %c3_i64 = arith.constant 3 : i64
-    %c8_i64 = arith.constant 8 : i64
+""" + constants("i64", 1, 3, 8) + """\
     %bp = tt.make_tensor_ptr %a_ptr, [%c3_i64, %c8_i64], [%c8_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
     %a = tt.load %bp {boundaryCheck = array<i32: 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
     %cst = arith.constant dense<24> : tensor<4x8xi32>
@@ -148,11 +137,7 @@ module {
     Case("memory", "grid_3d_ids_and_num_programs", "grid3d", module("""
 module {
   tt.func public @grid3d(%out_ptr: !tt.ptr<i32>, %num_ptr: !tt.ptr<i32>) attributes {noinline = false} {
-    %c1_i32 = arith.constant 1 : i32
-    %c2_i32 = arith.constant 2 : i32
-    %c3_i32 = arith.constant 3 : i32
-    %c10_i32 = arith.constant 10 : i32
-    %c100_i32 = arith.constant 100 : i32
+""" + constants("i32", 1, 2, 3, 10, 100) + """\
     %px = tt.get_program_id x : i32
     %py = tt.get_program_id y : i32
     %pz = tt.get_program_id z : i32

@@ -1,7 +1,7 @@
 """Engine cases, family `shape`: gather, histogram, cat / join / split / trans / reshape."""
 import numpy as np
 
-from engine_case import Case, load_at, module, store_at, tile_4x8, tile_kernel
+from engine_case import Case, constants, load_at, module, store_at, tile_4x8, tile_kernel
 
 
 def gather_kernel(axis):
@@ -78,11 +78,7 @@ module {
     %o16 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
     %o32 = tt.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
     %o64 = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
-    %c16_i32 = arith.constant 16 : i32
-    %c80_i32 = arith.constant 80 : i32
-    %c112_i32 = arith.constant 112 : i32
-    %c144_i32 = arith.constant 144 : i32
-""" + store_at("y16", "%y_ptr", "%cat", "i32", shape="16", offsets="%o16") + """\
+""" + constants("i32", 16, 80, 112, 144) + store_at("y16", "%y_ptr", "%cat", "i32", shape="16", offsets="%o16") + """\
     %p1 = tt.addptr %y_ptr, %c16_i32 : !tt.ptr<i32>, i32
 """ + store_at("y64", "%p1", "%j_0", "i32", shape="64", offsets="%o64") + """\
     %p2 = tt.addptr %y_ptr, %c80_i32 : !tt.ptr<i32>, i32

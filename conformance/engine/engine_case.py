@@ -159,6 +159,11 @@ def load_at(name, pointer, element, shape="4x8", offsets="%offs"):
             "    %%%s_1 = tt.load %%%s_0 : tensor<%sx!tt.ptr<%s>>\n" % (name, name, shape, element))
 
 
+def constants(element, *values):
+    """TTIR: %cN_ELEMENT = arith.constant N : ELEMENT for each N of `values`, in order (Triton's names)."""
+    return "".join("    %%c%d_%s = arith.constant %d : %s\n" % (value, element, value, element) for value in values)
+
+
 def tile_4x8():
     r, c = np.meshgrid(np.arange(4), np.arange(8), indexing="ij")
     return r, c
