@@ -4,8 +4,8 @@ import string
 
 import numpy as np
 
-from engine_case import (Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, constants, f32_bits, load_at, module, store_at,
-                         tile_4x8, tile_kernel)
+from engine_case import (Case, QUIET_NAN_F32, constants, f32_bits, load_at, module, padding_case, store_at, tile_4x8,
+                         tile_kernel)
 
 
 def desc_block(matrix, shape, row0, col0, pad, rows=4, cols=8):
@@ -57,21 +57,18 @@ def descriptor_cases():
     zero = desc_block(a, (5, 10), -1, 6, np.float32(0))
     nan = desc_block(a, (5, 10), 3, -2, f32_bits([QUIET_NAN_F32])[0])
     out = np.concatenate([zero.ravel(), nan.ravel()])
-    Case("descriptor", "desc_load_padding", "desc_load", module(tile_kernel(
-        "desc_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
-        "\n" + constants("i32", -1, -2, 3, 6, 5, 10) + constants("i64", 1, 12) + """\
+    padding_case("descriptor", "desc_load_padding", "desc_load",
+                 "\n" + constants("i32", -1, -2, 3, 6, 5, 10) + constants("i64", 1, 12) + """\
     %cst = arith.constant dense<32> : tensor<4x8xi32>
     %dz = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] : <f32>, <tensor<4x8xf32>>
     %dn = tt.make_tensor_descriptor %a_ptr, [%c5_i32, %c10_i32], [%c12_i64, %c1_i64] {padding = 2 : i32} : <f32>, <tensor<4x8xf32>>
     %zero = tt.descriptor_load %dz[%c-1_i32, %c6_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
     %nan = tt.descriptor_load %dn[%c3_i32, %c-2_i32] : !tt.tensordesc<tensor<4x8xf32>> -> tensor<4x8xf32>
-""" + STORE_ZERO_THEN_NAN)),
-         "A descriptor of shape [5, 10] (strides [12, 1]) over a 5x12 f32 buffer: a 4x8 tt.descriptor_load at "
-         "(-1, 6) gives zero for row -1 and for columns 10, 11, which the buffer has but the shape excludes; with "
-         "padding = 2 the block at (3, -2) gives NaN (0x7FC00000) outside the shape. out_ptr is read back as int32 "
-         "so +0.0 and the NaN's bits are compared exactly.") \
-        .tensor("a_ptr", "float32", a) \
-        .tensor("out_ptr", "int32", np.full(64, -7.0, np.float32).view(np.int32), out.view(np.int32))
+""",
+                 "A descriptor of shape [5, 10] (strides [12, 1]) over a 5x12 f32 buffer: a 4x8 tt.descriptor_load at "
+                 "(-1, 6) gives zero for row -1 and for columns 10, 11, which the buffer has but the shape excludes; "
+                 "with padding = 2 the block at (3, -2) gives NaN (0x7FC00000) outside the shape. out_ptr is read back "
+                 "as int32 so +0.0 and the NaN's bits are compared exactly.", a, out)
 
     buffer = np.full((5, 12), -1.0, np.float32)
     stored = buffer.copy()

@@ -1,7 +1,7 @@
 """Engine cases, family `memory`: block pointers, pointer <-> int, masked loads without `other`, a 3-D grid."""
 import numpy as np
 
-from engine_case import Case, QUIET_NAN_F32, STORE_ZERO_THEN_NAN, constants, f32_bits, module, store_at, tile_kernel
+from engine_case import Case, QUIET_NAN_F32, constants, f32_bits, module, padding_case, store_at, tile_kernel
 
 
 def block_of(matrix, row0, col0, pad):
@@ -20,21 +20,18 @@ def memory_cases():
     zero = block_of(a.reshape(3, 5), 0, 0, np.float32(0))
     nan = block_of(a.reshape(3, 5), 2, 3, f32_bits([QUIET_NAN_F32])[0])
     out = np.concatenate([zero.ravel(), nan.ravel()])
-    Case("memory", "block_ptr_load_padding", "bp_load", module(tile_kernel(
-        "bp_load(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)",
-        "\n" + constants("i32", 0, 2, 3) + constants("i64", 1, 3, 5) + """\
+    padding_case("memory", "block_ptr_load_padding", "bp_load",
+                 "\n" + constants("i32", 0, 2, 3) + constants("i64", 1, 3, 5) + """\
     %cst = arith.constant dense<32> : tensor<4x8xi32>
     %bp = tt.make_tensor_ptr %a_ptr, [%c3_i64, %c5_i64], [%c5_i64, %c1_i64], [%c0_i32, %c0_i32] {order = array<i32: 1, 0>} : <tensor<4x8xf32>>
     %zero = tt.load %bp {boundaryCheck = array<i32: 0, 1>, padding = 1 : i32} : !tt.ptr<tensor<4x8xf32>>
     %bp_0 = tt.advance %bp, [%c2_i32, %c3_i32] : <tensor<4x8xf32>>
     %nan = tt.load %bp_0 {boundaryCheck = array<i32: 0, 1>, padding = 2 : i32} : !tt.ptr<tensor<4x8xf32>>
-""" + STORE_ZERO_THEN_NAN)),
-         "Block pointer over a 3x5 row-major f32 matrix: a boundary-checked 4x8 tt.load at (0,0) pads with zero "
-         "(padding = 1), and after tt.advance by (2,3) with NaN (padding = 2, bits 0x7FC00000). out_ptr is read "
-         "back as int32 so the padding's bits (+0.0, the NaN payload) are compared exactly. Triton 3.6 rewrites "
-         "block pointers away before printing TTIR, so no golden case has them.") \
-        .tensor("a_ptr", "float32", a) \
-        .tensor("out_ptr", "int32", np.full(64, -7.0, np.float32).view(np.int32), out.view(np.int32))
+""",
+                 "Block pointer over a 3x5 row-major f32 matrix: a boundary-checked 4x8 tt.load at (0,0) pads with "
+                 "zero (padding = 1), and after tt.advance by (2,3) with NaN (padding = 2, bits 0x7FC00000). out_ptr "
+                 "is read back as int32 so the padding's bits (+0.0, the NaN payload) are compared exactly. Triton 3.6 "
+                 "rewrites block pointers away before printing TTIR, so no golden case has them.", a, out)
 
     stored = np.full(15, -1.0, np.float32)
     for r in range(4):

@@ -133,6 +133,16 @@ def tile_kernel(signature, body):
             "    tt.return\n  }\n}\n")
 
 
+def padding_case(family, name, entry, body, notes, a, out):
+    """A case of the padding of out-of-bounds elements: kernel @ENTRY(%a_ptr, %out_ptr) loads 4x8 f32 tiles of a_ptr
+    padded with zero as %zero and with NaN as %nan (`body`, after the tile offsets) and stores them one after the
+    other; out_ptr starts at -7.0 and is read back as int32, so the padding's bits are compared exactly."""
+    kernel = tile_kernel(entry + "(%a_ptr: !tt.ptr<f32>, %out_ptr: !tt.ptr<f32>)", body + STORE_ZERO_THEN_NAN)
+    return Case(family, name, entry, module(kernel), notes) \
+        .tensor("a_ptr", "float32", a) \
+        .tensor("out_ptr", "int32", np.full(64, -7.0, np.float32).view(np.int32), out.view(np.int32))
+
+
 def module(text):
     return text.lstrip("\n")
 
