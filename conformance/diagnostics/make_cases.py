@@ -114,11 +114,33 @@ def elementwise_i32_kernel(name, operand, def_line, op, result):
     return k, op_line
 
 
+def copy_kernel(name, def_line):
+    """A copy kernel (COPY_PARAMETERS) defined at `def_line` of diagnostics.py, its offsets on the next two lines."""
+    k = Kernel(name, COPY_PARAMETERS, def_line)
+    prologue(k, def_line + 1, def_line + 2)
+    return k
+
+
+def load_x(k, line, mask=None):
+    """%x_4 = x[offs_2] (under %MASK if given), at `line` of diagnostics.py: the TTIR line of the load."""
+    p = pointers(k, "x", "x_ptr", "offs_2", line, 20)
+    return k.op("%%x_4 = tt.load %s%s : tensor<64x!tt.ptr<f32>>" % (p, ", %" + mask if mask else ""), line, 8, "x")
+
+
+def elementwise_ub_case(case_name, kernel_name, operand, def_line, op, result, values, lane, notes):
+    """A case of elementwise_i32_kernel over x = 0..63 and OPERAND = `values`, whose op is undefined behaviour in
+    lane `lane` of program 0 (reported only with --check=ub)."""
+    k, op_line = elementwise_i32_kernel(kernel_name, operand, def_line, op, result)
+    case(case_name, k, [1, 1, 1],
+         [("x_ptr", "int32", arange(64)), (operand + "_ptr", "int32", values), ("y_ptr", "int32", [0.0] * 64)],
+         [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [lane], "op": op, "ttir_line": op_line,
+           "source": "%s:%d:30" % (PY, def_line + 3)}],
+         notes, check="ub")
+
+
 # 1. copy_no_mask: unmasked load past the end of x (n = 100, BLOCK = 64, grid 2 -> program 1 lanes 36..63).
-k = Kernel("copy_no_mask", COPY_PARAMETERS, 8)
-prologue(k, 9, 10)
-p = pointers(k, "x", "x_ptr", "offs_2", 11, 20)
-load_line = k.op("%%x_4 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 11, 8, "x")
+k = copy_kernel("copy_no_mask", 8)
+load_line = load_x(k, 11)
 mask_below_n(k, 12, 39, "m_5")
 q = pointers(k, "y", "y_ptr", "offs_2", 12, 19)
 k.op("tt.store %s, %%x_4, %%m_5 : tensor<64x!tt.ptr<f32>>" % q, 12, 26)
@@ -128,11 +150,9 @@ case("oob_unmasked_load", k, [2, 1, 1], copy_arguments(100),
      "program 1 reads x[100..127]; x has 100 elements")
 
 # 2. store_off_by_one: masked store to y + offs + 1 writes y[100].
-k = Kernel("store_off_by_one", COPY_PARAMETERS, 16)
-prologue(k, 17, 18)
+k = copy_kernel("store_off_by_one", 16)
 mask_below_n(k, 19, 14, "m_3", "m")
-p = pointers(k, "x", "x_ptr", "offs_2", 20, 20)
-k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 20, 8, "x")
+load_x(k, 20, "m_3")
 k.op("%cst = arith.constant dense<1> : tensor<64xi32>", 21, 32)
 k.op("%o = arith.addi %offs_2, %cst : tensor<64xi32>", 21, 32)
 q = pointers(k, "y", "y_ptr", "o", 21, 19)
@@ -143,11 +163,9 @@ case("oob_store_off_by_one", k, [2, 1, 1], copy_arguments(100),
      "lane 35 of program 1 writes y[100]; y has 100 elements")
 
 # 3. store_undefined: masked load without other, stored unmasked (y has 128 elements, so no OOB).
-k = Kernel("store_undefined", COPY_PARAMETERS, 25)
-prologue(k, 26, 27)
+k = copy_kernel("store_undefined", 25)
 mask_below_n(k, 28, 35, "m_3")
-p = pointers(k, "x", "x_ptr", "offs_2", 28, 20)
-k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 28, 8, "x")
+load_x(k, 28, "m_3")
 q = pointers(k, "y", "y_ptr", "offs_2", 29, 19)
 store_line = k.op("tt.store %s, %%x_4 : tensor<64x!tt.ptr<f32>>" % q, 29, 4)
 case("undefined_value_stored", k, [2, 1, 1], copy_arguments(128),
@@ -235,24 +253,16 @@ case("assert_failure", k, [2, 1, 1], [("x_ptr", "float32", xs)],
      "x[70] is negative")
 
 # 9. divide_by_zero (under --check=ub): d[5] == 0.
-k, div_line = elementwise_i32_kernel("divide_by_zero", "d", 74, "arith.divsi", "q")
 ds = [float(1 + i % 7) for i in range(64)]
 ds[5] = 0.0
-case("ub_division_by_zero", k, [1, 1, 1],
-     [("x_ptr", "int32", arange(64)), ("d_ptr", "int32", ds), ("y_ptr", "int32", [0.0] * 64)],
-     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [5], "op": "arith.divsi", "ttir_line": div_line,
-       "source": "%s:77:30" % PY}],
-     "d[5] is 0; reported only with --check=ub", check="ub")
+elementwise_ub_case("ub_division_by_zero", "divide_by_zero", "d", 74, "arith.divsi", "q", ds, 5,
+                    "d[5] is 0; reported only with --check=ub")
 
 # 10. shift_too_far (under --check=ub): s[3] == 40.
-k, shl_line = elementwise_i32_kernel("shift_too_far", "s", 82, "arith.shli", "r")
 ss = [float(i % 8) for i in range(64)]
 ss[3] = 40.0
-case("ub_shift_out_of_range", k, [1, 1, 1],
-     [("x_ptr", "int32", arange(64)), ("s_ptr", "int32", ss), ("y_ptr", "int32", [0.0] * 64)],
-     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [3], "op": "arith.shli", "ttir_line": shl_line,
-       "source": "%s:85:30" % PY}],
-     "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub", check="ub")
+elementwise_ub_case("ub_shift_out_of_range", "shift_too_far", "s", 82, "arith.shli", "r", ss, 3,
+                    "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub")
 
 
 # 11-13. Spin locks (docs/semantics.md, "Locks"): four programs add their row of x into acc. With the lock taken
