@@ -1,7 +1,8 @@
 """Triton kernels behind the golden-extra cases of conformance/golden-extra/ (made by make_golden.py; the index is
-kernels.py): shape ops, control flow, special grids, block pointers and tt.dot. They stood in kernels.py until
-the file was split; the `loc("kernels.py":LINE:COL)`s of their recorded kernel.ttir name that file as of commit
-28cb19d (`git show 28cb19d:conformance/triton/kernels.py`), until the cases are regenerated."""
+kernels.py): shape ops, control flow (but noinline_call, which stays in kernels.py), special grids, block pointers
+and tt.dot. They stood in kernels.py until the file was split; the `loc("kernels.py":LINE:COL)`s of their recorded
+kernel.ttir name that file as of commit 28cb19d (`git show 28cb19d:conformance/triton/kernels.py`), until the cases
+are regenerated."""
 import triton
 import triton.language as tl
 
@@ -108,28 +109,6 @@ def while_loops(x_ptr, steps_ptr, v_ptr, vo_ptr, it_ptr, BLOCK: tl.constexpr):
         it += 1
     tl.store(vo_ptr + offs, v)
     tl.store(it_ptr + pid, it)
-
-
-@triton.jit(noinline=True)
-def _mix_helper(a, b):
-    return a * 7 + (b ^ 5)
-
-
-@triton.jit(noinline=True)
-def _div_helper(a, b):
-    return tl.math.div_rn(a, b)
-
-
-@triton.jit
-def noinline_call(x_ptr, y_ptr, o_ptr, of_ptr):
-    pid = tl.program_id(0)
-    a = tl.load(x_ptr + pid)
-    r = _mix_helper(a, pid)
-    r2 = _mix_helper(r, a)
-    tl.store(o_ptr + pid * 2, r)
-    tl.store(o_ptr + pid * 2 + 1, r2)
-    f = tl.load(y_ptr + pid)
-    tl.store(of_ptr + pid, _div_helper(f, f + 3.0))
 
 
 @triton.jit
