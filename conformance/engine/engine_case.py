@@ -127,6 +127,7 @@ STORE_ZERO_THEN_NAN = """\
     tt.store %out_1, %nan : tensor<4x8x!tt.ptr<f32>>
 """
 
+
 def tile_kernel(signature, body):
     """A kernel whose body starts with %offs : tensor<4x8xi32> = r * 8 + c (and %rows, %cols, %cols_1)."""
     return ("module {\n  tt.func public @" + signature + " attributes {noinline = false} {" + TILE_OFFSETS + body +
@@ -160,7 +161,6 @@ def store_at(name, pointer, value, element, shape="4x8", offsets="%offs", mask="
     return (pointers_at(name, pointer, element, shape, offsets) +
             "    tt.store %%%s_0, %s%s : tensor<%sx!tt.ptr<%s>>\n" % (name, value, ", " + mask if mask else "",
                                                                        shape, element))
-
 
 
 def load_at(name, pointer, element, shape="4x8", offsets="%offs"):
