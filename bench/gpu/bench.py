@@ -123,6 +123,16 @@ def max_error(got, want):
     return (got.float() - want.float()).abs().max().item()
 
 
+def matches_torch(got, want, tolerance, what, log):
+    """Whether `got` is within `tolerance` (assert_close's rtol / atol) of torch's `want`; if not, says so in `log`."""
+    try:
+        torch.testing.assert_close(got, want, **tolerance)
+        return True
+    except AssertionError as error:
+        print(f"{what} differs from torch: {error}", file=log)
+        return False
+
+
 TIMING_FIELD = re.compile(r"(\w+)=(.*?)(?=\s+\w+=|\s*$)")
 
 
@@ -194,12 +204,7 @@ def main():
             without_locations(open(committed).read()) == without_locations(compiled.asm["ttir"])
         out_name = next(iter(outputs))
         want, tolerance = outputs[out_name]
-        try:
-            torch.testing.assert_close(out_tensor, want, **tolerance)
-            row["triton_verified"] = True
-        except AssertionError as error:
-            row["triton_verified"] = False
-            print(f"{name}: Triton's output differs from torch: {error}", file=log)
+        row["triton_verified"] = matches_torch(out_tensor, want, tolerance, f"{name}: Triton's output", log)
         row["triton_registers"] = getattr(compiled, "n_regs", -1)
         row["triton_shared_bytes"] = getattr(getattr(compiled, "metadata", None), "shared", -1)
         row["triton_ms"], _ = cuda_time(lambda: launch(out_tensor))
@@ -213,12 +218,7 @@ def main():
             got = torch.from_numpy(np.load(os.path.join(tilesim_out, out_name + ".npy"))).cuda().view(want.shape)
             row["tilesim_max_error_vs_torch"] = max_error(got, want)
             row["tilesim_max_error_vs_triton"] = max_error(got, out_tensor)
-            try:
-                torch.testing.assert_close(got, want, **tolerance)
-                row["tilesim_verified"] = True
-            except AssertionError as error:
-                row["tilesim_verified"] = False
-                print(f"{name}: tilesim's output differs from torch: {error}", file=log)
+            row["tilesim_verified"] = matches_torch(got, want, tolerance, f"{name}: tilesim's output", log)
             row["tilesim_ms"] = float(timing["median_ms"])
             row["tilesim_compile_ms"] = float(timing["compile_ms"])
             row["tilesim_load_ms"] = float(timing["load_ms"])

@@ -71,6 +71,12 @@ def pointers(k, name, ptr, offsets, line, col, elem="f32", block=64):
     return "%" + name + "_p"
 
 
+def mask_below_n(k, line, col, result, var=None):
+    """%RESULT = %offs_2 < %n: the lanes inside a buffer of n elements."""
+    k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", line, col)
+    k.op("%%%s = arith.cmpi slt, %%offs_2, %%m : tensor<64xi32>" % result, line, col, var)
+
+
 CASES = []
 
 
@@ -82,49 +88,87 @@ def arange(n, scale=1.0):
     return [float(i) * scale for i in range(n)]
 
 
+# The parameters of the copy kernels (cases 1-3): y[i] = x[i] for the lanes below n.
+COPY_PARAMETERS = [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")]
+
+
+def copy_arguments(y_size):
+    """The arguments of a copy kernel: x = 0..99, n = 100, and y of `y_size` zeros."""
+    return [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * y_size), ("n", "int", 100)]
+
+
+def elementwise_i32_kernel(name, operand, def_line, op, result):
+    """%RESULT = x OP OPERAND over 64 i32 lanes, stored to y (cases 9 and 10, def at `def_line` of diagnostics.py,
+    the op on the third line after it): the kernel and the TTIR line of the op."""
+    line = def_line + 3
+    k = Kernel(name, [("x_ptr", "!tt.ptr<i32>"), (operand + "_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")],
+               def_line)
+    prologue(k, def_line + 1, def_line + 2)
+    p = pointers(k, "a", "x_ptr", "offs_2", line, 16, "i32")
+    k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, line, 8)
+    q = pointers(k, "b", operand + "_ptr", "offs_2", line, 44, "i32")
+    k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, line, 36)
+    op_line = k.op("%%%s = %s %%a_v, %%b_v : tensor<64xi32>" % (result, op), line, 30, result)
+    r = pointers(k, "y", "y_ptr", "offs_2", line + 1, 19, "i32")
+    k.op("tt.store %s, %%%s : tensor<64x!tt.ptr<i32>>" % (r, result), line + 1, 4)
+    return k, op_line
+
+
+def copy_kernel(name, def_line):
+    """A copy kernel (COPY_PARAMETERS) defined at `def_line` of diagnostics.py, its offsets on the next two lines."""
+    k = Kernel(name, COPY_PARAMETERS, def_line)
+    prologue(k, def_line + 1, def_line + 2)
+    return k
+
+
+def load_x(k, line, mask=None):
+    """%x_4 = x[offs_2] (under %MASK if given), at `line` of diagnostics.py: the TTIR line of the load."""
+    p = pointers(k, "x", "x_ptr", "offs_2", line, 20)
+    return k.op("%%x_4 = tt.load %s%s : tensor<64x!tt.ptr<f32>>" % (p, ", %" + mask if mask else ""), line, 8, "x")
+
+
+def elementwise_ub_case(case_name, kernel_name, operand, def_line, op, result, values, lane, notes):
+    """A case of elementwise_i32_kernel over x = 0..63 and OPERAND = `values`, whose op is undefined behaviour in
+    lane `lane` of program 0 (reported only with --check=ub)."""
+    k, op_line = elementwise_i32_kernel(kernel_name, operand, def_line, op, result)
+    case(case_name, k, [1, 1, 1],
+         [("x_ptr", "int32", arange(64)), (operand + "_ptr", "int32", values), ("y_ptr", "int32", [0.0] * 64)],
+         [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [lane], "op": op, "ttir_line": op_line,
+           "source": "%s:%d:30" % (PY, def_line + 3)}],
+         notes, check="ub")
+
+
 # 1. copy_no_mask: unmasked load past the end of x (n = 100, BLOCK = 64, grid 2 -> program 1 lanes 36..63).
-k = Kernel("copy_no_mask", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 8)
-prologue(k, 9, 10)
-p = pointers(k, "x", "x_ptr", "offs_2", 11, 20)
-load_line = k.op("%%x_4 = tt.load %s : tensor<64x!tt.ptr<f32>>" % p, 11, 8, "x")
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 12, 39)
-k.op("%m_5 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 12, 39)
+k = copy_kernel("copy_no_mask", 8)
+load_line = load_x(k, 11)
+mask_below_n(k, 12, 39, "m_5")
 q = pointers(k, "y", "y_ptr", "offs_2", 12, 19)
 k.op("tt.store %s, %%x_4, %%m_5 : tensor<64x!tt.ptr<f32>>" % q, 12, 26)
-case("oob_unmasked_load", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+case("oob_unmasked_load", k, [2, 1, 1], copy_arguments(100),
      [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [36], "op": "tt.load", "ttir_line": load_line,
        "source": "%s:11:8" % PY, "buffer": "x_ptr", "byte_offset": 400}],
      "program 1 reads x[100..127]; x has 100 elements")
 
 # 2. store_off_by_one: masked store to y + offs + 1 writes y[100].
-k = Kernel("store_off_by_one", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 16)
-prologue(k, 17, 18)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 19, 14)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 19, 14, "m")
-p = pointers(k, "x", "x_ptr", "offs_2", 20, 20)
-k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 20, 8, "x")
+k = copy_kernel("store_off_by_one", 16)
+mask_below_n(k, 19, 14, "m_3", "m")
+load_x(k, 20, "m_3")
 k.op("%cst = arith.constant dense<1> : tensor<64xi32>", 21, 32)
 k.op("%o = arith.addi %offs_2, %cst : tensor<64xi32>", 21, 32)
 q = pointers(k, "y", "y_ptr", "o", 21, 19)
 store_line = k.op("tt.store %s, %%x_4, %%m_3 : tensor<64x!tt.ptr<f32>>" % q, 21, 4)
-case("oob_store_off_by_one", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 100), ("n", "int", 100)],
+case("oob_store_off_by_one", k, [2, 1, 1], copy_arguments(100),
      [{"kind": "out-of-bounds", "program": [1, 0, 0], "lane": [35], "op": "tt.store", "ttir_line": store_line,
        "source": "%s:21:4" % PY, "buffer": "y_ptr", "byte_offset": 400}],
      "lane 35 of program 1 writes y[100]; y has 100 elements")
 
 # 3. store_undefined: masked load without other, stored unmasked (y has 128 elements, so no OOB).
-k = Kernel("store_undefined", [("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 25)
-prologue(k, 26, 27)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 28, 35)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 28, 35)
-p = pointers(k, "x", "x_ptr", "offs_2", 28, 20)
-k.op("%%x_4 = tt.load %s, %%m_3 : tensor<64x!tt.ptr<f32>>" % p, 28, 8, "x")
+k = copy_kernel("store_undefined", 25)
+mask_below_n(k, 28, 35, "m_3")
+load_x(k, 28, "m_3")
 q = pointers(k, "y", "y_ptr", "offs_2", 29, 19)
 store_line = k.op("tt.store %s, %%x_4 : tensor<64x!tt.ptr<f32>>" % q, 29, 4)
-case("undefined_value_stored", k, [2, 1, 1],
-     [("x_ptr", "float32", arange(100)), ("y_ptr", "float32", [0.0] * 128), ("n", "int", 100)],
+case("undefined_value_stored", k, [2, 1, 1], copy_arguments(128),
      [{"kind": "undefined-value", "program": [1, 0, 0], "lane": [36], "op": "tt.store", "ttir_line": store_line,
        "source": "%s:29:4" % PY}],
      "lanes 36..63 of program 1 come from a masked load without other and are stored")
@@ -132,8 +176,7 @@ case("undefined_value_stored", k, [2, 1, 1],
 # 4. gather_undefined_index: undefined lanes used as addresses.
 k = Kernel("gather_undefined_index", [("idx_ptr", "!tt.ptr<i32>"), ("x_ptr", "!tt.ptr<f32>"), ("y_ptr", "!tt.ptr<f32>"), ("n", "i32")], 33)
 prologue(k, 34, 35)
-k.op("%m = tt.splat %n : i32 -> tensor<64xi32>", 36, 39)
-k.op("%m_3 = arith.cmpi slt, %offs_2, %m : tensor<64xi32>", 36, 39)
+mask_below_n(k, 36, 39, "m_3")
 p = pointers(k, "i", "idx_ptr", "offs_2", 36, 22, "i32")
 k.op("%%idx = tt.load %s, %%m_3 : tensor<64x!tt.ptr<i32>>" % p, 36, 10, "idx")
 q = pointers(k, "v", "x_ptr", "idx", 37, 20)
@@ -210,40 +253,16 @@ case("assert_failure", k, [2, 1, 1], [("x_ptr", "float32", xs)],
      "x[70] is negative")
 
 # 9. divide_by_zero (under --check=ub): d[5] == 0.
-k = Kernel("divide_by_zero", [("x_ptr", "!tt.ptr<i32>"), ("d_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 74)
-prologue(k, 75, 76)
-p = pointers(k, "a", "x_ptr", "offs_2", 77, 16, "i32")
-k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 77, 8)
-q = pointers(k, "b", "d_ptr", "offs_2", 77, 44, "i32")
-k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 77, 36)
-div_line = k.op("%q = arith.divsi %a_v, %b_v : tensor<64xi32>", 77, 30, "q")
-r = pointers(k, "y", "y_ptr", "offs_2", 78, 19, "i32")
-k.op("tt.store %s, %%q : tensor<64x!tt.ptr<i32>>" % r, 78, 4)
 ds = [float(1 + i % 7) for i in range(64)]
 ds[5] = 0.0
-case("ub_division_by_zero", k, [1, 1, 1],
-     [("x_ptr", "int32", arange(64)), ("d_ptr", "int32", ds), ("y_ptr", "int32", [0.0] * 64)],
-     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [5], "op": "arith.divsi", "ttir_line": div_line,
-       "source": "%s:77:30" % PY}],
-     "d[5] is 0; reported only with --check=ub", check="ub")
+elementwise_ub_case("ub_division_by_zero", "divide_by_zero", "d", 74, "arith.divsi", "q", ds, 5,
+                    "d[5] is 0; reported only with --check=ub")
 
 # 10. shift_too_far (under --check=ub): s[3] == 40.
-k = Kernel("shift_too_far", [("x_ptr", "!tt.ptr<i32>"), ("s_ptr", "!tt.ptr<i32>"), ("y_ptr", "!tt.ptr<i32>")], 82)
-prologue(k, 83, 84)
-p = pointers(k, "a", "x_ptr", "offs_2", 85, 16, "i32")
-k.op("%%a_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % p, 85, 8)
-q = pointers(k, "b", "s_ptr", "offs_2", 85, 44, "i32")
-k.op("%%b_v = tt.load %s : tensor<64x!tt.ptr<i32>>" % q, 85, 36)
-shl_line = k.op("%r = arith.shli %a_v, %b_v : tensor<64xi32>", 85, 30, "r")
-r = pointers(k, "y", "y_ptr", "offs_2", 86, 19, "i32")
-k.op("tt.store %s, %%r : tensor<64x!tt.ptr<i32>>" % r, 86, 4)
 ss = [float(i % 8) for i in range(64)]
 ss[3] = 40.0
-case("ub_shift_out_of_range", k, [1, 1, 1],
-     [("x_ptr", "int32", arange(64)), ("s_ptr", "int32", ss), ("y_ptr", "int32", [0.0] * 64)],
-     [{"kind": "undefined-behavior", "program": [0, 0, 0], "lane": [3], "op": "arith.shli", "ttir_line": shl_line,
-       "source": "%s:85:30" % PY}],
-     "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub", check="ub")
+elementwise_ub_case("ub_shift_out_of_range", "shift_too_far", "s", 82, "arith.shli", "r", ss, 3,
+                    "s[3] is 40, a shift of an i32 by 40; reported only with --check=ub")
 
 
 # 11-13. Spin locks (docs/semantics.md, "Locks"): four programs add their row of x into acc. With the lock taken

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Bisects corpus10's desc_padding_f32 launch, which ended with `CUDA error: an illegal instruction` on the H200
-(2026-12-01, docs/findings.md C1). Each variant changes one suspect of the original kernel (kernels.py
+(2026-12-01, docs/findings.md C1). Each variant changes one suspect of the original kernel (kernels_corpus10.py
 `desc_padding`) and runs in its own process, since an illegal instruction leaves the CUDA context unusable:
 
   original      NaN padding, loads at negative coordinates, host-descriptor store (as recorded)
