@@ -27,7 +27,7 @@ int elementBits(Type type) {
 
 // The permutation of tt.trans as a linear map from the input tensor's index bits to the result's.
 LinearLayout transposeMap(std::span<const int64_t> inShape, std::span<const int64_t> outShape,
-                          const std::vector<int64_t>& order) {
+                          std::span<const int64_t> order) {
   std::vector<LayoutDim> inDims = tensorDims(inShape), outDims = tensorDims(outShape);
   LinearLayout outIndex = LinearLayout::identity(outDims);
   std::vector<std::vector<uint64_t>> bases(inDims.size());

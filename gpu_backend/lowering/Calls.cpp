@@ -20,7 +20,7 @@ void lowerCall(KernelLowering& lowering, const Operation& op) {
   Diagnostics diagnostics;
   auto layouts = std::make_unique<LayoutAssignment>(LayoutAssignment::assign(*callee, lowering.options.numWarps, diagnostics, nullptr, /*callee=*/true,
                                                                              lowering.options.profile == FloatProfile::Triton));
-  if (!diagnostics.empty()) lowering.unsupported(op, "of @" + *calleeName + ": " + diagnostics.front().message);
+  if (!diagnostics.empty()) lowering.unsupported(op, "of @" + calleeName + ": " + diagnostics.front().message);
   lowering.calleeLayouts.push_back(std::move(layouts));
   for (size_t i = 0; i < op.numOperands() && i < callee->numArguments(); ++i) {
     const Value* argument = callee->argument(i);
