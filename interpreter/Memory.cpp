@@ -146,8 +146,14 @@ RaceHit writerConflict(uint32_t writer, const Accessor& accessor) {
 }
 
 // Updates the shadow of every element the access [offset, offset + size) touches; stops at the first conflict.
-template <typename Update>
-RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Update update, bool concurrent) {
+// `rule(writer, reader, seen)` gets the element's shadow halves and `seen` cleared, returns the new shadow word
+// (writer << 32 | reader) and sets `seen` to the conflict it finds.
+template <typename Rule>
+RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Rule rule, bool concurrent) {
+  auto update = [&](uint64_t word, RaceHit& seen) {
+    seen = {};
+    return rule(static_cast<uint32_t>(word >> 32), static_cast<uint32_t>(word), seen);
+  };
   RaceHit hit;
   const uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
   for (uint64_t e = first; e <= last; ++e) {
@@ -163,9 +169,7 @@ RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64
                            std::span<const uint32_t> held) {
   const Accessor accessor{static_cast<uint32_t>(program + 1), held};
   const uint32_t me = accessor.me;
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  return updateElements(buffer, offset, size, [&](uint32_t writer, uint32_t reader, RaceHit& seen) {
     uint32_t atomicWriter = kAtomicWriter | me;
     if (writer != 0 && !(writer & kAtomicWriter) && !accessor.owns(writer)) {
       seen = {true, programOf(writer), true, false};
@@ -182,12 +186,11 @@ RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64
 RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
                               std::span<const uint32_t> held) {
   const Accessor accessor{static_cast<uint32_t>(program + 1), held};
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  return updateElements(buffer, offset, size, [&](uint32_t writer, uint32_t reader, RaceHit& seen) {
     if (writer != 0) seen = writerConflict(writer, accessor);
     if (!seen.found && reader != 0 && !accessor.owns(reader)) seen = {true, programOf(reader), false};
-    if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
+    // An atomic writer keeps its mark, so later plain accesses see it too.
+    if (seen.found && seen.otherAtomic) return (uint64_t{writer} << 32) | reader;
     return (uint64_t{accessor.me} << 32) | reader;
   }, concurrent_);
 }
@@ -195,14 +198,12 @@ RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, in
 RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
                              std::span<const uint32_t> held) {
   const Accessor accessor{static_cast<uint32_t>(program + 1), held};
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  return updateElements(buffer, offset, size, [&](uint32_t writer, uint32_t reader, RaceHit& seen) {
     if (writer != 0) seen = writerConflict(writer, accessor);
     // A reader ordered before this one (the program itself, or a critical section of a lock it holds) is
     // replaced: whatever is ordered after this read is ordered after it too.
     uint32_t readers = reader == 0 || accessor.owns(reader) ? accessor.me : kSeveralReaders;
-    return (word & 0xFFFFFFFF00000000ull) | readers;
+    return (uint64_t{writer} << 32) | readers;
   }, concurrent_);
 }
 
