@@ -16,21 +16,9 @@ exact_seconds=${2:-270}
 triton_seconds=${3:-90}
 jobs=${4:-8}
 out=${OUT:-/tmp/fuzz-device}
-mkdir -p "$out/regressions"
-export OMP_WAIT_POLICY=passive
-nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1
-status=0
-run() {  # NAME PROFILE SECONDS SEED
-  timeout $(( $3 + 60 )) "$tilesim" fuzz --engine gpu --profile "$2" --seconds "$3" --seed "$4" --jobs "$jobs" \
-    --regressions "$out/regressions" --json "$out/fuzz-gpu-$1.json" --quiet >"$out/fuzz-gpu-$1.txt" 2>&1
-  local rc=$?
-  head -3 "$out/fuzz-gpu-$1.txt"
-  grep -A2 "^  failures:" "$out/fuzz-gpu-$1.txt" | head -20
-  echo "fuzz-gpu-$1: exit $rc"
-  if [ "$rc" -eq 4 ]; then cat "$out/fuzz-gpu-$1.txt"; exit 4; fi
-  if [ "$rc" -ne 0 ]; then status=1; fi
-}
-run exact exact "$exact_seconds" 1
-run triton triton "$triton_seconds" 2
+. "$(dirname "$0")/device_common.sh"
+device_prepare
+run_campaign exact exact "$exact_seconds" 1
+run_campaign triton triton "$triton_seconds" 2
 ls "$out/regressions" | head -50
 exit $status

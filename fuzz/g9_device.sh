@@ -15,10 +15,8 @@ tilesim=${1:-devrun/tilesim}
 seconds=${2:-240}
 jobs=${3:-8}
 out=${OUT:-/tmp/g9-device}
-mkdir -p "$out/regressions"
-export OMP_WAIT_POLICY=passive
-nvidia-smi -L >"$out/nvidia-smi.txt" 2>&1
-status=0
+. "$(dirname "$0")/device_common.sh"
+device_prepare
 for case in conformance/regressions/gpu_triton_fptosi_quotient_*; do
   "$tilesim" diff "$case" --recorded gpu --profile triton >>"$out/recorded-g9.txt" 2>&1 || status=1
 done
@@ -30,13 +28,7 @@ for index in 7915 14517 23257 32650; do
   if [ "$rc" -eq 4 ]; then cat "$out/replay-$index.txt"; exit 4; fi
   if [ "$rc" -ne 0 ]; then status=1; fi
 done
-timeout $((seconds + 60)) "$tilesim" fuzz --engine gpu --profile triton --seconds "$seconds" --seed 102 --jobs "$jobs" \
-  --regressions "$out/regressions" --json "$out/fuzz-gpu-triton.json" --quiet >"$out/fuzz-gpu-triton.txt" 2>&1
-rc=$?
-head -3 "$out/fuzz-gpu-triton.txt"
-grep -A2 "^  failures:" "$out/fuzz-gpu-triton.txt" | head -20
+run_campaign triton triton "$seconds" 102
 python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('skips:', d.get('skips'))" "$out/fuzz-gpu-triton.json" 2>/dev/null
-echo "fuzz-gpu-triton: exit $rc"
-if [ "$rc" -ne 0 ]; then status=1; fi
 ls "$out/regressions" | head -50
 exit $status

@@ -145,9 +145,18 @@ RaceHit writerConflict(uint32_t writer, const Accessor& accessor) {
   return {true, programOf(writer), true, false};
 }
 
-// Updates the shadow of every element the access [offset, offset + size) touches; stops at the first conflict.
-template <typename Update>
-RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Update update, bool concurrent) {
+// Updates the shadow of every element that `program`'s access [offset, offset + size) touches; stops at the first
+// conflict. `rule(writer, reader, accessor, seen)` gets the element's shadow halves, the accessor (the program
+// and the locks it holds) and `seen` cleared; it returns the new shadow word (writer << 32 | reader) and sets
+// `seen` to the conflict it finds.
+template <typename Rule>
+RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held,
+                       Rule rule, bool concurrent) {
+  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
+  auto update = [&](uint64_t word, RaceHit& seen) {
+    seen = {};
+    return rule(static_cast<uint32_t>(word >> 32), static_cast<uint32_t>(word), accessor, seen);
+  };
   RaceHit hit;
   const uint64_t first = offset / buffer.elementBytes, last = (offset + size - 1) / buffer.elementBytes;
   for (uint64_t e = first; e <= last; ++e) {
@@ -161,11 +170,8 @@ RaceHit updateElements(Buffer& buffer, uint64_t offset, uint64_t size, Update up
 
 RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
                            std::span<const uint32_t> held) {
-  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
-  const uint32_t me = accessor.me;
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  auto rule = [](uint32_t writer, uint32_t reader, const Accessor& accessor, RaceHit& seen) {
+    const uint32_t me = accessor.me;
     uint32_t atomicWriter = kAtomicWriter | me;
     if (writer != 0 && !(writer & kAtomicWriter) && !accessor.owns(writer)) {
       seen = {true, programOf(writer), true, false};
@@ -176,34 +182,32 @@ RaceHit Memory::noteAtomic(Buffer& buffer, uint64_t offset, uint64_t size, int64
     if (writer & kAtomicWriter)
       atomicWriter = writer != 0xFFFFFFFFu && accessor.owns(writer & ~kAtomicWriter) ? (kAtomicWriter | me) : 0xFFFFFFFFu;
     return (uint64_t{atomicWriter} << 32) | reader;
-  }, concurrent_);
+  };
+  return updateElements(buffer, offset, size, program, held, rule, concurrent_);
 }
 
 RaceHit Memory::noteWriteSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
                               std::span<const uint32_t> held) {
-  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  auto rule = [](uint32_t writer, uint32_t reader, const Accessor& accessor, RaceHit& seen) {
     if (writer != 0) seen = writerConflict(writer, accessor);
     if (!seen.found && reader != 0 && !accessor.owns(reader)) seen = {true, programOf(reader), false};
-    if (seen.found && seen.otherAtomic) return word;  // keep the atomic mark, so later plain accesses see it too
+    // An atomic writer keeps its mark, so later plain accesses see it too.
+    if (seen.found && seen.otherAtomic) return (uint64_t{writer} << 32) | reader;
     return (uint64_t{accessor.me} << 32) | reader;
-  }, concurrent_);
+  };
+  return updateElements(buffer, offset, size, program, held, rule, concurrent_);
 }
 
 RaceHit Memory::noteReadSlow(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program,
                              std::span<const uint32_t> held) {
-  const Accessor accessor{static_cast<uint32_t>(program + 1), held};
-  return updateElements(buffer, offset, size, [&](uint64_t word, RaceHit& seen) {
-    uint32_t writer = static_cast<uint32_t>(word >> 32), reader = static_cast<uint32_t>(word);
-    seen = {};
+  auto rule = [](uint32_t writer, uint32_t reader, const Accessor& accessor, RaceHit& seen) {
     if (writer != 0) seen = writerConflict(writer, accessor);
     // A reader ordered before this one (the program itself, or a critical section of a lock it holds) is
     // replaced: whatever is ordered after this read is ordered after it too.
     uint32_t readers = reader == 0 || accessor.owns(reader) ? accessor.me : kSeveralReaders;
-    return (word & 0xFFFFFFFF00000000ull) | readers;
-  }, concurrent_);
+    return (uint64_t{writer} << 32) | readers;
+  };
+  return updateElements(buffer, offset, size, program, held, rule, concurrent_);
 }
 
 uint32_t Memory::lockIdentity(uint64_t address) {

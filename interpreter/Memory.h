@@ -166,23 +166,21 @@ class Memory {
   // The common case (one aligned element, programs on one thread) is inline; the rest goes to *Slow.
   // `held`: the identities of the locks the program holds (their critical sections' accesses are ordered).
   RaceHit noteWrite(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held = {}) {
-    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0 || !held.empty())
-      return noteWriteSlow(buffer, offset, size, program, held);
+    uint64_t* word = inlineShadowWord(buffer, offset, size, held);
+    if (!word) return noteWriteSlow(buffer, offset, size, program, held);
     const uint64_t me = static_cast<uint64_t>(program + 1);
-    uint64_t& word = buffer.shadow[offset / size];
-    const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
+    const uint64_t writer = *word >> 32, reader = *word & 0xFFFFFFFFu;
     if ((writer != 0 && writer != me) || (reader != 0 && reader != me)) return noteWriteSlow(buffer, offset, size, program, held);
-    word = (me << 32) | reader;
+    *word = (me << 32) | reader;
     return {};
   }
   RaceHit noteRead(Buffer& buffer, uint64_t offset, uint64_t size, int64_t program, std::span<const uint32_t> held = {}) {
-    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0 || !held.empty())
-      return noteReadSlow(buffer, offset, size, program, held);
+    uint64_t* word = inlineShadowWord(buffer, offset, size, held);
+    if (!word) return noteReadSlow(buffer, offset, size, program, held);
     const uint64_t me = static_cast<uint64_t>(program + 1);
-    uint64_t& word = buffer.shadow[offset / size];
-    const uint64_t writer = word >> 32, reader = word & 0xFFFFFFFFu;
+    const uint64_t writer = *word >> 32, reader = *word & 0xFFFFFFFFu;
     if (writer != 0 && writer != me) return noteReadSlow(buffer, offset, size, program, held);
-    word = (writer << 32) | (reader == 0 || reader == me ? me : 0xFFFFFFFFu);  // several readers
+    *word = (writer << 32) | (reader == 0 || reader == me ? me : 0xFFFFFFFFu);  // several readers
     return {};
   }
   // An atomic by `program`: races with plain accesses of other programs; atomics of several programs on one
@@ -198,6 +196,14 @@ class Memory {
   void coverByLock(Buffer& buffer, uint64_t element, int64_t program, uint32_t lock);
 
  private:
+  // The shadow word of a plain access the inline path handles (one aligned element, programs on one thread, no
+  // locks held); null when the access goes to *Slow.
+  uint64_t* inlineShadowWord(Buffer& buffer, uint64_t offset, uint64_t size, std::span<const uint32_t> held) const {
+    if (concurrent_ || size != static_cast<uint64_t>(buffer.elementBytes) || offset % size != 0 || !held.empty())
+      return nullptr;
+    return &buffer.shadow[offset / size];
+  }
+
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::mutex locksMutex_;
   std::unordered_map<uint64_t, uint32_t> locks_;  // lock address -> identity

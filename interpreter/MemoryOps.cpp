@@ -259,6 +259,21 @@ void noteContiguous(MemoryAccessor& accessor, Executor& executor, const Tile* la
   }
 }
 
+// One lane's buffer and byte offset: the address space's own translation on the fast path (no checks, or no race
+// tracking) when the address is valid, else MemoryAccessor::resolve, which checks, reports and returns null for a
+// bad access. `laneTile` names the lane in a report; `writing`: the bytes a store writes (for race reports).
+inline Buffer* laneBuffer(MemoryAccessor& memory, const Memory& addressSpace, bool fastPath, const Tile* laneTile,
+                          int64_t lane, uint64_t address, int bytes, bool write, uint64_t* offset,
+                          const void* writing = nullptr) {
+  Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
+  if (fastPath && access.buffer) {
+    *offset = access.offset;
+    return access.buffer;
+  }
+  return memory.resolve(laneTile, lane, address, static_cast<uint64_t>(bytes), write, offset, /*atomic=*/false,
+                        writing);
+}
+
 void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
   MemoryAccessor memory(executor, op);
   const Tile& pointers = *executor.get(frame, op.operand(0));
@@ -322,18 +337,11 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
       continue;
     }
     const uint64_t address = source.addresses[pointerLane];
-    Buffer* buffer;
     uint64_t offset = 0;
-    Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
-    if (fastPath && access.buffer) {
-      buffer = access.buffer;
-      offset = access.offset;
-    } else {
-      // A block pointer is one scalar tile: name the lane by the loaded tile's shape.
-      buffer = memory.resolve(source.isBlock ? result.get() : &pointers, lane, address, static_cast<uint64_t>(bytes),
-                              false, &offset);
-      if (!buffer) continue;  // reads as 0
-    }
+    // A block pointer is one scalar tile: name the lane by the loaded tile's shape.
+    Buffer* buffer = laneBuffer(memory, addressSpace, fastPath, source.isBlock ? result.get() : &pointers, lane,
+                                address, bytes, /*write=*/false, &offset);
+    if (!buffer) continue;  // reads as 0
     switch (bytes) {
       case 1: out[lane] = static_cast<char>(buffer->data[offset]); break;
       case 2: std::memcpy(out + 2 * lane, buffer->data + offset, 2); break;
@@ -394,17 +402,10 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
     if (undefinedValue && undefinedValue[lane])
       memory.undefinedUse(&values, lane, "an undefined value (masked load without `other`) is stored");
     const uint64_t address = source.addresses[pointerLane];
-    Buffer* buffer;
     uint64_t offset = 0;
-    Access access = addressSpace.translate(address, static_cast<uint64_t>(bytes));
-    if (fastPath && access.buffer) {
-      buffer = access.buffer;
-      offset = access.offset;
-    } else {
-      buffer = memory.resolve(source.isBlock ? &values : &pointers, lane, address, static_cast<uint64_t>(bytes), true,
-                              &offset, /*atomic=*/false, in + lane * bytes);
-      if (!buffer) continue;
-    }
+    Buffer* buffer = laneBuffer(memory, addressSpace, fastPath, source.isBlock ? &values : &pointers, lane, address,
+                                bytes, /*write=*/true, &offset, in + lane * bytes);
+    if (!buffer) continue;
     switch (bytes) {
       case 1: buffer->data[offset] = static_cast<uint8_t>(in[lane]); break;
       case 2: std::memcpy(buffer->data + offset, in + 2 * lane, 2); break;

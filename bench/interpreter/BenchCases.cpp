@@ -19,6 +19,7 @@
 #include <random>
 
 #include "ir/FloatBits.h"
+#include "ir/launch/HostBytes.h"
 
 namespace tilesim::bench {
 namespace {
@@ -28,20 +29,6 @@ namespace {
 constexpr const char* kTritonMeasured = "bench/triton/triton_interpreter_bench.py on the H200 host";
 
 constexpr uint64_t kSeed = 20250601;
-
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<T> valuesOf(const LaunchArgument& argument) {
-  std::vector<T> values(argument.bytes.size() / sizeof(T));
-  std::memcpy(values.data(), argument.bytes.data(), values.size() * sizeof(T));
-  return values;
-}
 
 std::vector<float> randomFloats(size_t count, std::mt19937_64& random, float low = -1.0f, float high = 1.0f) {
   std::uniform_real_distribution<float> dist(low, high);
@@ -54,12 +41,16 @@ LaunchArgument floatBuffer(const std::string& name, const std::vector<float>& va
   return LaunchArgument::buffer(name, ScalarKind::F32, bytesOf(values));
 }
 
-BenchCase describe(std::string name, std::string file, std::string shape, std::array<int64_t, 3> grid) {
+// A case without arguments or check yet; tritonSeconds: Triton's interpreter on it (kTritonMeasured), 0 = not measured.
+BenchCase describe(std::string name, std::string file, std::string shape, std::array<int64_t, 3> grid,
+                   double tritonSeconds = 0) {
   BenchCase c;
   c.name = std::move(name);
   c.file = std::move(file);
   c.shape = std::move(shape);
   c.grid = grid;
+  c.tritonSeconds = tritonSeconds;
+  if (tritonSeconds > 0) c.tritonSource = kTritonMeasured;
   return c;
 }
 
@@ -88,7 +79,7 @@ double maxAbsDifference(const std::vector<float>& actual, const std::vector<doub
 BenchCase vaddCase() {
   constexpr int64_t kElements = int64_t{1} << 20;
   std::mt19937_64 random(kSeed);
-  BenchCase c = describe("vadd", "vadd.ttir", "1M f32, BLOCK 1024", {kElements / 1024, 1, 1});
+  BenchCase c = describe("vadd", "vadd.ttir", "1M f32, BLOCK 1024", {kElements / 1024, 1, 1}, 1.192);
   c.arguments = {floatBuffer("x_ptr", randomFloats(kElements, random)), floatBuffer("y_ptr", randomFloats(kElements, random)),
                  floatBuffer("out_ptr", std::vector<float>(kElements)), LaunchArgument::integer("n", kElements)};
   c.check = [](const std::vector<LaunchArgument>& args) {
@@ -99,17 +90,13 @@ BenchCase vaddCase() {
     return CheckResult{maxAbsDifference(valuesOf<float>(findArgument(args, "out_ptr")), expected), 0.0, "out vs x+y"};
   };
   c.work = kElements;
-  c.tritonSeconds = 1.192;
-  c.tritonSource = kTritonMeasured;
   return c;
 }
 
 BenchCase softmaxCase() {
   constexpr int64_t kRows = 256, kColumns = 1024;
   std::mt19937_64 random(kSeed + 1);
-  BenchCase c = describe("softmax", "softmax.ttir", "256x1024 f32, row/program", {kRows, 1, 1});
-  c.tritonSeconds = 0.602;
-  c.tritonSource = kTritonMeasured;
+  BenchCase c = describe("softmax", "softmax.ttir", "256x1024 f32, row/program", {kRows, 1, 1}, 0.602);
   c.arguments = {floatBuffer("out_ptr", std::vector<float>(kRows * kColumns)),
                  floatBuffer("in_ptr", randomFloats(kRows * kColumns, random, -4.0f, 4.0f)),
                  LaunchArgument::integer("in_stride", kColumns), LaunchArgument::integer("out_stride", kColumns),
@@ -141,7 +128,8 @@ float truncatedTf32(float value) {
 BenchCase matmulCase(int64_t size, double tritonSeconds) {
   std::mt19937_64 random(kSeed + 2 + size);
   int64_t tiles = (size / 64) * (size / 64);
-  BenchCase c = describe("matmul" + std::to_string(size), "matmul_f32.ttir", std::to_string(size) + "^3 f32 tf32, 64x64x32", {tiles, 1, 1});
+  BenchCase c = describe("matmul" + std::to_string(size), "matmul_f32.ttir",
+                         std::to_string(size) + "^3 f32 tf32, 64x64x32", {tiles, 1, 1}, tritonSeconds);
   c.arguments = {floatBuffer("a_ptr", randomFloats(size * size, random)), floatBuffer("b_ptr", randomFloats(size * size, random)),
                  floatBuffer("c_ptr", std::vector<float>(size * size)), LaunchArgument::integer("M", size),
                  LaunchArgument::integer("N", size), LaunchArgument::integer("K", size), LaunchArgument::integer("sam", size),
@@ -161,17 +149,13 @@ BenchCase matmulCase(int64_t size, double tritonSeconds) {
   };
   c.work = 2.0 * size * size * size;
   c.workIsFlops = true;
-  c.tritonSeconds = tritonSeconds;
-  c.tritonSource = kTritonMeasured;
   return c;
 }
 
 BenchCase layernormCase() {
   constexpr int64_t kRows = 4096, kColumns = 1024;
   std::mt19937_64 random(kSeed + 3);
-  BenchCase c = describe("layernorm", "layernorm.ttir", "4096x1024 f32, row/program", {kRows, 1, 1});
-  c.tritonSeconds = 11.93;
-  c.tritonSource = kTritonMeasured;
+  BenchCase c = describe("layernorm", "layernorm.ttir", "4096x1024 f32, row/program", {kRows, 1, 1}, 11.93);
   c.arguments = {floatBuffer("X", randomFloats(kRows * kColumns, random, -2.0f, 3.0f)),
                  floatBuffer("Y", std::vector<float>(kRows * kColumns)), floatBuffer("W", randomFloats(kColumns, random, 0.5f, 1.5f)),
                  floatBuffer("B", randomFloats(kColumns, random)), floatBuffer("Mean", std::vector<float>(kRows)),

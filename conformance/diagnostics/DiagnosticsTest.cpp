@@ -26,6 +26,16 @@ struct CaseRun {
   std::string error;
 };
 
+// The case's launch of `module` (its kernel, parsed) with `arguments` (the case's, perhaps changed by the test).
+Launch caseLaunch(const GoldenCase& goldenCase, const Module& module, std::vector<LaunchArgument> arguments) {
+  Launch launch;
+  launch.module = &module;
+  launch.kernel = module.kernel(goldenCase.entry);
+  launch.arguments = std::move(arguments);
+  launch.grid = goldenCase.grid;
+  return launch;
+}
+
 CaseRun runCaseDirectory(const std::string& directory, bool checkUB, FloatProfile profile = FloatProfile::Exact) {
   CaseRun run;
   CaseLoad load = loadGoldenCase(directory);
@@ -43,11 +53,7 @@ CaseRun runCaseDirectory(const std::string& directory, bool checkUB, FloatProfil
     run.error = arguments.error;
     return run;
   }
-  Launch launch;
-  launch.module = parsed.module.get();
-  launch.kernel = parsed.module->kernel(load.goldenCase.entry);
-  launch.arguments = std::move(arguments.arguments);
-  launch.grid = load.goldenCase.grid;
+  Launch launch = caseLaunch(load.goldenCase, *parsed.module, std::move(arguments.arguments));
   LaunchOptions options;
   options.checkUB = checkUB;
   options.profile = profile;
@@ -176,12 +182,8 @@ TEST(Diagnostics, AliasedPointersShareOneBuffer) {
   ASSERT_TRUE(parsed.module);
   CaseArguments built = buildCaseArguments(load.goldenCase);
   ASSERT_TRUE(built.error.empty()) << built.error;
-  Launch launch;
-  launch.module = parsed.module.get();
-  launch.kernel = parsed.module->kernel(load.goldenCase.entry);
-  launch.arguments = std::move(built.arguments);
+  Launch launch = caseLaunch(load.goldenCase, *parsed.module, std::move(built.arguments));
   launch.arguments[1].aliasOf.clear();  // dst as a private copy
-  launch.grid = load.goldenCase.grid;
   LaunchOptions options;
   options.echoPrints = false;
   InterpreterEngine engine;
@@ -204,10 +206,7 @@ TEST(Diagnostics, BadAliasesAreDiagnosed) {
   for (int variant = 0; variant < 4; ++variant) {
     CaseArguments built = buildCaseArguments(load.goldenCase);
     ASSERT_TRUE(built.error.empty()) << built.error;
-    Launch launch;
-    launch.module = parsed.module.get();
-    launch.kernel = parsed.module->kernel(load.goldenCase.entry);
-    launch.arguments = std::move(built.arguments);
+    Launch launch = caseLaunch(load.goldenCase, *parsed.module, std::move(built.arguments));
     if (variant == 0) launch.arguments[1].aliasOf = "nowhere";
     if (variant == 1) launch.arguments[1].aliasOffset = 128;  // 128 floats from float 32 of a 144-float buffer
     if (variant == 3) launch.arguments[1].aliasOffset = 4;  // fits, but breaks the kernel's tt.divisibility = 16

@@ -10,6 +10,27 @@
 #include "ir/OpKind.h"
 
 namespace tilesim::fuzz {
+namespace {
+
+// The count maps of a summary under their JSON keys, in the order toJson writes them. `optional`: a summary
+// written before the map existed may lack it.
+struct CountMap {
+  const char* key;
+  std::map<std::string, int64_t> CampaignSummary::*counts;
+  bool optional = false;
+};
+constexpr CountMap kCountMaps[] = {
+    {"ops", &CampaignSummary::ops},
+    {"programs_with_op", &CampaignSummary::programsWithOp},
+    {"dtypes", &CampaignSummary::dtypes},
+    {"features", &CampaignSummary::features},
+    {"feature_combinations", &CampaignSummary::combos},
+    {"skips", &CampaignSummary::skips},
+    {"checks", &CampaignSummary::checks},
+    {"skip_reasons", &CampaignSummary::skipReasons, true},
+};
+
+}  // namespace
 
 const std::vector<CoverageExclusion>& coverageExclusions() {
   static const std::vector<CoverageExclusion> kExclusions = {
@@ -118,17 +139,8 @@ void CampaignSummary::merge(const CampaignSummary& other) {
   stages.add(other.stages);
   timed = timed || other.timed;
   digest += other.digest;
-  auto addAll = [](std::map<std::string, int64_t>& into, const std::map<std::string, int64_t>& from) {
-    for (const auto& [key, n] : from) into[key] += n;
-  };
-  addAll(ops, other.ops);
-  addAll(programsWithOp, other.programsWithOp);
-  addAll(dtypes, other.dtypes);
-  addAll(features, other.features);
-  addAll(combos, other.combos);
-  addAll(skips, other.skips);
-  addAll(checks, other.checks);
-  addAll(skipReasons, other.skipReasons);
+  for (const CountMap& map : kCountMaps)
+    for (const auto& [key, n] : other.*map.counts) (this->*map.counts)[key] += n;
   failures.insert(failures.end(), other.failures.begin(), other.failures.end());
   std::sort(failures.begin(), failures.end(), [](const ProgramRecord& a, const ProgramRecord& b) { return a.index < b.index; });
   shards.insert(shards.end(), other.shards.begin(), other.shards.end());
@@ -149,9 +161,7 @@ nlohmann::ordered_json CampaignSummary::toJson() const {
   json["cpu_seconds"] = cpuSeconds;
   json["programs_per_cpu_second"] = cpuSeconds > 0 ? static_cast<double>(programs) / cpuSeconds : 0.0;
   if (timed)
-    json["stage_seconds"] = {{"generate", stages.generate}, {"build", stages.build}, {"print", stages.print},
-                             {"parse", stages.parse}, {"verify", stages.verify}, {"reference", stages.reference},
-                             {"interpret", stages.interpret}, {"compare", stages.compare}};
+    for (const StageField& stage : kStageFields) json["stage_seconds"][stage.name] = stages.*stage.seconds;
   char digestText[32];
   std::snprintf(digestText, sizeof digestText, "%016llx", static_cast<unsigned long long>(digest));
   json["digest"] = digestText;
@@ -159,14 +169,7 @@ nlohmann::ordered_json CampaignSummary::toJson() const {
   json["coverage_percent"] = coveragePercent(ops, &missing);
   json["coverable_ops"] = coverableOps().size();
   json["ops_not_covered"] = missing;
-  json["ops"] = ops;
-  json["programs_with_op"] = programsWithOp;
-  json["dtypes"] = dtypes;
-  json["features"] = features;
-  json["feature_combinations"] = combos;
-  json["skips"] = skips;
-  json["checks"] = checks;
-  json["skip_reasons"] = skipReasons;
+  for (const CountMap& map : kCountMaps) json[map.key] = this->*map.counts;
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const ProgramRecord& failure : failures)
     list.push_back({{"index", failure.index}, {"program_seed", failure.seed}, {"check", failure.check},
@@ -192,26 +195,14 @@ std::optional<CampaignSummary> CampaignSummary::fromJson(const nlohmann::json& j
     summary.seconds = json.at("seconds").get<double>();
     summary.cpuSeconds = json.value("cpu_seconds", 0.0);
     if (json.contains("stage_seconds")) {
-      const auto& s = json.at("stage_seconds");
       summary.timed = true;
-      summary.stages.generate = s.at("generate").get<double>();
-      summary.stages.build = s.at("build").get<double>();
-      summary.stages.print = s.at("print").get<double>();
-      summary.stages.parse = s.at("parse").get<double>();
-      summary.stages.verify = s.at("verify").get<double>();
-      summary.stages.reference = s.at("reference").get<double>();
-      summary.stages.interpret = s.at("interpret").get<double>();
-      summary.stages.compare = s.at("compare").get<double>();
+      for (const StageField& stage : kStageFields)
+        summary.stages.*stage.seconds = json.at("stage_seconds").at(stage.name).get<double>();
     }
     summary.digest = std::stoull(json.at("digest").get<std::string>(), nullptr, 16);
-    summary.ops = json.at("ops").get<std::map<std::string, int64_t>>();
-    summary.programsWithOp = json.at("programs_with_op").get<std::map<std::string, int64_t>>();
-    summary.dtypes = json.at("dtypes").get<std::map<std::string, int64_t>>();
-    summary.features = json.at("features").get<std::map<std::string, int64_t>>();
-    summary.combos = json.at("feature_combinations").get<std::map<std::string, int64_t>>();
-    summary.skips = json.at("skips").get<std::map<std::string, int64_t>>();
-    summary.checks = json.at("checks").get<std::map<std::string, int64_t>>();
-    if (json.contains("skip_reasons")) summary.skipReasons = json.at("skip_reasons").get<std::map<std::string, int64_t>>();
+    for (const CountMap& map : kCountMaps)
+      if (!map.optional || json.contains(map.key))
+        summary.*map.counts = json.at(map.key).get<std::map<std::string, int64_t>>();
     for (const auto& entry : json.at("failures")) {
       ProgramRecord failure;
       failure.status = ProgramStatus::Failed;
@@ -243,8 +234,8 @@ std::string CampaignSummary::human() const {
     out << line;
   }
   if (timed) {
-    const double total = stages.generate + stages.build + stages.print + stages.parse + stages.verify +
-                         stages.reference + stages.interpret + stages.compare;
+    double total = 0;
+    for (const StageField& stage : kStageFields) total += stages.*stage.seconds;
     auto share = [&](double s) { return total > 0 ? 100.0 * s / total : 0.0; };
     std::snprintf(line, sizeof line,
                   "  stage wall seconds (summed over jobs): generate %.2f (%.0f%%), build %.2f (%.0f%%), print %.2f "

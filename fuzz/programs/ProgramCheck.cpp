@@ -90,14 +90,7 @@ struct RunConfig {
 }  // namespace
 
 void StageSeconds::add(const StageSeconds& other) {
-  generate += other.generate;
-  build += other.build;
-  print += other.print;
-  parse += other.parse;
-  verify += other.verify;
-  reference += other.reference;
-  interpret += other.interpret;
-  compare += other.compare;
+  for (const StageField& stage : kStageFields) this->*stage.seconds += other.*stage.seconds;
 }
 
 std::string prepareProgram(const KernelPlan& plan, CheckedProgram& program) {

@@ -32,6 +32,18 @@ struct StageSeconds {
   void add(const StageSeconds& other);
 };
 
+// Every stage of StageSeconds with its name (the key in a campaign summary's JSON), in pipeline order.
+struct StageField {
+  const char* name;
+  double StageSeconds::*seconds;
+};
+inline constexpr StageField kStageFields[] = {
+    {"generate", &StageSeconds::generate},   {"build", &StageSeconds::build},
+    {"print", &StageSeconds::print},         {"parse", &StageSeconds::parse},
+    {"verify", &StageSeconds::verify},       {"reference", &StageSeconds::reference},
+    {"interpret", &StageSeconds::interpret}, {"compare", &StageSeconds::compare},
+};
+
 // How a program failed, finer than the check's name, so that a shrinker keeps only candidates that fail the same
 // way (docs/fuzzing.md, Shrinking): `kind` is the check and which of its failures ("reports: unexpected race in
 // tt.store", "reports: missing undefined-behavior", "mismatch"), `buffers` the arguments whose bytes differ

@@ -100,13 +100,19 @@ std::vector<Reference::Scalars> Reference::column(const Operation& op, const Geo
   return values;
 }
 
+// One Lanes per result of a tt.reduce or tt.scan, for the caller to fill column by column.
+static std::vector<Lanes> resultLanes(const Operation& op) {
+  std::vector<Lanes> results;
+  for (size_t k = 0; k < op.numResults(); ++k) results.push_back(makeLanes(op.result(k)->type));
+  return results;
+}
+
 // Lowest index bit first: for width w = 1, 2, 4, ..., S/2: x[j] = combine(x[j], x[j + w]) for every j that is a
 // multiple of 2w (x[j] then holds the combination of the block [j, j + 2w), left to right).
 void Reference::reduce(const Operation& op) {
   const int axis = AxisView{op}.axis();
   const Geometry g = geometryOf(get(op.operand(0)).shape, axis);
-  std::vector<Lanes> results;
-  for (size_t k = 0; k < op.numResults(); ++k) results.push_back(makeLanes(op.result(k)->type));
+  std::vector<Lanes> results = resultLanes(op);
   for (int64_t o = 0; o < g.outer; ++o)
     for (int64_t i = 0; i < g.inner; ++i) {
       std::vector<Scalars> values = column(op, g, o, i);
@@ -125,10 +131,9 @@ void Reference::reduce(const Operation& op) {
 // previous step's values, so walk j downwards); `reverse` runs the same on the mirrored index.
 void Reference::scan(const Operation& op) {
   const int axis = AxisView{op}.axis();
-  const bool reverse = ScanView{op}.reverse();
   const Geometry g = geometryOf(get(op.operand(0)).shape, axis);
-  std::vector<Lanes> results;
-  for (size_t k = 0; k < op.numResults(); ++k) results.push_back(makeLanes(op.result(k)->type));
+  std::vector<Lanes> results = resultLanes(op);
+  const bool reverse = ScanView{op}.reverse();
   for (int64_t o = 0; o < g.outer; ++o)
     for (int64_t i = 0; i < g.inner; ++i) {
       std::vector<Scalars> values = column(op, g, o, i);

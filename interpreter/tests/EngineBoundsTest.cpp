@@ -229,8 +229,8 @@ constexpr const char* kQuotientToIntegerKernel = R"(module {
 }
 )";
 
-TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
-  KernelRun run(kQuotientToIntegerKernel);
+// kQuotientToIntegerKernel's inputs: x / y = {3.5, -1, 2, 0.33}, the gather source, zeroed outputs.
+void addQuotientToIntegerBuffers(KernelRun& run) {
   run.buffer("x_ptr", ScalarKind::F32, std::vector<float>{7, -1, 10, 1})
       .buffer("y_ptr", ScalarKind::F32, std::vector<float>{2, 1, 5, 3})
       .buffer("src_ptr", ScalarKind::I32, std::vector<int32_t>{10, 11, 12, 13, 14, 15, 16, 17});
@@ -238,6 +238,11 @@ TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
     run.buffer(name, ScalarKind::I32, std::vector<int32_t>(4, 0));
   run.buffer("out_ptr", ScalarKind::I32, std::vector<int32_t>(8, 0));
   run.buffer("lm_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0)).buffer("lu_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0));
+}
+
+TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
+  KernelRun run(kQuotientToIntegerKernel);
+  addQuotientToIntegerBuffers(run);
   ASSERT_TRUE(run.run(triton()).ok());
   const double inf = INFINITY;
   EXPECT_EQ(run.values<int32_t>("n_ptr"), (std::vector<int32_t>{3, -1, 2, 0}));
@@ -271,13 +276,7 @@ TEST(ErrorBounds, ApproximateQuotientThroughFptosiAndIntegerUses) {
 // The same kernel under the exact profile allocates no bounds at all.
 TEST(ErrorBounds, ExactProfileHasNoIntegerBounds) {
   KernelRun run(kQuotientToIntegerKernel);
-  run.buffer("x_ptr", ScalarKind::F32, std::vector<float>{7, -1, 10, 1})
-      .buffer("y_ptr", ScalarKind::F32, std::vector<float>{2, 1, 5, 3})
-      .buffer("src_ptr", ScalarKind::I32, std::vector<int32_t>{10, 11, 12, 13, 14, 15, 16, 17});
-  for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr"})
-    run.buffer(name, ScalarKind::I32, std::vector<int32_t>(4, 0));
-  run.buffer("out_ptr", ScalarKind::I32, std::vector<int32_t>(8, 0));
-  run.buffer("lm_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0)).buffer("lu_ptr", ScalarKind::I32, std::vector<int32_t>(4, 0));
+  addQuotientToIntegerBuffers(run);
   ASSERT_TRUE(run.run().ok());
   for (const char* name : {"n_ptr", "same_ptr", "ult_ptr", "and_ptr", "g_ptr", "l_ptr", "out_ptr", "lm_ptr", "lu_ptr"})
     EXPECT_TRUE(run.errorBounds(name).empty()) << name;

@@ -24,6 +24,10 @@
 #include "engines/EngineRegistry.h"
 #include "ir/IR.h"
 
+namespace tilesim {
+struct CaseOptions;  // conformance/runner/Conformance.h
+}  // namespace tilesim
+
 namespace tilesim::cli {
 
 enum ExitCode : int { kExitOk = 0, kExitFailed = 1, kExitBadInput = 2, kExitInternal = 3, kExitEngineUnavailable = 4 };
@@ -64,8 +68,15 @@ std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode);
 // The engine whose error bounds judge `engine`'s outputs in a case (CaseOptions::boundsEngine): the
 // interpreter for an engine without bounds (the GPU), null for the interpreter itself.
 std::unique_ptr<Engine> boundsEngineFor(const Engine& engine);
+// The case driver's options from the flags `run` (on a case directory) and `conformance` share: --profile
+// (anything but "exact" is triton), --no-check, --check=ub, --threads, --max-steps. The caller adds the rest.
+CaseOptions caseOptionsFromFlags(const std::string& profile, bool noCheck, const std::string& check, int threads,
+                                 uint64_t maxSteps);
 
-// Parses (and verifies) a TTIR file, printing diagnostics. Returns null and sets `exitCode` on failure.
+// Parses a TTIR file without verifying it, printing diagnostics. Returns null and sets `exitCode` on failure.
+std::unique_ptr<Module> parseModuleOrReport(const std::string& path, int& exitCode);
+
+// Parses and verifies a TTIR file, printing diagnostics. Returns null and sets `exitCode` on failure.
 std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode);
 
 // Options shared by `run` and `trace`.

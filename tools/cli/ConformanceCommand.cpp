@@ -34,12 +34,8 @@ int runConformanceCommand(const ConformanceFlags& flags) {
   int exitCode = kExitOk;
   std::unique_ptr<Engine> engine = engineFor(flags.engine, exitCode);
   if (!engine) return exitCode;
-  CaseOptions options;
-  options.profile = flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
-  options.checks = !flags.noCheck;
-  options.checkUB = flags.check == "ub";
-  options.threads = flags.threads;
-  options.maxSteps = flags.maxSteps;
+  CaseOptions options =
+      caseOptionsFromFlags(flags.profile, flags.noCheck, flags.check, flags.threads, flags.maxSteps);
   options.determinism = flags.determinism;
   options.tritonReduceOrder = !flags.contractOrder;
   std::unique_ptr<Engine> boundsEngine = boundsEngineFor(*engine);

@@ -1,7 +1,6 @@
 // `tilesim parse FILE` (print the module back, as Triton would print it) and `tilesim check FILE` (parse,
 // verify, and the interpreter's static checks of inline asm; `FILE: ok` or one diagnostic per line).
 #include <cstdio>
-#include <filesystem>
 
 #include "interpreter/ptx/InlineAsmCheck.h"
 #include "ir/text/Parser.h"
@@ -18,26 +17,10 @@ struct ParseFlags {
   bool verify = false;
 };
 
-// Parses without verifying; prints diagnostics. Null on failure, with `exitCode` set.
-std::unique_ptr<Module> parseOnly(const std::string& path, int& exitCode) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) {
-    printError(path + (std::filesystem::exists(path, error) ? ": not a regular file" : ": no such file"));
-    exitCode = kExitBadInput;
-    return nullptr;
-  }
-  ParseResult parsed = parseModuleFile(path);
-  if (!parsed.diagnostics.empty() || !parsed.module) {
-    printDiagnostics(parsed.diagnostics);
-    exitCode = kExitFailed;
-    return nullptr;
-  }
-  return std::move(parsed.module);
-}
-
 int runParse(const ParseFlags& flags) {
   int exitCode = kExitOk;
-  std::unique_ptr<Module> module = flags.verify ? loadModule(flags.file, exitCode) : parseOnly(flags.file, exitCode);
+  std::unique_ptr<Module> module =
+      flags.verify ? loadModule(flags.file, exitCode) : parseModuleOrReport(flags.file, exitCode);
   if (!module) return exitCode;
   PrintOptions options;
   options.locations = !flags.noLocations;

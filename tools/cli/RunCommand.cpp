@@ -173,12 +173,8 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
     printError("--arg, --grid and --entry apply to a kernel file; " + launch.target + " is a case directory");
     return kExitBadInput;
   }
-  CaseOptions options;
-  options.profile = launch.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
-  options.checks = !launch.noCheck;
-  options.checkUB = launch.check == "ub";
-  options.threads = launch.threads;
-  options.maxSteps = launch.maxSteps;
+  CaseOptions options =
+      caseOptionsFromFlags(launch.profile, launch.noCheck, launch.check, launch.threads, launch.maxSteps);
   std::unique_ptr<Engine> boundsEngine = boundsEngineFor(engine);
   options.boundsEngine = boundsEngine.get();
   CaseOutcome outcome = runCase(launch.target, options, engine);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 
+#include "conformance/runner/Conformance.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
 #include "tools/cli/Cli.h"
@@ -103,6 +104,17 @@ std::unique_ptr<Engine> boundsEngineFor(const Engine& engine) {
   return createEngine(EngineKind::Interpreter).engine;
 }
 
+CaseOptions caseOptionsFromFlags(const std::string& profile, bool noCheck, const std::string& check, int threads,
+                                 uint64_t maxSteps) {
+  CaseOptions options;
+  options.profile = profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
+  options.checks = !noCheck;
+  options.checkUB = check == "ub";
+  options.threads = threads;
+  options.maxSteps = maxSteps;
+  return options;
+}
+
 std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode) {
   std::optional<EngineKind> kind = parseEngineKind(name);
   if (!kind) {
@@ -121,7 +133,7 @@ std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode) {
   return std::move(choice.engine);
 }
 
-std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode) {
+std::unique_ptr<Module> parseModuleOrReport(const std::string& path, int& exitCode) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) {
     printError(path + (std::filesystem::exists(path, error) ? ": not a regular file" : ": no such file"));
@@ -134,12 +146,18 @@ std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode) {
     exitCode = kExitFailed;
     return nullptr;
   }
-  if (Diagnostics problems = verifyModule(*parsed.module); !problems.empty()) {
+  return std::move(parsed.module);
+}
+
+std::unique_ptr<Module> loadModule(const std::string& path, int& exitCode) {
+  std::unique_ptr<Module> module = parseModuleOrReport(path, exitCode);
+  if (!module) return nullptr;
+  if (Diagnostics problems = verifyModule(*module); !problems.empty()) {
     printDiagnostics(problems);
     exitCode = kExitFailed;
     return nullptr;
   }
-  return std::move(parsed.module);
+  return module;
 }
 
 }  // namespace tilesim::cli

@@ -6,6 +6,7 @@
 //                                 ARG.expected.npy (the interpreter, triton profile) and ARG.bound.npy (f64 bounds)
 // Usage: tilesim_export_kernels OUT_DIR [SOURCE_DIR]. Exit 0 when everything was written, 1 otherwise.
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -90,21 +91,11 @@ NpyArray npyOf(ScalarKind kind, const std::vector<int64_t>& shape, std::vector<u
   return array;
 }
 
-const char* kindName(ScalarKind kind) {
-  switch (kind) {
-    case ScalarKind::I1: return "i1";
-    case ScalarKind::I8: return "i8";
-    case ScalarKind::I16: return "i16";
-    case ScalarKind::I32: return "i32";
-    case ScalarKind::I64: return "i64";
-    case ScalarKind::F8E4M3FN: return "f8e4m3fn";
-    case ScalarKind::F8E5M2: return "f8e5m2";
-    case ScalarKind::F16: return "f16";
-    case ScalarKind::BF16: return "bf16";
-    case ScalarKind::F32: return "f32";
-    case ScalarKind::F64: return "f64";
-  }
-  return "?";
+// The dtype names of launch.json: the TTIR element type names (ir/Type.h), in lower case as numpy spells them.
+std::string kindName(ScalarKind kind) {
+  std::string name = scalarKindName(kind);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name;
 }
 
 // Writes one builder kernel, runs it under the triton float profile and writes the expectations.

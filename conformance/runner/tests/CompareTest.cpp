@@ -5,17 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
+
+#include "ir/launch/HostBytes.h"
 
 namespace tilesim {
 namespace {
-
-template <typename T>
-std::vector<uint8_t> bytesOf(std::vector<T> values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
 
 TEST(Compare, IdenticalBuffersAreBitExact) {
   std::vector<int64_t> shape = {3};

@@ -6,22 +6,15 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <map>
 
 #include "conformance/runner/Compare.h"
 #include "conformance/runner/Conformance.h"
 #include "interpreter/Interpreter.h"
+#include "ir/launch/HostBytes.h"
 
 namespace tilesim {
 namespace {
-
-template <typename T>
-std::vector<uint8_t> bytesOf(std::vector<T> values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
 
 TEST(CompareWithReference, WithinTheBoundOfBothExpectedAndReference) {
   const std::vector<int64_t> shape = {6};

@@ -19,9 +19,7 @@ namespace tilesim::builder {
 namespace {
 
 using testing::buildAndRun;
-using testing::bytesOf;
 using testing::findOp;
-using testing::valuesOf;
 
 // (a) C = A @ B with a K loop: acc = tl.dot(a, b, acc, input_precision="ieee"); pointers advance each step.
 TEST(BuilderControlFlow, KLoopMatmulMatchesSequentialFma) {

@@ -1,5 +1,5 @@
-// Shared by the builder tests that run what they build (RunTest.cpp, ControlFlowTest.cpp): host buffers from and
-// to typed vectors, and build -> check well formed -> runLaunch with any diagnostic or report failing the test.
+// Shared by the builder tests that run what they build (RunTest.cpp, ControlFlowTest.cpp): build -> check well
+// formed -> runLaunch, with any diagnostic or report failing the test. Typed host buffers: ir/launch/HostBytes.h.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,30 +7,16 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "interpreter/Interpreter.h"
 #include "ir/builder/KernelBuilder.h"
 #include "ir/builder/tests/WellFormed.h"
+#include "ir/launch/HostBytes.h"
 #include "ir/text/Printer.h"
 
 namespace tilesim::builder::testing {
-
-template <typename T>
-std::vector<uint8_t> bytesOf(const std::vector<T>& values) {
-  std::vector<uint8_t> bytes(values.size() * sizeof(T));
-  std::memcpy(bytes.data(), values.data(), bytes.size());
-  return bytes;
-}
-
-template <typename T>
-std::vector<T> valuesOf(const LaunchArgument& argument) {
-  std::vector<T> values(argument.bytes.size() / sizeof(T));
-  std::memcpy(values.data(), argument.bytes.data(), argument.bytes.size());
-  return values;
-}
 
 inline const Operation* findOp(const Module& module, OpKind kind) {
   const Operation* found = nullptr;
@@ -40,12 +26,11 @@ inline const Operation* findOp(const Module& module, OpKind kind) {
   return found;
 }
 
-// Builds, checks well-formedness (and, if given, that an op of `expectKind` is present) and runs under the
+// Checks a built kernel well formed (and, if given, that an op of `expectKind` is present) and runs it under the
 // triton profile; returns the arguments after the launch (empty on failure). TILESIM_PRINT_BUILT=1 prints the IR.
-inline std::vector<LaunchArgument> buildAndRun(KernelBuilder& kb, std::vector<LaunchArgument> arguments,
-                                               std::array<int64_t, 3> grid,
-                                               std::optional<OpKind> expectKind = std::nullopt) {
-  BuildResult built = kb.finish();
+inline std::vector<LaunchArgument> runBuilt(BuildResult built, std::vector<LaunchArgument> arguments,
+                                            std::array<int64_t, 3> grid,
+                                            std::optional<OpKind> expectKind = std::nullopt) {
   if (!built.module) {
     ADD_FAILURE() << "build failed: " << (built.error ? built.error->str() : "");
     return {};
@@ -69,6 +54,13 @@ inline std::vector<LaunchArgument> buildAndRun(KernelBuilder& kb, std::vector<La
   for (const Report& report : outcome.result.reports) ADD_FAILURE() << report.str();
   if (!outcome.started() || !outcome.result.ok()) return {};
   return std::move(launch.arguments);
+}
+
+// Finishes `kb` and runs it (runBuilt).
+inline std::vector<LaunchArgument> buildAndRun(KernelBuilder& kb, std::vector<LaunchArgument> arguments,
+                                               std::array<int64_t, 3> grid,
+                                               std::optional<OpKind> expectKind = std::nullopt) {
+  return runBuilt(kb.finish(), std::move(arguments), grid, expectKind);
 }
 
 // Same, requiring an op of `expectKind` in the built module (e.g. the scf.for a control-flow test is about).

@@ -1,14 +1,16 @@
 // Builder-built kernels run end to end: build, check well formed, runLaunch on host buffers, and compare with
 // the kernel's definition computed in plain C++ (a masked vector add with `other`, a 2-D row sum with tl.sum,
-// an argmax with ties, clamp/fma/umulhi). Inputs are chosen so that every float result is exact in any summation order.
+// an argmax with ties, clamp/fma/umulhi/permute/cat). Inputs are chosen so that every float result is exact in
+// any summation order. The vector add, argmax and misc kernels are the ones tilesim_export_kernels writes out
+// (ir/builder/kernels/SampleKernels.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "interpreter/Interpreter.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/kernels/SampleKernels.h"
 #include "ir/builder/tests/RunSupport.h"
 #include "ir/builder/tests/WellFormed.h"
 
@@ -16,33 +18,17 @@ namespace tilesim::builder {
 namespace {
 
 using testing::buildAndRun;
-using testing::bytesOf;
-using testing::findOp;
-using testing::valuesOf;
+using testing::runBuilt;
 
 TEST(BuilderRun, MaskedVectorAddWithOther) {
   constexpr int64_t kBlock = 64, kPrograms = 4, kLength = 200;  // the last program is partly masked
-  KernelBuilder kb("add_kernel");
-  Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
-  Tensor y = kb.pointerArg("y_ptr", DType::Fp32);
-  Tensor out = kb.pointerArg("out_ptr", DType::Fp32);
-  Tensor n = kb.scalarArg("n", DType::Int32);
-  kb.setNameHint("offs");
-  Tensor offs = kb.add(kb.mul(kb.programId(0), kBlock), kb.arange(0, kBlock));
-  kb.setNameHint("mask");
-  Tensor mask = kb.lt(offs, n);
-  kb.setNameHint("");
-  Tensor sum = kb.add(kb.load(kb.add(x, offs), mask, 0.0), kb.load(kb.add(y, offs), mask, 1.5));
-  kb.store(kb.add(out, offs), sum);  // unmasked: lanes past n store other + other
-  kb.ret();
-
   std::vector<float> xs(kLength), ys(kLength);
   for (int64_t i = 0; i < kLength; ++i) {
     xs[i] = 0.25f * static_cast<float>(i) - 7.0f;
     ys[i] = 1.0f / static_cast<float>(i + 1);
   }
-  std::vector<LaunchArgument> result = buildAndRun(
-      kb,
+  std::vector<LaunchArgument> result = runBuilt(
+      kernels::maskedVectorAdd(kBlock),
       {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytesOf(xs)),
        LaunchArgument::buffer("y_ptr", ScalarKind::F32, bytesOf(ys)),
        LaunchArgument::buffer("out_ptr", ScalarKind::F32, std::vector<uint8_t>(kBlock * kPrograms * sizeof(float))),
@@ -51,7 +37,7 @@ TEST(BuilderRun, MaskedVectorAddWithOther) {
   ASSERT_EQ(result.size(), 4u);
   std::vector<float> got = valuesOf<float>(result[2]);
   for (int64_t i = 0; i < kBlock * kPrograms; ++i) {
-    float expected = i < kLength ? xs[i] + ys[i] : 0.0f + 1.5f;
+    float expected = i < kLength ? xs[i] + ys[i] : 0.0f + 1.5f;  // unmasked store: lanes past n store other + other
     EXPECT_EQ(got[i], expected) << "element " << i;
   }
 }
@@ -91,28 +77,15 @@ TEST(BuilderRun, RowSumOfA2DTile) {
 
 TEST(BuilderRun, ArgmaxTakesTheFirstOfEqualMaxima) {
   constexpr int64_t kRows = 4, kColumns = 16;
-  KernelBuilder kb("argmax_rows");
-  Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
-  Tensor out = kb.pointerArg("out_ptr", DType::Int32);
-  kb.setNameHint("row");
-  Tensor row = kb.programId(0);
-  kb.setNameHint("columns");
-  Tensor columns = kb.arange(0, kColumns);
-  kb.setNameHint("best");
-  Tensor best = kb.argmax(kb.load(kb.add(x, kb.add(kb.mul(row, kColumns), columns))), 0);
-  kb.setNameHint("");
-  kb.store(kb.add(out, row), best);
-  kb.ret();
-
   // Values repeat with period 5 and rows are shifted, so each row's maximum occurs several times.
   std::vector<float> xs(kRows * kColumns);
   for (int64_t r = 0; r < kRows; ++r)
     for (int64_t c = 0; c < kColumns; ++c) xs[r * kColumns + c] = static_cast<float>((c + 2 * r) % 5) - (r == 3 ? 10.0f : 0.0f);
   std::vector<LaunchArgument> result =
-      buildAndRun(kb,
-                  {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytesOf(xs)),
-                   LaunchArgument::buffer("out_ptr", ScalarKind::I32, std::vector<uint8_t>(kRows * sizeof(int32_t)))},
-                  {kRows, 1, 1});
+      runBuilt(kernels::argmaxRows(kColumns),
+               {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytesOf(xs)),
+                LaunchArgument::buffer("out_ptr", ScalarKind::I32, std::vector<uint8_t>(kRows * sizeof(int32_t)))},
+               {kRows, 1, 1});
   ASSERT_EQ(result.size(), 2u);
   std::vector<int32_t> got = valuesOf<int32_t>(result[1]);
   for (int64_t r = 0; r < kRows; ++r) {
@@ -123,22 +96,10 @@ TEST(BuilderRun, ArgmaxTakesTheFirstOfEqualMaxima) {
   }
 }
 
-// tl.clamp, tl.fma (one rounding, as the GPU's fma.rn), tl.umulhi (unsigned even on int32: umulhi(-1, 2) = 1).
-TEST(BuilderRun, ClampFmaUmulhi) {
-  constexpr int64_t kSize = 16;
-  KernelBuilder kb("math_extra");
-  Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
-  Tensor i = kb.pointerArg("i_ptr", DType::Int32);
-  Tensor clampOut = kb.pointerArg("clamp_ptr", DType::Fp32);
-  Tensor fmaOut = kb.pointerArg("fma_ptr", DType::Fp32);
-  Tensor highOut = kb.pointerArg("high_ptr", DType::Int32);
-  Tensor offs = kb.arange(0, kSize);
-  Tensor xs = kb.load(kb.add(x, offs));
-  Tensor is = kb.load(kb.add(i, offs));
-  kb.store(kb.add(clampOut, offs), kb.clamp(xs, -1.0, 2.0));
-  kb.store(kb.add(fmaOut, offs), kb.fma(xs, xs, -1.0));
-  kb.store(kb.add(highOut, offs), kb.umulhi(is, 2));
-
+// tl.clamp, tl.fma (one rounding, as the GPU's fma.rn), tl.umulhi (unsigned even on int32: umulhi(-1, 2) = 1),
+// tl.permute of a 4x4 tile and tl.cat with can_reorder (compared as a multiset).
+TEST(BuilderRun, ClampFmaUmulhiPermuteCat) {
+  constexpr int64_t kSize = 16, kRows = 4, kColumns = 4;
   std::vector<float> xv(kSize);
   std::vector<int32_t> iv(kSize);
   for (int64_t k = 0; k < kSize; ++k) {
@@ -146,16 +107,20 @@ TEST(BuilderRun, ClampFmaUmulhi) {
     iv[k] = static_cast<int32_t>(k * 0x1357'9BDF) - (k % 3 == 0 ? 1 : 0);
   }
   iv[0] = -1;
-  std::vector<LaunchArgument> result = buildAndRun(
-      kb,
-      {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytesOf(xv)), LaunchArgument::buffer("i_ptr", ScalarKind::I32, bytesOf(iv)),
-       LaunchArgument::buffer("clamp_ptr", ScalarKind::F32, std::vector<uint8_t>(kSize * 4)),
-       LaunchArgument::buffer("fma_ptr", ScalarKind::F32, std::vector<uint8_t>(kSize * 4)),
-       LaunchArgument::buffer("high_ptr", ScalarKind::I32, std::vector<uint8_t>(kSize * 4))},
-      {1, 1, 1});
-  ASSERT_EQ(result.size(), 5u);
-  std::vector<float> clamped = valuesOf<float>(result[2]), fused = valuesOf<float>(result[3]);
-  std::vector<int32_t> high = valuesOf<int32_t>(result[4]);
+  auto output = [](const char* name, ScalarKind kind) {
+    return LaunchArgument::buffer(name, kind, std::vector<uint8_t>(kSize * 4));
+  };
+  std::vector<LaunchArgument> result =
+      runBuilt(kernels::miscOps(kSize, kRows, kColumns),
+               {LaunchArgument::buffer("x_ptr", ScalarKind::F32, bytesOf(xv)),
+                LaunchArgument::buffer("i_ptr", ScalarKind::I32, bytesOf(iv)), output("clamp_ptr", ScalarKind::F32),
+                output("fma_ptr", ScalarKind::F32), output("high_ptr", ScalarKind::I32),
+                output("perm_ptr", ScalarKind::F32), output("cat_ptr", ScalarKind::I32)},
+               {1, 1, 1});
+  ASSERT_EQ(result.size(), 7u);
+  std::vector<float> clamped = valuesOf<float>(result[2]), fused = valuesOf<float>(result[3]),
+                     permuted = valuesOf<float>(result[5]);
+  std::vector<int32_t> high = valuesOf<int32_t>(result[4]), joined = valuesOf<int32_t>(result[6]);
   for (int64_t k = 0; k < kSize; ++k) {
     EXPECT_EQ(clamped[k], std::min(std::max(xv[k], -1.0f), 2.0f)) << k;
     EXPECT_EQ(fused[k], std::fma(xv[k], xv[k], -1.0f)) << k;
@@ -163,6 +128,11 @@ TEST(BuilderRun, ClampFmaUmulhi) {
     EXPECT_EQ(high[k], static_cast<int32_t>(product >> 32)) << k;
   }
   EXPECT_EQ(high[0], 1);
+  for (int64_t r = 0; r < kRows; ++r)
+    for (int64_t c = 0; c < kColumns; ++c) EXPECT_EQ(permuted[c * kRows + r], xv[r * kColumns + c]) << r << "," << c;
+  std::sort(joined.begin(), joined.end());
+  std::sort(iv.begin(), iv.end());
+  EXPECT_EQ(joined, iv);
 }
 
 // tl.split of a 1-D pair, written as Triton 3.6's frontend writes it (expand_dims to tensor<1x2xi32>, tt.split to
