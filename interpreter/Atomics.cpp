@@ -21,10 +21,8 @@ namespace {
 using memory::laneUndefined;
 using memory::MemoryAccessor;
 
-// The `atomic_rmw_op` keyword (ir/OpAttributes.h), read once per op; the verifier has checked it.
+// The `atomic_rmw_op` keyword (ir/OpAttributes.h's AtomicView), read once per op.
 using RmwKind = AtomicRmwKind;
-
-std::optional<RmwKind> rmwKind(const std::string& word) { return parseKeyword<AtomicRmwKind>(word); }
 
 template <typename T>
 T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar, bool ftz) {
@@ -176,15 +174,16 @@ void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& fra
   const int bytes = result->elementBytes();
   const ScalarKind scalar = resultType.scalarKind();
   const bool isFloat = resultType.isFloat();
-  const std::optional<RmwKind> kind = isCas ? std::optional<RmwKind>(RmwKind::Exch) : rmwKind(op.keywordAttr("atomic_rmw_op"));
-  if (!kind) executor.trap(Report::Kind::Unsupported, op, "unknown atomic_rmw kind '" + op.keywordAttr("atomic_rmw_op") + "'");
+  const AtomicView atomic{op};
+  const std::optional<RmwKind> kind = isCas ? std::optional<RmwKind>(RmwKind::Exch) : atomic.rmwKindIfKnown();
+  if (!kind) executor.trap(Report::Kind::Unsupported, op, "unknown atomic_rmw kind '" + atomic.rmwKindWord() + "'");
   if (!isCas && bytes < 2) executor.trap(Report::Kind::Unsupported, op, "atomics on 8-bit elements do not exist");
   // Spin locks (docs/semantics.md, "Locks"): scalar tt.atomic_cas takes one, a scalar exchange releases one.
-  const std::string sem = op.keywordAttr("sem");
+  const std::optional<MemorySemantic> sem = atomic.semanticIfPresent();
   const bool lockOp = executor.checks() && executor.context().memory->raceShadowEnabled() && result->size() == 1 &&
                       pointers.size() == 1 && (isCas || *kind == RmwKind::Exch) && !isFloat;
-  const bool acquires = sem == "acquire" || sem == "acq_rel";
-  const bool releases = sem == "release" || sem == "acq_rel";
+  const bool acquires = sem == MemorySemantic::Acquire || sem == MemorySemantic::AcqRel;
+  const bool releases = sem == MemorySemantic::Release || sem == MemorySemantic::AcqRel;
   double* resultBounds = nullptr;
   // This execution of the op (AtomicAddGroups::lastAdder): the program in the high word, a serial in the low.
   const uint64_t adderToken = (static_cast<uint64_t>(executor.programLinearId() + 1) << 32) |

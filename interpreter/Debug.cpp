@@ -15,7 +15,7 @@ void Executor::executeAssert(const Operation& op, Frame& frame) {
     if (condition.undefinedMask() && condition.undefinedMask()[lane]) continue;
     if ((condition.bitsAt(lane) & 1) == 0) {
       Report r = makeReport(Report::Kind::AssertFailed, op, &condition, lane,
-                            "assertion failed: " + op.keywordAttr("message"));
+                            "assertion failed: " + AssertView{op}.message());
       throw ProgramTrap{std::move(r)};
     }
   }
@@ -36,8 +36,9 @@ void Executor::executeAssume(const Operation& op, Frame& frame) {
 }
 
 void Executor::executePrint(const Operation& op, Frame& frame) {
-  std::string prefix = op.keywordAttr("prefix");
-  bool hex = op.intAttr("hex", 0) != 0;
+  const PrintView print{op};
+  std::string prefix = print.prefix();
+  bool hex = print.hex();
   char head[96];
   std::snprintf(head, sizeof head, "pid (%" PRId64 ", %" PRId64 ", %" PRId64 ")", programId_[0], programId_[1],
                 programId_[2]);

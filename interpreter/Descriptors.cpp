@@ -159,7 +159,7 @@ void executeMakeTensorDescriptor(Executor& executor, const Operation& op, Execut
   TensorDescriptor& desc = *result->as<TensorDescriptor>();
   desc.base = executor.get(frame, op.operand(0))->bitsAt(0);
   desc.rank = rank;
-  desc.padding = static_cast<int>(op.intAttr("padding", 1));
+  desc.padding = TensorDescriptorView{op}.padding();
   for (int d = 0; d < rank; ++d) {
     desc.shape[d] = executor.get(frame, op.operand(1 + d))->signedAt(0);
     desc.strides[d] = executor.get(frame, op.operand(1 + rank + d))->signedAt(0);

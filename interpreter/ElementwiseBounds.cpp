@@ -35,7 +35,7 @@ bool isF32Subnormal(double value, ScalarKind kind) {
 
 // The table's name for an op: the libdevice symbol, or the op's mnemonic (`math.exp`, `arith.divf`).
 std::string measuredName(const Operation& op) {
-  if (op.kind == OpKind::TTExternElementwise) return std::string(op.keywordAttr("symbol"));
+  if (op.kind == OpKind::TTExternElementwise) return ExternElementwiseView{op}.symbol();
   return std::string(op.name());
 }
 
@@ -342,7 +342,7 @@ void propagateErrorBounds(const Operation& op, Operands operands, Tile& result) 
   OpBoundContext context;
   context.measured = findMeasuredFunction(measuredName(op), kind);
   if (op.kind == OpKind::TTExternElementwise) {
-    context.symbol = op.keywordAttr("symbol");
+    context.symbol = ExternElementwiseView{op}.symbol();
     context.libdevice = scalar::findLibdeviceFunction(context.symbol);
   }
   const bool integerOperand = !operands.empty() && isIntegerKind(operandKind);

@@ -224,7 +224,7 @@ void evalTyped(const Operation& op, Operands operands, FloatProfile profile, Til
 }
 
 MutableTileRef evalExtern(const Operation& op, Operands operands, FloatProfile profile, std::string* error) {
-  std::string symbol = op.keywordAttr("symbol");
+  std::string symbol = ExternElementwiseView{op}.symbol();
   const LibdeviceFunction* function = findLibdeviceFunction(symbol);
   if (!function) {
     if (error) *error = "tt.extern_elementwise: unknown libdevice symbol '" + symbol + "'";

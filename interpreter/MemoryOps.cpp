@@ -286,7 +286,7 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
   const LaneSource source = laneSource(pointers, mask, resultType.shape(), bytes, BoundaryCheckView{op}.dimensions());
   // Block pointers: padding 1 = zero, 2 = NaN; no padding option means the lanes are undefined (SEMANTICS
   // §3.2), which tilesim gives as 0 with the undefined mark, like a masked load without `other`.
-  const int padding = source.isBlock ? static_cast<int>(op.intAttr("padding", 0)) : 0;
+  const int padding = source.isBlock ? static_cast<int>(MemoryHintsView{op}.padding()) : 0;  // None 0, Zero 1, NaN 2
   const Memory& addressSpace = *executor.context().memory;
   const bool tracksBounds = addressSpace.errorBoundsEnabled();
   const bool fastPath = !executor.checks() || !addressSpace.raceTracked();

@@ -71,7 +71,7 @@ TileRef gatherLanes(const Tile& input, std::span<const int64_t> sourceLane, Type
 
 TileRef makeRange(const Operation& op) {
   MutableTileRef result = makeTile(op.result()->type);
-  const int32_t start = static_cast<int32_t>(op.intAttr("start"));
+  const int32_t start = static_cast<int32_t>(MakeRangeView{op}.start());
   int32_t* out = result->as<int32_t>();
   for (int64_t i = 0; i < result->size(); ++i) out[i] = start + static_cast<int32_t>(i);
   return result;
@@ -229,7 +229,7 @@ namespace {
 void executeGather(Executor& executor, const Operation& op, Executor::Frame& frame) {
   const Tile& source = *executor.get(frame, op.operand(0));
   const Tile& indices = *executor.get(frame, op.operand(1));
-  const int axis = static_cast<int>(op.intAttr("axis"));
+  const int axis = AxisView{op}.axis();
   std::span<const int64_t> srcShape = source.shape();
   std::vector<int64_t> srcStrides(srcShape.size(), 1);
   for (size_t d = srcShape.size(); d-- > 1;) srcStrides[d - 1] = srcStrides[d] * srcShape[d];

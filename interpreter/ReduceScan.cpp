@@ -262,7 +262,7 @@ const ReduceAxisLayout* tritonLayout(const Executor& executor, const Operation& 
 }
 
 void executeReduce(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  const int axis = static_cast<int>(op.intAttr("axis"));
+  const int axis = AxisView{op}.axis();
   const size_t count = op.numOperands();
   const Block& combine = op.region(0).front();
   std::vector<TileRef> current;
@@ -361,8 +361,8 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
 }
 
 void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  const int axis = static_cast<int>(op.intAttr("axis"));
-  const bool reverse = op.intAttr("reverse", 0) != 0;
+  const int axis = AxisView{op}.axis();
+  const bool reverse = ScanView{op}.reverse();
   const size_t count = op.numOperands();
   const Block& combine = op.region(0).front();
   std::vector<TileRef> inputs;

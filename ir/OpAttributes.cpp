@@ -139,7 +139,12 @@ std::optional<RoundingMode> FpToFpView::rounding() const {
 AtomicRmwKind AtomicView::rmwKind() const {
   return required(keywordFrom<AtomicRmwKind>(op.attr("atomic_rmw_op")), op, "atomic_rmw_op");
 }
+std::optional<AtomicRmwKind> AtomicView::rmwKindIfKnown() const {
+  return keywordFrom<AtomicRmwKind>(op.attr("atomic_rmw_op"));
+}
+std::string AtomicView::rmwKindWord() const { return op.keywordAttr("atomic_rmw_op"); }
 MemorySemantic AtomicView::semantic() const { return optionalKeyword(op, "sem", MemorySemantic::AcqRel); }
+std::optional<MemorySemantic> AtomicView::semanticIfPresent() const { return keywordFrom<MemorySemantic>(op.attr("sem")); }
 MemoryScope AtomicView::scope() const { return optionalKeyword(op, "scope", MemoryScope::Gpu); }
 
 InputPrecision DotView::inputPrecision() const { return optionalKeyword(op, "inputPrecision", InputPrecision::IEEE); }

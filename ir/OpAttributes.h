@@ -109,7 +109,12 @@ struct FpToFpView {
 struct AtomicView {  // tt.atomic_rmw and tt.atomic_cas
   const Operation& op;
   AtomicRmwKind rmwKind() const;  // tt.atomic_rmw only
-  MemorySemantic semantic() const;
+  // The same, unchecked: nullopt for a word that is not a kind (the interpreter reports it as unsupported), and
+  // the word as written for that message.
+  std::optional<AtomicRmwKind> rmwKindIfKnown() const;
+  std::string rmwKindWord() const;
+  MemorySemantic semantic() const;  // absent = acq_rel
+  std::optional<MemorySemantic> semanticIfPresent() const;  // absent or not a semantic: nullopt
   MemoryScope scope() const;
 };
 struct DotView {
