@@ -113,7 +113,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const CompileOptions& o
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
   llvm::TargetOptions targetOptions;
-  // The exact profile never fuses a multiply into an add (GPU-BACKEND.md: Strict keeps mul.rn / add.rn apart);
+  // The exact profile never fuses a multiply into an add (docs/gpu-backend.md: Strict keeps mul.rn / add.rn apart);
   // the triton profile contracts like Triton.
   targetOptions.AllowFPOpFusion =
       options.profile == FloatProfile::Exact ? llvm::FPOpFusion::Strict : llvm::FPOpFusion::Fast;
@@ -211,7 +211,7 @@ std::string emitPtx(llvm::Module& module, llvm::TargetMachine& machine) {
   return std::string(text.str());
 }
 
-// GPU-BACKEND.md: an unknown llvm.nvvm.* name becomes an undefined external call with no error. After optimisation only
+// LLVM 19: an unknown llvm.nvvm.* name becomes an undefined external call with no error. After optimisation only
 // intrinsics may remain as declarations.
 std::string unresolvedFunction(const llvm::Module& module) {
   for (const llvm::Function& function : module)

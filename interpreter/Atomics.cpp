@@ -51,7 +51,7 @@ T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar, bool ftz) {
 }
 
 // Float max/min as Triton lowers them: signed-int max on non-negative bit patterns, unsigned-int min on
-// negative ones (SEMANTICS.md §3.4), so the order is by bit pattern.
+// negative ones (measured on an H200; docs/semantics.md "Programs, memory and masks"), so the order is by bit pattern.
 template <typename T>
 T floatMinMax(bool isMax, T old, T value) {
   using U = std::make_unsigned_t<T>;

@@ -1,5 +1,5 @@
 // tt.dot on tiles: result = a @ b + c for rank-2 ([M,K] x [K,N] + [M,N]) or batched rank-3 ([B,M,K] x [B,K,N]
-// + [B,M,N]) row-major tiles. The values follow BRIEF decision 5 (docs/semantics.md, "Dot"):
+// + [B,M,N]) row-major tiles. The values follow docs/semantics.md, "Dot":
 //   - f32 `ieee` (also the default when `inputPrecision` is absent, as in the TritonOps verifier): for every
 //     [m][n], a sequential fma over k = 0..K-1 starting from c[m][n], one rounding per step. The GPU's ieee dot
 //     (`fma.rn.f32` loops) is bit-identical to this, so its error bound is 0.

@@ -1,6 +1,6 @@
-// The `triton` float profile's error bounds (BRIEF decision 3; docs/semantics.md "Error bounds"): per lane,
+// The `triton` float profile's error bounds (docs/semantics.md "Error bounds"): per lane,
 // an absolute bound on |GPU result - our correctly rounded result|, from forward error analysis of the op
-// given its operands' bounds plus the op's own error under Triton's NVIDIA lowering (SEMANTICS §1.7 table:
+// given its operands' bounds plus the op's own error under Triton's NVIDIA lowering (docs/semantics.md "Floats" table:
 // div.full.f32 2 ulp, ex2.approx, sqrt/rsqrt.approx.ftz, libdevice 1-2 ulp, FMA contraction of mulf).
 // +inf means "uncertain": any GPU value is accepted (e.g. a compare whose operands are within their bounds).
 // Exact ops on exact operands allocate nothing, so bit-exact comparison stays the common case.
@@ -14,6 +14,7 @@
 
 #include "interpreter/ElementwiseBoundRules.h"
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/OpFacts.h"
 
 namespace tilesim::elementwise {
 
@@ -289,36 +290,16 @@ bool isApproximate(MathOp op, ScalarKind kind) {
   return false;
 }
 
-bool isApproximate(IntArithOp op, ScalarKind) {
-  switch (op) {
-    case IntArithOp::ArithDivSI:
-    case IntArithOp::ArithDivUI:
-    case IntArithOp::ArithRemSI:
-    case IntArithOp::ArithRemUI:
-    case IntArithOp::ArithShLI:
-    case IntArithOp::ArithShRSI:
-    case IntArithOp::ArithShRUI: return true;  // only lanes with undefined behaviour get a bound; checked per lane
-    case IntArithOp::ArithAddI:
-    case IntArithOp::ArithSubI:
-    case IntArithOp::ArithMulI:
-    case IntArithOp::ArithAndI:
-    case IntArithOp::ArithOrI:
-    case IntArithOp::ArithXOrI:
-    case IntArithOp::ArithMaxSI:
-    case IntArithOp::ArithMinSI:
-    case IntArithOp::ArithMaxUI:
-    case IntArithOp::ArithMinUI:
-    case IntArithOp::MathAbsI:
-    case IntArithOp::TTMulhiUI: return false;
-  }
-  return false;
-}
+// Integer ops are exact; only the lanes the op table marks as possible undefined behaviour (a zero divisor, a shift
+// past the width) get a bound, checked per lane.
+bool isApproximate(IntArithOp, ScalarKind) { return false; }
 
 bool isApproximate(ExternalOp op, ScalarKind) { return op == ExternalOp::TTExternElementwise; }
 bool isApproximate(CompareOp, ScalarKind) { return false; }
 bool isApproximate(CastOp, ScalarKind) { return false; }
 
 bool isApproximate(const Operation& op, ScalarKind kind) {
+  if (opFamily(op.kind) == OpFamily::IntArith && canBeUndefinedBehaviour(op.kind)) return true;
   return visitElementwiseFamily(op.kind, [&](auto family) { return isApproximate(family, kind); });
 }
 

@@ -1,4 +1,4 @@
-// Casts over whole tiles (SEMANTICS §1.8): integer extension/truncation, int <-> float with one RTNE
+// Casts over whole tiles (docs/semantics.md "Casts"): integer extension/truncation, int <-> float with one RTNE
 // rounding, PTX-exact saturating float -> int (cvt.rzi, 8-bit targets through 16 bits), extf/truncf,
 // tt.fp_to_fp (rtne/rtz, fp8 satfinite) and bitcasts. Common pairs get typed loops; the rest go lane by
 // lane through ScalarEval.h, which is the definition either way.

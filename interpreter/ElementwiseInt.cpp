@@ -7,6 +7,7 @@
 
 #include "interpreter/ElementwiseInternal.h"
 #include "ir/OpAttributes.h"
+#include "ir/OpFacts.h"
 
 namespace tilesim::elementwise {
 
@@ -107,43 +108,27 @@ void reportUndefinedBehaviour(const Operation& op, Operands operands, std::vecto
   const Tile& a = *operands[0];
   int width = a.elementType().bitWidth();
   int64_t n = a.size();
-  if (op.kind == OpKind::ArithCmpI) return;
-  switch (familyOp<IntArithOp>(op.kind)) {
-    case IntArithOp::ArithDivSI:
-    case IntArithOp::ArithDivUI:
-    case IntArithOp::ArithRemSI:
-    case IntArithOp::ArithRemUI:
+  switch (opFacts(op.kind).undefinedBehaviour) {
+    case UndefinedBehaviour::ZeroDivisor:
       for (int64_t i = 0; i < n; ++i)
         if (laneUnsigned(*operands[1], i, width) == 0) events.push_back({i, UBKind::DivisionByZero});
       return;
-    case IntArithOp::ArithShLI:
-    case IntArithOp::ArithShRSI:
-    case IntArithOp::ArithShRUI:
+    case UndefinedBehaviour::ShiftPastWidth:
       for (int64_t i = 0; i < n; ++i)
         if (laneUnsigned(*operands[1], i, width) >= static_cast<uint64_t>(width))
           events.push_back({i, UBKind::ShiftOutOfRange});
       return;
-    case IntArithOp::ArithAddI:
-    case IntArithOp::ArithSubI:
-    case IntArithOp::ArithMulI: {
-      if (!hasNoSignedWrap(op) || width < 8) return;
-      for (int64_t i = 0; i < n; ++i) {
-        __int128 x = a.signedAt(i), y = operands[1]->signedAt(i);
-        __int128 exact = op.kind == OpKind::ArithAddI ? x + y : op.kind == OpKind::ArithSubI ? x - y : x * y;
-        __int128 limit = static_cast<__int128>(1) << (width - 1);
-        if (exact < -limit || exact >= limit) events.push_back({i, UBKind::SignedOverflow});
-      }
-      return;
-    }
-    case IntArithOp::ArithAndI:
-    case IntArithOp::ArithOrI:
-    case IntArithOp::ArithXOrI:
-    case IntArithOp::ArithMaxSI:
-    case IntArithOp::ArithMinSI:
-    case IntArithOp::ArithMaxUI:
-    case IntArithOp::ArithMinUI:
-    case IntArithOp::MathAbsI:
-    case IntArithOp::TTMulhiUI: return;  // defined for every operand
+    case UndefinedBehaviour::FloatToIntOutOfRange: return;  // not an integer op
+    case UndefinedBehaviour::Never: break;
+  }
+  // Signed overflow is undefined only where the op carries `nsw` (an attribute, not a fact of the op kind).
+  const bool wraps = op.kind == OpKind::ArithAddI || op.kind == OpKind::ArithSubI || op.kind == OpKind::ArithMulI;
+  if (!wraps || !hasNoSignedWrap(op) || width < 8) return;
+  for (int64_t i = 0; i < n; ++i) {
+    __int128 x = a.signedAt(i), y = operands[1]->signedAt(i);
+    __int128 exact = op.kind == OpKind::ArithAddI ? x + y : op.kind == OpKind::ArithSubI ? x - y : x * y;
+    __int128 limit = static_cast<__int128>(1) << (width - 1);
+    if (exact < -limit || exact >= limit) events.push_back({i, UBKind::SignedOverflow});
   }
 }
 

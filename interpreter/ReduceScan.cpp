@@ -2,8 +2,8 @@
 // region sees tiles holding one lane per independent reduction), so a reduction or scan of S elements costs
 // log2(S) region evaluations, not S-1 per output.
 //
-// Orders, stated in the bits of the index along `axis` (docs/semantics.md "Reductions and scans"; BRIEF
-// decision 4); S = 2^k is the extent, the left operand of every combine is the lower index:
+// Orders, stated in the bits of the index along `axis` (docs/semantics.md "Reductions and scans");
+// S = 2^k is the extent, the left operand of every combine is the lower index:
 // - reduce: a tree that combines the lowest index bit first. Level j = 0..k-1 combines the partial results of
 //   the blocks [2i 2^j, (2i+1) 2^j) and [(2i+1) 2^j, (2i+2) 2^j): x'[i] = combine(x[2i], x[2i+1]) on the array
 //   left by the previous level. On a GPU with a blocked layout (low bits in registers, then lanes, then warps)

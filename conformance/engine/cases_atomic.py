@@ -1,4 +1,4 @@
-"""Engine cases, family `atomic`: tt.atomic_rmw / tt.atomic_cas (SEMANTICS.md §3.4)."""
+"""Engine cases, family `atomic`: tt.atomic_rmw / tt.atomic_cas (docs/semantics.md)."""
 import numpy as np
 
 from engine_case import Case, bits_of, module, store_at, wrap_i32
@@ -59,7 +59,7 @@ module {
 
 
 def float_max_bits(memory, value):
-    """SEMANTICS §3.4: signed-int max where the operand's sign bit is clear, unsigned-int min where it is set."""
+    """As measured on an H200: signed-int max where the operand's sign bit is clear, unsigned-int min where it is set."""
     if value >> 31 == 0:
         return max(memory, value, key=lambda bits: bits - (1 << 32) if bits >> 31 else bits)
     return min(memory, value)

@@ -1,4 +1,4 @@
-"""Engine cases, family `reduce_scan`: tt.scan and tt.reduce (SEMANTICS.md §3.7-3.8); integer data keeps every
+"""Engine cases, family `reduce_scan`: tt.scan and tt.reduce (docs/semantics.md "Reductions and scans"); integer data keeps every
 result exact in any order."""
 import numpy as np
 

@@ -347,7 +347,7 @@ void KernelLowering::lower() {
     builder.CreateRetVoid();
   }
 
-  // Launch bounds: exactly 32 * num_warps threads (PTX .maxntid; GPU-BACKEND.md: misspelt keys are ignored).
+  // Launch bounds: exactly 32 * num_warps threads (PTX .maxntid; NVVM silently ignores misspelt annotation keys).
   llvm::Metadata* annotation[] = {llvm::ValueAsMetadata::get(function), llvm::MDString::get(context, "maxntidx"),
                                   llvm::ValueAsMetadata::get(builder.getInt32(32 * layouts_.numWarps()))};
   module.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context, annotation));

@@ -1,5 +1,5 @@
 // Engine behaviour a conformance case cannot express, because it is not in the buffers or the reports: tt.print
-// output collected in program order in the GPU's line format (SEMANTICS.md §3.10), and byte-identical outputs over
+// output collected in program order in the GPU's line format (docs/semantics.md "Control flow and calls"), and byte-identical outputs over
 // thread counts and program orders set through LaunchOptions. Control flow itself (scf.while, scf.for, scf.if,
 // tt.call, tt.assert) is pinned by the conformance cases in conformance/engine/control/.
 #include "interpreter/tests/EngineSupport.h"

@@ -1,5 +1,5 @@
 // Unit tests for the elementwise numerics at their edges. Expected values come from definitions (IEEE
-// formats, PTX ISA) or from GPU observations recorded in shared/triton-3.6/SEMANTICS.md (section cited per
+// formats, PTX ISA) or from GPU observations made with real Triton 3.6 on an H200 (docs/semantics.md section cited per
 // test), never from running our own code. Also checks the fast f16/bf16 codecs against ir/FloatBits.h.
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ std::vector<int64_t> signedLanes(const Tile& tile) {
   return out;
 }
 
-// SEMANTICS §1.8 table: fp32 -> int8 goes through cvt.rzi.s16 then truncates.
+// docs/semantics.md "Casts": fp32 -> int8 goes through cvt.rzi.s16 then truncates.
 TEST(Numerics, FloatToInt8SaturatesAt16BitsThenWraps) {
   auto source = tileOfDoubles(Type::f32(), {200, 255.5, 65504, INFINITY, -INFINITY, NAN, -1.9, 127.9});
   auto run = evaluate(OpKind::ArithFPToSI, Type::i8(), {source});
@@ -217,7 +217,7 @@ TEST(Numerics, NarrowFmaRoundsOnce) {
   EXPECT_EQ(doubleFromFloatBits(run.result->bitsAt(0), ScalarKind::BF16), 1 + std::ldexp(1.0, -3) + std::ldexp(1.0, -7));
 }
 
-// BRIEF decision 3: exact ops on exact operands carry no bounds; divf gets div.full.f32's 2 ulp.
+// docs/semantics.md "Error bounds": exact ops on exact operands carry no bounds; divf gets div.full.f32's 2 ulp.
 TEST(Numerics, ErrorBoundsUnderTheTritonProfile) {
   auto a = tileOfDoubles(Type::f32(), {1, 3});
   auto b = tileOfDoubles(Type::f32(), {3, 7});

@@ -1,4 +1,4 @@
-// Structured control flow as Triton 3.6's code generator builds it for runtime values (SEMANTICS.md §3.10):
+// Structured control flow as Triton 3.6's code generator builds it for runtime values (docs/builder.md):
 // `for i in range(lb, ub, step)` becomes scf.for with the loop-carried variables as iter_args (visit_For), and
 // `if cond:` on a runtime scalar becomes scf.if whose results are the variables both branches assign
 // (visit_if_scf). Bodies are callbacks that build into the region's block; values defined outside may be used

@@ -1,7 +1,7 @@
 // Triton 3.6's typing rules for binary operators, as pure functions of dtypes (no IR): the computation type
 // (semantic.computation_type_impl), C-style integer promotion (integer_promote_impl), the dtype a Python
 // literal gets when it becomes a tensor (to_tensor), and the literal checks binary_op_type_checking_impl does.
-// docs/builder.md and SEMANTICS.md §1.3 give the tables these reproduce.
+// docs/builder.md gives the tables these reproduce.
 #pragma once
 
 #include <string>

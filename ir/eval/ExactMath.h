@@ -1,4 +1,4 @@
-// The `exact` float profile's math functions (BRIEF decision 3): tilesim's own deterministic algorithms, written
+// The `exact` float profile's math functions (docs/semantics.md "Math functions"): tilesim's own deterministic algorithms, written
 // once and used by the interpreter (interpreter/ElementwiseFloat.cpp) and the fuzzer's reference
 // (fuzz/programs/ReferenceLanes.cpp), and meant to be emitted operation for operation by the GPU backend. Each
 // function is a fixed sequence of IEEE + - * / sqrt, fma and rint on its own type (float in float, double in

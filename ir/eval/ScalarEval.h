@@ -25,7 +25,7 @@
 
 namespace tilesim::scalar {
 
-// ---------------------------------------------------------------- integers (BRIEF decision 2, SEMANTICS §1.6)
+// ---------------------------------------------------------------- integers (docs/semantics.md "Integers")
 
 inline uint8_t boolToWide(uint8_t bit) { return (bit & 1) ? 0xFF : 0x00; }
 inline uint8_t wideToBool(uint8_t wide) { return wide & 1; }
@@ -114,7 +114,7 @@ template <typename U> inline bool compareInt(IntPredicate p, U a, U b) {
   return false;
 }
 
-// ---------------------------------------------------------------- floats (SEMANTICS §1.7)
+// ---------------------------------------------------------------- floats (docs/semantics.md "Floats")
 
 // Float comparison predicates (ir/OpAttributes.h; MLIR CmpFPredicate numbering).
 using ::tilesim::FloatPredicate;
@@ -304,7 +304,7 @@ template <> struct FloatCodec<ScalarKind::F8E5M2> {
 // correct (no double rounding). Round the returned double straight into `kind` (never via float).
 double fusedMultiplyAdd(double a, double b, double c, ScalarKind kind);
 
-// ---------------------------------------------------------------- casts (SEMANTICS §1.8)
+// ---------------------------------------------------------------- casts (docs/semantics.md "Casts")
 
 // Integer (given as its value; `isUnsigned` picks the interpretation of `bits`, of `width` bits) to the
 // bits of float `kind`, RTNE with a single rounding (int64 -> f32: 2^24+1 -> 2^24).

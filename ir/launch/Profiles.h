@@ -11,7 +11,7 @@
 
 namespace tilesim {
 
-// BRIEF.md "Two float profiles" (docs/semantics.md §Floats).
+// docs/semantics.md "Floats" (the two float profiles).
 //   Exact:  correctly rounded + - * / sqrt, no FMA contraction, math functions by tilesim's own deterministic
 //           algorithms (ir/eval); an engine under this profile must agree with the interpreter bit for bit.
 //   Triton: what Triton's GPU lowering produces (div.full, ex2.approx, sqrt.approx.ftz, contraction, libdevice);

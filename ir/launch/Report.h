@@ -1,7 +1,7 @@
 // What a launch tells its caller about the program it ran: Reports (program outcomes — a bug in the kernel, or
 // something the engine cannot run), grouped summaries of them, and the LaunchResult that carries both. Every
 // engine produces these; the runner, the command line and the fuzzer consume them without knowing which engine
-// ran. Reports are values, never aborts: a bad kernel is an answer, not a crash (STYLE.md, three channels).
+// ran. Reports are values, never aborts: a bad kernel is an answer, not a crash (docs/developing.md, three failure channels).
 #pragma once
 
 #include <array>

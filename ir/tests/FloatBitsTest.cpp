@@ -1,5 +1,5 @@
 // Rounding to the narrow float formats, checked against values whose encodings are fixed by the formats'
-// definitions and by the PTX cvt behaviour recorded in shared/triton-3.6/SEMANTICS.md §1.8.
+// definitions and by the PTX cvt behaviour measured on an H200 (docs/semantics.md "Casts").
 #include <gtest/gtest.h>
 
 #include <cmath>

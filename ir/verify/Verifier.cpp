@@ -19,7 +19,7 @@
 //       blocks) in a block that dominates this one (block arguments included); values from sibling regions,
 //       later ops, the op itself, blocks that do not dominate, or other functions are not visible
 //   S6  every tensor type of a result or block argument (block-pointer pointees included) has rank >= 1,
-//       power-of-two dimensions and at most 2^20 elements (SEMANTICS.md section 2); elements are scalars or
+//       power-of-two dimensions and at most 2^20 elements (docs/semantics.md "Resource limits"); elements are scalars or
 //       pointers to scalars; a bad shape is reported once per function (at its first definition), not at
 //       every value derived from it; signed and unsigned integers (si32, ui8) appear only as the element of a
 //       tensor descriptor's block, where Triton prints them (everywhere else integers are signless)

@@ -1,5 +1,5 @@
 // `tilesim compile KERNEL.ttir --emit=layout|llvm|llvm-opt|ptx`: runs the GPU backend's pipeline
-// (gpu_backend/Pipeline.h) and prints the stage asked for: the layout of every tensor value, the LLVM IR as
+// (through engines/GpuCompiler.h, gpu_backend/Pipeline.h) and prints the stage asked for: the layout of every tensor value, the LLVM IR as
 // lowered, the LLVM IR after the optimiser (LLVM O1), or the PTX. Needs no GPU. An op the backend does not lower yet is a
 // diagnostic with its position and exit code 1.
 #include <algorithm>
@@ -8,11 +8,9 @@
 #include <filesystem>
 #include <vector>
 
+#include "engines/GpuCompiler.h"
 #include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
-#ifdef TILESIM_HAVE_GPU_BACKEND
-#include "gpu_backend/Pipeline.h"
-#endif
 
 namespace tilesim::cli {
 namespace {
@@ -28,12 +26,32 @@ struct CompileFlags {
   int timeRuns = 0;  // --time N: compile N more times and print the median on stderr
 };
 
+// --time N: compile N more times and print the median of the whole pipeline (TTIR module -> PTX text, in this
+// process, parsing excluded) and of each stage on stderr.
+void printCompileTimes(const Module& module, const Function& kernel, GpuCompileRequest request, int runs) {
+  request.emit = "ptx";
+  std::vector<double> total, layouts, lowering, optimize, codegen;
+  for (int i = 0; i < runs; ++i) {
+    const GpuCompileMilliseconds again = compileForGpu(module, kernel, request).milliseconds;
+    total.push_back(again.total);
+    layouts.push_back(again.layouts);
+    lowering.push_back(again.lowering);
+    optimize.push_back(again.optimize);
+    codegen.push_back(again.codegen);
+  }
+  auto median = [](std::vector<double>& values) {
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+  };
+  const double totalMedian = median(total);
+  std::fprintf(stderr,
+               "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f"
+               " (stage medians: layouts %.2f, lowering %.2f, optimiser %.2f, codegen %.2f)\n",
+               kernel.name().c_str(), runs, totalMedian, total.front(), total.back(), median(layouts),
+               median(lowering), median(optimize), median(codegen));
+}
+
 int runCompile(const CompileFlags& flags) {
-#ifndef TILESIM_HAVE_GPU_BACKEND
-  (void)flags;
-  std::fprintf(stderr, "tilesim: skipped: this tilesim was built without the GPU backend (LLVM 19 was not found)\n");
-  return kExitEngineUnavailable;
-#else
   namespace fs = std::filesystem;
   std::error_code error;
   if (!flags.output.empty() && fs::exists(flags.output, error) && fs::exists(flags.target, error) &&
@@ -50,50 +68,31 @@ int runCompile(const CompileFlags& flags) {
                                                    : ": no tt.func named '" + flags.entry + "'"));
     return kExitBadInput;
   }
-  gpu::CompileOptions options;
-  options.numWarps = flags.numWarps;
-  options.profile = flags.profile == "triton" ? FloatProfile::Triton : FloatProfile::Exact;
-  options.sm = flags.sm;
-  options.dumpStage = *gpu::parseStage(flags.emit);
-  gpu::CompileResult result = gpu::compileKernel(*module, *kernel, options);
+  GpuCompileRequest request;
+  request.numWarps = flags.numWarps;
+  request.profile = flags.profile == "triton" ? FloatProfile::Triton : FloatProfile::Exact;
+  request.sm = flags.sm;
+  request.emit = flags.emit;
+  GpuCompileOutcome result = compileForGpu(*module, *kernel, request);
+  if (!result.unavailable.empty()) {
+    std::fprintf(stderr, "tilesim: skipped: %s\n", result.unavailable.c_str());
+    return kExitEngineUnavailable;
+  }
   if (!result.diagnostics.empty()) {
     printDiagnostics(result.diagnostics);
     return kExitFailed;
   }
-  if (flags.timeRuns > 0) {  // the whole pipeline, TTIR module -> PTX text, in this process (parsing excluded)
-    options.dumpStage = gpu::Stage::None;
-    std::vector<double> total, layouts, lowering, optimize, codegen;
-    for (int i = 0; i < flags.timeRuns; ++i) {
-      auto start = std::chrono::steady_clock::now();
-      gpu::CompileResult again = gpu::compileKernel(*module, *kernel, options);
-      total.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-      layouts.push_back(again.milliseconds.layouts);
-      lowering.push_back(again.milliseconds.lowering);
-      optimize.push_back(again.milliseconds.optimize);
-      codegen.push_back(again.milliseconds.codegen);
-    }
-    auto median = [](std::vector<double>& values) {
-      std::sort(values.begin(), values.end());
-      return values[values.size() / 2];
-    };
-    const double totalMedian = median(total);
-    std::fprintf(stderr,
-                 "compile-time @%s: runs=%d median_ms=%.2f min_ms=%.2f max_ms=%.2f"
-                 " (stage medians: layouts %.2f, lowering %.2f, optimiser %.2f, codegen %.2f)\n",
-                 kernel->name().c_str(), flags.timeRuns, totalMedian, total.front(), total.back(), median(layouts),
-                 median(lowering), median(optimize), median(codegen));
-  }
+  if (flags.timeRuns > 0) printCompileTimes(*module, *kernel, request, flags.timeRuns);
   if (flags.output.empty() || flags.output == "-") {  // `-o -`: stdout, as for most compilers
-    std::fwrite(result.dump.data(), 1, result.dump.size(), stdout);
+    std::fwrite(result.stageText.data(), 1, result.stageText.size(), stdout);
     return kExitOk;
   }
   // By replacing the directory entry (ir/FileIO.h): a symlink at FILE is never written through.
-  if (std::string error = replaceFile(flags.output, result.dump); !error.empty()) {
+  if (std::string error = replaceFile(flags.output, result.stageText); !error.empty()) {
     printError("-o " + error);
     return kExitBadInput;
   }
   return kExitOk;
-#endif
 }
 
 }  // namespace
@@ -109,18 +108,7 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_option("--profile", flags->profile, "float profile: exact (default) or triton")
       ->check(CLI::IsMember({"exact", "triton"}));
   CLI::Option* sm = compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");
-#ifdef TILESIM_HAVE_GPU_BACKEND
-  sm->check(CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (gpu::smVersion(text)) return "";
-        std::string known;
-        for (std::string_view name : gpu::knownSmTargets()) known += (known.empty() ? "" : " ") + std::string(name);
-        return "'" + text + "' is not an NVPTX target LLVM 19 knows (" + known + ")";
-      },
-      "sm_XY"));
-#else
-  (void)sm;
-#endif
+  sm->check(CLI::Validator([](std::string& text) { return checkSmTarget(text); }, "sm_XY"));
   compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
   compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
       ->check(CLI::Range(1, 10000));

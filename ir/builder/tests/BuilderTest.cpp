@@ -1,5 +1,5 @@
 // Unit tests of the builder's typing rules beyond the probes: strong vs weak literals, broadcasting, the
-// dtype rules of sum/max, math-function dtype errors. Expected behaviour is from SEMANTICS.md §1.3-§2 and
+// dtype rules of sum/max, math-function dtype errors. Expected behaviour is Triton 3.6's (docs/builder.md) and
 // §3.7 (observed on Triton 3.6). Every module a test builds successfully must also be well formed: verified,
 // and equal to itself after printing and re-parsing (tests/WellFormed.h).
 #include <gtest/gtest.h>
@@ -132,7 +132,7 @@ TEST(BuilderDot, Fp16DotAccumulatesInFp32) {
   expectWellFormed(kb);
 }
 
-// SEMANTICS.md §3.9: clamp is floats only with strong literals; umulhi takes 32/64-bit ints; fma is math.fma.
+// Triton 3.6: clamp is floats only with strong literals; umulhi takes 32/64-bit ints; fma is math.fma.
 TEST(BuilderMathExtra, ClampFmaUmulhiTyping) {
   Kernel k;
   Tensor clamped = k.kb.clamp(k.load(DType::Fp16, "a"), 0.0, 1.0);

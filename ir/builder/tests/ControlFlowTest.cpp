@@ -1,4 +1,4 @@
-// Structured control flow in the builder: scf.for with iter_args and scf.if with results (SEMANTICS.md §3.10).
+// Structured control flow in the builder: scf.for with iter_args and scf.if with results (docs/builder.md).
 // Every built module is checked well formed (verifier + print/re-parse/equal) and run end to end with runLaunch
 // against plain C++: a K-loop matmul with tl.dot (ieee: sequential fma over k, bit-exact), loops with a runtime
 // trip count and a counting-down literal step, an if/else on pid % 2 == 0; then Triton's errors for a carried

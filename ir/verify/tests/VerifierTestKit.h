@@ -33,7 +33,7 @@ inline void expectClean(const Module& module) {
   EXPECT_TRUE(diagnostics.empty()) << diagnostics[0].str();
 }
 
-// The vector-add kernel of SEMANTICS.md section 4.2, built in code. Lines: func 1, then one per op.
+// The vector-add kernel (Triton's tutorial 01), built in code. Lines: func 1, then one per op.
 struct VectorAdd {
   KernelBuilder b{{ptr(kF32), ptr(kF32), kI32}};
   Value *offsets, *mask, *x, *pointers;
