@@ -263,10 +263,12 @@ def main():
           f"seed {args.seed}; {args.tilesim}", flush=True)
 
     # The unmutated build first: a failure here is a real bug (or a flaky check), which would kill every mutant.
+    unmutated = "not run"
     if not args.liveness_only:
         status, seconds, check, programs = campaign(args, campaign_engine, None, work, "unmutated")
-        print(f"unmutated build: {status} after {seconds:.1f} s ({programs} programs)"
-              f"{' — ' + check if check else ''}", flush=True)
+        unmutated = (("failed: " + check + " (a real bug or a flaky check: kills below may be spurious)")
+                     if status == "killed" else "passed") + f" after {seconds:.1f} s, {programs} programs"
+        print(f"unmutated build: {unmutated}", flush=True)
     baseline_digest = digest(args, None, work) if args.engine_set == "cpu" else None
     kernels, baseline_ptx = None, {}
 
@@ -305,6 +307,7 @@ def main():
     header = (f"tilesim mutation score, {args.engine_set} mutants, {method}; "
               f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; whole run {elapsed:.0f} s; "
               f"load {os.getloadavg()[0]:.2f}")
+    header += f"\nunmutated build: {unmutated}"
     print(header)
     print(table)
     if args.results != "none":
