@@ -13,6 +13,7 @@
 
 #include "interpreter/MemoryAccess.h"
 #include "ir/FloatBits.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim {
@@ -35,7 +36,9 @@ T applyRmw(RmwKind kind, T old, T value, ScalarKind scalar, bool ftz) {
     case RmwKind::Exch: return value;
     case RmwKind::Max: return std::max(old, value);
     case RmwKind::Min: return std::min(old, value);
-    case RmwKind::UMax: return static_cast<T>(std::max(static_cast<U>(old), static_cast<U>(value)));
+    case RmwKind::UMax:
+      return TILESIM_MUTANT(interp_atomic_umax_signed, static_cast<T>(std::max(static_cast<U>(old), static_cast<U>(value))),
+                            std::max(old, value));
     case RmwKind::UMin: return static_cast<T>(std::min(static_cast<U>(old), static_cast<U>(value)));
     case RmwKind::FAdd: {
       // `ftz` (f32 under the triton profile): Triton's atom.add.f32 "flushes subnormal inputs and results to
@@ -67,7 +70,8 @@ T atomicUpdate(uint8_t* location, RmwKind kind, T value, ScalarKind scalar, bool
   const bool floatMinOrMax = isFloat && (kind == RmwKind::Max || kind == RmwKind::Min);
   for (;;) {
     T updated = floatMinOrMax ? floatMinMax(kind == RmwKind::Max, old, value) : applyRmw(kind, old, value, scalar, ftz);
-    if (ref.compare_exchange_weak(old, updated)) return old;
+    if (ref.compare_exchange_weak(old, updated))
+      return TILESIM_MUTANT(interp_atomic_returns_new, old, kind == RmwKind::Add ? updated : old);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "interpreter/Executor.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim {
@@ -41,7 +42,7 @@ void Executor::executeFor(const Operation& op, Frame& frame) {
   const int64_t ivMax = width >= 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1;
   const Operation* outerLoop = currentLoop_;
   currentLoop_ = &op;
-  for (int64_t iv = lower; iv < upper;) {
+  for (int64_t iv = lower; TILESIM_MUTANT(interp_for_skips_last_iteration, iv < upper, iv < upper - 1);) {
     MutableTileRef ivTile = makeTile(ivType);
     ivTile->setBits(0, static_cast<uint64_t>(iv));
     arguments[0] = ivTile;

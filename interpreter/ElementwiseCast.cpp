@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::elementwise {
@@ -112,7 +113,9 @@ void floatConvert(const Tile& source, Tile& result, Rounding rounding) {
 }
 
 Rounding roundingOf(const Operation& op) {
-  return FpToFpView{op}.rounding() == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
+  return TILESIM_MUTANT(interp_fp_to_fp_ignores_rtz, FpToFpView{op}.rounding() == RoundingMode::Rtz, false)
+             ? Rounding::TowardZero
+             : Rounding::NearestEven;
 }
 
 }  // namespace
@@ -121,7 +124,7 @@ MutableTileRef evalCastOp(const Operation& op, Operands operands, const Elementw
   MutableTileRef result = makeResult(op, operands);
   const Tile& source = *operands[0];
   switch (familyOp<CastOp>(op.kind)) {
-    case CastOp::ArithExtSI: integerResize(source, *result, true); break;
+    case CastOp::ArithExtSI: integerResize(source, *result, TILESIM_MUTANT(interp_extsi_zero_extends, true, false)); break;
     case CastOp::ArithExtUI:
     case CastOp::ArithTruncI: integerResize(source, *result, false); break;
     case CastOp::ArithSIToFP: integerToFloat(source, *result, false); break;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 #include "ir/OpFacts.h"
 
@@ -36,7 +37,9 @@ void compareLoop(const Tile& a, const Tile& b, Tile& result) {
   for (int64_t i = 0, n = result.size(); i < n; ++i) {
     U x = IsBool ? static_cast<U>(boolToWide(pa[i])) : pa[i];
     U y = IsBool ? static_cast<U>(boolToWide(pb[i])) : pb[i];
-    out[i] = compareInt(P, x, y) ? 1 : 0;  // P is a constant: the switch folds away
+    // P is a constant: the switch folds away
+    out[i] = TILESIM_MUTANT(interp_cmpi_ult_i8_signed, compareInt(P, x, y),
+                            compareInt(P == IntPredicate::Ult && sizeof(U) == 1 ? IntPredicate::Slt : P, x, y)) ? 1 : 0;
   }
 }
 
@@ -76,7 +79,7 @@ MutableTileRef evalTyped(const Operation& op, Operands operands) {
     case IntArithOp::ArithAddI: binaryLoop<U, IsBool>(a, b, *result, addWrap<U>); break;
     case IntArithOp::ArithSubI: binaryLoop<U, IsBool>(a, b, *result, subWrap<U>); break;
     case IntArithOp::ArithMulI: binaryLoop<U, IsBool>(a, b, *result, mulWrap<U>); break;
-    case IntArithOp::ArithDivSI: binaryLoop<U, IsBool>(a, b, *result, divSigned<U>); break;
+    case IntArithOp::ArithDivSI: binaryLoop<U, IsBool>(a, b, *result, TILESIM_MUTANT(interp_divsi_unsigned, divSigned<U>, divUnsigned<U>)); break;
     case IntArithOp::ArithDivUI: binaryLoop<U, IsBool>(a, b, *result, divUnsigned<U>); break;
     case IntArithOp::ArithRemSI: binaryLoop<U, IsBool>(a, b, *result, remSigned<U>); break;
     case IntArithOp::ArithRemUI: binaryLoop<U, IsBool>(a, b, *result, remUnsigned<U>); break;
@@ -84,9 +87,9 @@ MutableTileRef evalTyped(const Operation& op, Operands operands) {
     case IntArithOp::ArithOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x | y); }); break;
     case IntArithOp::ArithXOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x ^ y); }); break;
     case IntArithOp::ArithShLI: binaryLoop<U, IsBool>(a, b, *result, shiftLeft<U>); break;
-    case IntArithOp::ArithShRSI: binaryLoop<U, IsBool>(a, b, *result, shiftRightSigned<U>); break;
+    case IntArithOp::ArithShRSI: binaryLoop<U, IsBool>(a, b, *result, TILESIM_MUTANT(interp_shrsi_logical, shiftRightSigned<U>, shiftRightUnsigned<U>)); break;
     case IntArithOp::ArithShRUI: binaryLoop<U, IsBool>(a, b, *result, shiftRightUnsigned<U>); break;
-    case IntArithOp::ArithMaxSI: binaryLoop<U, IsBool>(a, b, *result, maxSigned<U>); break;
+    case IntArithOp::ArithMaxSI: binaryLoop<U, IsBool>(a, b, *result, TILESIM_MUTANT(interp_maxsi_unsigned, maxSigned<U>, maxUnsigned<U>)); break;
     case IntArithOp::ArithMinSI: binaryLoop<U, IsBool>(a, b, *result, minSigned<U>); break;
     case IntArithOp::ArithMaxUI: binaryLoop<U, IsBool>(a, b, *result, maxUnsigned<U>); break;
     case IntArithOp::ArithMinUI: binaryLoop<U, IsBool>(a, b, *result, minUnsigned<U>); break;

@@ -9,6 +9,7 @@
 
 #include "interpreter/MemoryAccess.h"
 #include "ir/FloatBits.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim {
@@ -322,7 +323,8 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
     if (!source.active(lane)) {
       if (other) {
         int64_t from = other->size() == 1 ? 0 : lane;
-        std::memcpy(out + lane * bytes, static_cast<const char*>(other->raw()) + from * bytes, bytes);
+        std::memcpy(out + lane * bytes, static_cast<const char*>(other->raw()) + from * bytes,
+                    TILESIM_MUTANT(interp_load_other_last_lane, bytes, lane == n - 1 ? 0 : bytes));
         if (laneUndefined(*other, lane)) markUndefined(lane);
         if (other->errorBounds()) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = other->errorBounds()[from];
       } else {
@@ -392,7 +394,7 @@ void executeStore(Executor& executor, const Operation& op, Executor::Frame& fram
   for (int64_t lane = 0; lane < n; ++lane) {
     if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
       memory.undefinedUse(mask, lane, "an undefined mask lane decides a store");
-    if (!source.active(lane)) continue;
+    if (!source.active(lane) && TILESIM_MUTANT(interp_store_last_lane_unmasked, true, lane != n - 1)) continue;
     if (source.isBlock && !source.blockInBounds[lane]) continue;
     const int64_t pointerLane = pointerIsScalar ? 0 : lane;
     if (source.undefinedAddress && source.undefinedAddress[pointerLane]) {

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interpreter/Executor.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim {
@@ -73,7 +74,9 @@ TileRef makeRange(const Operation& op) {
   MutableTileRef result = makeTile(op.result()->type);
   const int32_t start = static_cast<int32_t>(MakeRangeView{op}.start());
   int32_t* out = result->as<int32_t>();
-  for (int64_t i = 0; i < result->size(); ++i) out[i] = start + static_cast<int32_t>(i);
+  for (int64_t i = 0; i < result->size(); ++i)
+    out[i] = TILESIM_MUTANT(interp_make_range_i32_wraps_at_i16, start + static_cast<int32_t>(i),
+                            static_cast<int16_t>(start + static_cast<int32_t>(i)));
   return result;
 }
 
@@ -188,8 +191,8 @@ TileRef join(const Tile& lhs, const Tile& rhs, Type resultType) {
   TileRef stacked = concatenate(lhs, rhs, both);
   std::vector<int64_t> source(static_cast<size_t>(2 * lhs.size()));
   for (int64_t i = 0; i < lhs.size(); ++i) {
-    source[2 * i] = i;
-    source[2 * i + 1] = lhs.size() + i;
+    source[2 * i] = TILESIM_MUTANT(interp_join_operands_swapped, i, lhs.size() + i);
+    source[2 * i + 1] = TILESIM_MUTANT(interp_join_operands_swapped, lhs.size() + i, i);
   }
   return gatherLanes(*stacked, source, resultType);
 }
@@ -198,8 +201,8 @@ std::pair<TileRef, TileRef> split(const Tile& input, Type resultType) {
   const int64_t half = input.size() / 2;
   std::vector<int64_t> even(static_cast<size_t>(half)), odd(static_cast<size_t>(half));
   for (int64_t i = 0; i < half; ++i) {
-    even[i] = 2 * i;
-    odd[i] = 2 * i + 1;
+    even[i] = TILESIM_MUTANT(interp_split_halves_swapped, 2 * i, 2 * i + 1);
+    odd[i] = TILESIM_MUTANT(interp_split_halves_swapped, 2 * i + 1, 2 * i);
   }
   return {gatherLanes(input, even, resultType), gatherLanes(input, odd, resultType)};
 }

@@ -21,6 +21,7 @@
 #include "interpreter/Executor.h"
 #include "interpreter/TritonReduceOrder.h"
 #include "ir/FloatBits.h"
+#include "ir/Mutation.h"
 
 namespace tilesim {
 namespace {
@@ -299,7 +300,8 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
       }
     }
   }
-  for (int64_t size = layout ? 1 : extent; size > 1; size /= 2) {
+  for (int64_t size = layout ? 1 : TILESIM_MUTANT(interp_reduce16_drops_upper, extent, extent == 16 ? 8 : extent); size > 1;
+       size /= 2) {
     const int64_t half = size / 2;
     std::vector<TileRef> arguments;  // (even positions..., odd positions...): the lowest remaining index bit
     for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half, 2));
@@ -370,7 +372,7 @@ void executeScan(Executor& executor, const Operation& op, Executor::Frame& frame
   const int64_t extent = inputs[0]->shape()[axis];
   std::vector<MutableTileRef> results;
   std::vector<TileRef> current = inputs;
-  for (int64_t distance = 1; distance < extent; distance *= 2) {
+  for (int64_t distance = 1; TILESIM_MUTANT(interp_scan_skips_last_step, distance < extent, distance * 2 < extent); distance *= 2) {
     const int64_t combined = extent - distance;  // lanes that combine at this step
     // Forward: lanes [distance, extent) take combine(x[i - distance], x[i]); reverse mirrors the index.
     const int64_t earlierAt = reverse ? distance : 0, laterAt = reverse ? 0 : distance;

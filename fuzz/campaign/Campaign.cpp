@@ -414,6 +414,7 @@ CampaignResult runCampaign(const CampaignOptions& options) {
       slot.index = -1;
       std::lock_guard<std::mutex> lock(mutex);
       result.summary.add(record);
+      if (options.maxFailures > 0 && result.summary.failed >= options.maxFailures) stop = true;
       for (const auto& [name, n] : checksRun) result.summary.checks[name] += n;
       if (options.keepRecords) result.records.push_back(std::move(record));
     }

@@ -114,6 +114,9 @@ struct CampaignOptions {
   // CampaignResult::abandoned set (the stuck threads cannot be joined: a GPU kernel that never ends holds its
   // thread inside the driver, so the caller must end the process without running destructors). 0: wait forever.
   double hangSeconds = 120;
+  // Stop once this many programs have failed (0: no limit). The programs other jobs are running then still finish,
+  // so with jobs > 1 a few more may fail. The mutation score (fuzz/mutants/) stops at the first.
+  int64_t maxFailures = 0;
   bool timings = false;         // measure the time per stage (CampaignSummary::stages)
   bool keepRecords = false;     // fill CampaignResult::records (tests)
 };

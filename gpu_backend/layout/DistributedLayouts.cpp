@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
 
 namespace tilesim::gpu {
 
@@ -239,7 +240,7 @@ int vectorWidth(const LinearLayout& layout) {
     }
     return true;
   };
-  while (k > 0 && !clean(k)) --k;
+  while (TILESIM_MUTANT(gpu_vector_width_unchecked, k > 0, false) && !clean(k)) --k;
   return 1 << k;
 }
 

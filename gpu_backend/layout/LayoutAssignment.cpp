@@ -2,6 +2,7 @@
 #include "gpu_backend/layout/LayoutAssignment.h"
 
 #include "gpu_backend/layout/TensorCoreDots.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 #include <algorithm>
@@ -58,8 +59,10 @@ bool holdsInSameThreads(const LinearLayout& from, const LinearLayout& to) {
 int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
   if (pointer.rank() == 0 || elementBytes <= 0) return 1;
   const int last = pointer.rank() - 1;
-  const int64_t alignment = std::max<int64_t>(1, pointer.divisibility[static_cast<size_t>(last)] / elementBytes);
-  const int64_t elements = std::min<int64_t>({16 / elementBytes, pointer.contiguity[static_cast<size_t>(last)], alignment});
+  const int64_t divisibility = pointer.divisibility[static_cast<size_t>(last)];
+  const int64_t alignment = std::max<int64_t>(1, TILESIM_MUTANT(gpu_align8_as_16, divisibility, divisibility == 8 ? 16 : divisibility) / elementBytes);
+  const int64_t contiguity = TILESIM_MUTANT(gpu_contiguity_ignored, pointer.contiguity[static_cast<size_t>(last)], int64_t{16});
+  const int64_t elements = std::min<int64_t>({16 / elementBytes, contiguity, alignment});
   return static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(elements, 1))));
 }
 

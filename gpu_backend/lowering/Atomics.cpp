@@ -21,6 +21,7 @@
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/PtxAtomic.h"
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
@@ -95,7 +96,9 @@ struct AtomicLane {
       case AtomicRmwKind::Exch: return value;
       case AtomicRmwKind::Max: return builder.CreateSelect(builder.CreateICmpSGT(old, value), old, value);
       case AtomicRmwKind::Min: return builder.CreateSelect(builder.CreateICmpSLT(old, value), old, value);
-      case AtomicRmwKind::UMax: return builder.CreateSelect(builder.CreateICmpUGT(old, value), old, value);
+      case AtomicRmwKind::UMax:
+        return builder.CreateSelect(TILESIM_MUTANT(gpu_atomic_umax_signed, builder.CreateICmpUGT(old, value), builder.CreateICmpSGT(old, value)),
+                                    old, value);
       case AtomicRmwKind::UMin: return builder.CreateSelect(builder.CreateICmpULT(old, value), old, value);
     }
     TILESIM_UNREACHABLE("atomic kind");
@@ -146,7 +149,7 @@ struct AtomicLane {
       case AtomicRmwKind::Exch: return "exch.b" + n;
       case AtomicRmwKind::Max: return "max.s" + n;
       case AtomicRmwKind::Min: return "min.s" + n;
-      case AtomicRmwKind::UMax: return "max.u" + n;
+      case AtomicRmwKind::UMax: return TILESIM_MUTANT(gpu_atomic_umax_signed, "max.u", "max.s") + n;
       case AtomicRmwKind::UMin: return "min.u" + n;
     }
     return "";

@@ -4,6 +4,7 @@
 // register is one phi.
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -55,7 +56,8 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
     }
   // iv < ub (signed); a step <= 0 runs no iteration rather than forever (the interpreter traps on it).
   llvm::Value* positive = b.CreateICmpSGT(step, llvm::ConstantInt::get(step->getType(), 0));
-  b.CreateCondBr(b.CreateAnd(b.CreateICmpSLT(induction, upper), positive), loop, exit);
+  llvm::Value* below = TILESIM_MUTANT(gpu_for_runs_while_le, b.CreateICmpSLT(induction, upper), b.CreateICmpSLE(induction, upper));
+  b.CreateCondBr(b.CreateAnd(below, positive), loop, exit);
 
   b.SetInsertPoint(loop);
   lowering.set(body.argument(0), Lowered{{induction}, std::nullopt});

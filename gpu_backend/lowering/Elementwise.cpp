@@ -2,6 +2,7 @@
 // arith.cmpi compares the integers (or pointers) as they are; arith.cmpf compares f16/bf16 widened to f32, which
 // is exact; arith.select picks per lane. The predicates come from the typed views of ir/OpAttributes.h.
 #include "gpu_backend/lowering/Lowering.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
@@ -25,7 +26,8 @@ llvm::CmpInst::Predicate llvmPredicate(FloatPredicate predicate) {
                                       P::FCMP_ONE,   P::FCMP_ORD, P::FCMP_UEQ, P::FCMP_UGT, P::FCMP_UGE, P::FCMP_ULT,
                                       P::FCMP_ULE,   P::FCMP_UNE, P::FCMP_UNO, P::FCMP_TRUE};
   static_assert(std::size(kPredicates) == static_cast<size_t>(FloatPredicate::True) + 1);
-  return kPredicates[static_cast<size_t>(predicate)];
+  const P lowered = kPredicates[static_cast<size_t>(predicate)];
+  return TILESIM_MUTANT(gpu_cmpf_une_as_one, lowered, predicate == FloatPredicate::Une ? P::FCMP_ONE : lowered);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/FloatBits.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
@@ -27,7 +28,8 @@ llvm::Value* intToFloat(Builder& b, llvm::Value* x, llvm::Type* target, bool isU
   if (target->isFloatTy() || target->isDoubleTy())
     return isUnsigned ? b.CreateUIToFP(x, target) : b.CreateSIToFP(x, target);
   const unsigned width = x->getType()->getIntegerBitWidth();
-  if (width < 32) x = isUnsigned ? b.CreateZExt(x, b.getInt32Ty()) : b.CreateSExt(x, b.getInt32Ty());
+  const bool zeroExtend = TILESIM_MUTANT(gpu_uitofp_i8_bf16_sext, isUnsigned, isUnsigned && !(width == 8 && target->isBFloatTy()));
+  if (width < 32) x = zeroExtend ? b.CreateZExt(x, b.getInt32Ty()) : b.CreateSExt(x, b.getInt32Ty());
   const bool wide = x->getType()->getIntegerBitWidth() == 64;
   std::string modifiers = std::string("rn.") + floatName(target) + "." + (isUnsigned ? "u" : "s") + (wide ? "64" : "32");
   llvm::Value* bits = ptx::convert(b, modifiers, b.getInt16Ty(), "h", x, wide ? "l" : "r");
@@ -38,7 +40,7 @@ llvm::Value* floatToInt(Builder& b, llvm::Value* x, llvm::Type* target, bool isU
   if (x->getType()->isHalfTy() || x->getType()->isBFloatTy()) x = b.CreateFPExt(x, b.getFloatTy());
   const unsigned width = target->getIntegerBitWidth();
   const unsigned conversionWidth = width <= 16 ? 16 : width;
-  std::string modifiers = std::string("rzi.") + (isUnsigned ? "u" : "s") + std::to_string(conversionWidth) + "." +
+  std::string modifiers = std::string("rzi.") + (TILESIM_MUTANT(gpu_fptoui_signed, isUnsigned, false) ? "u" : "s") + std::to_string(conversionWidth) + "." +
                           floatName(x->getType());
   llvm::Value* result = ptx::convert(b, modifiers, b.getIntNTy(conversionWidth), ptx::constraintFor(static_cast<int>(conversionWidth)),
                                      x, x->getType()->isDoubleTy() ? "d" : "f");
@@ -204,7 +206,7 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
       llvm::Value* x = v[0];
       if (rtz && rtzFromDouble) return ptx::convert(b, "rz.f32.f64", target, "f", x, "d");
       if (rtz) {
-        llvm::Value* bits = ptx::convert(b, std::string("rz.") + floatName(target) + ".f32", b.getInt16Ty(), "h", x, "f");
+        llvm::Value* bits = ptx::convert(b, std::string(TILESIM_MUTANT(gpu_fp_to_fp_rtz_as_rn, "rz.", "rn.")) + floatName(target) + ".f32", b.getInt16Ty(), "h", x, "f");
         return b.CreateBitCast(bits, target);
       }
       if (source->isDoubleTy() && target->isHalfTy())
@@ -225,7 +227,7 @@ void lowerCastOp(KernelLowering& lowering, const Operation& op) {
     llvm::Value* x = v[0];
     switch (kind) {
       case CastOp::ArithExtSI: return b.CreateSExt(x, target);
-      case CastOp::ArithExtUI: return b.CreateZExt(x, target);
+      case CastOp::ArithExtUI: return TILESIM_MUTANT(gpu_extui_sign_extends, b.CreateZExt(x, target), b.CreateSExt(x, target));
       case CastOp::ArithTruncI: return b.CreateTrunc(x, target);
       case CastOp::ArithSIToFP: return intToFloat(b, x, target, false);
       case CastOp::ArithUIToFP: return intToFloat(b, x, target, true);

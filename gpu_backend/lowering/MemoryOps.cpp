@@ -17,6 +17,9 @@
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
+#include "ir/OpAttributes.h"
+#include "ir/Assert.h"
 
 #include <algorithm>
 #include <bit>
@@ -90,12 +93,23 @@ int vectorElements(KernelLowering& lowering, const Operation& op, const LinearLa
   const analysis::AxisInfo pointerInfo = lowering.axisInfo->info(*pointer);
   int vector = std::min(accessVectorElements(pointerInfo, bytes), vectorWidth(*layout));
   const size_t maskIndex = op.kind == OpKind::TTLoad ? 1 : 2;
-  if (op.numOperands() > maskIndex && op.operand(maskIndex)->type.isTensor()) {
+  if (TILESIM_MUTANT(gpu_mask_constancy_ignored, op.numOperands() > maskIndex, false) && op.operand(maskIndex)->type.isTensor()) {
     const analysis::AxisInfo mask = lowering.axisInfo->info(*op.operand(maskIndex));
     const int64_t constancy = mask.constancy[static_cast<size_t>(mask.rank() - 1)];
     vector = std::min<int64_t>(vector, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(constancy, 1)))));
   }
   return vector * bytes >= 2 ? vector : 1;
+}
+
+// Mutant gpu_store_mask_lt_as_le (fuzz/mutants/Mutants.def): a store mask computed by `arith.cmpi slt`, recomputed
+// as `sle` from the compare's operands, so one lane past the tail is written.
+[[maybe_unused]] std::vector<llvm::Value*> maskAsLessEqual(KernelLowering& lowering, const Operation& op,
+                                                           const LinearLayout* layout, std::vector<llvm::Value*> masks) {
+  const Operation* compare = op.numOperands() > 2 ? op.operand(2)->definingOp : nullptr;
+  if (!compare || compare->kind != OpKind::ArithCmpI || CmpIView{*compare}.predicate() != IntPredicate::Slt) return masks;
+  std::vector<llvm::Value*> lhs = lowering.in(compare->operand(0), layout), rhs = lowering.in(compare->operand(1), layout);
+  for (size_t r = 0; r < masks.size(); ++r) masks[r] = lowering.builder.CreateICmpSLE(lhs[r], rhs[r]);
+  return masks;
 }
 
 // The words of one vector access of `vector` elements of `bits`: 32-bit words, or one 16-bit word for 2 bytes.
@@ -107,7 +121,9 @@ void lowerAddPtr(KernelLowering& lowering, const Operation& op) {
   llvm::Type* element = lowering.storageType(op, pointee);
   const bool zeroExtend = op.operand(1)->type.element().scalarKind() == ScalarKind::I1;  // i1 offsets are 0/1
   lowerElementwise(lowering, op, [&](auto& v) {
-    llvm::Value* offset = zeroExtend ? b.CreateZExt(v[1], b.getInt64Ty()) : b.CreateSExtOrTrunc(v[1], b.getInt64Ty());
+    llvm::Value* offset = zeroExtend ? b.CreateZExt(v[1], b.getInt64Ty())
+                                     : TILESIM_MUTANT(gpu_addptr_zero_extends_offset, b.CreateSExtOrTrunc(v[1], b.getInt64Ty()),
+                                                      b.CreateZExtOrTrunc(v[1], b.getInt64Ty()));
     return b.CreateGEP(element, v[0], offset);
   });
 }
@@ -170,6 +186,7 @@ void lowerStore(KernelLowering& lowering, const Operation& op) {
   std::vector<llvm::Value*> values = lowering.in(op.operand(1), layout);
   std::vector<llvm::Value*> masks;
   if (op.numOperands() > 2) masks = lowering.in(op.operand(2), layout);
+  masks = TILESIM_MUTANT(gpu_store_mask_lt_as_le, masks, maskAsLessEqual(lowering, op, layout, masks));
   if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
     const int wordBits = wordBitsFor(vector, bits);
     for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {

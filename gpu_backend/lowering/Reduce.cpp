@@ -21,6 +21,7 @@
 
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
@@ -332,6 +333,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
       collapsed |= 1 << j;
       continue;
     }
+    if (TILESIM_MUTANT(gpu_reduce_skips_lane_xor16, false, holder->dim == kLaneDim && j == 4)) continue;
     // Lanes or warps: fetch the partner's registers, then order the operands by this thread's bit.
     std::vector<std::vector<llvm::Value*>> partner(count);
     llvm::Value* upperHalf = nullptr;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ir/Assert.h"
+#include "ir/Mutation.h"
 
 namespace tilesim::scalar {
 
@@ -53,7 +54,7 @@ double fusedMultiplyAdd(double a, double b, double c, ScalarKind kind) {
 uint64_t floatBitsFromInteger(uint64_t bits, int width, bool isUnsigned, ScalarKind kind) {
   uint64_t mask = width == 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;
   bits &= mask;
-  bool negative = !isUnsigned && width > 0 && ((bits >> (width - 1)) & 1);
+  bool negative = TILESIM_MUTANT(eval_uitofp_i16_signed, !isUnsigned, !isUnsigned || width == 16) && width > 0 && ((bits >> (width - 1)) & 1);
   uint64_t magnitude = negative ? ((~bits + 1) & mask) : bits;
   if (negative && width == 64 && magnitude == 0) magnitude = uint64_t{1} << 63;  // INT64_MIN
   if (negative && width < 64 && magnitude == 0) magnitude = uint64_t{1} << (width - 1);
@@ -74,7 +75,8 @@ uint64_t integerFromFloat(double value, ScalarKind sourceKind, int width, bool i
     double highExclusive = isUnsigned ? std::ldexp(1.0, width) : std::ldexp(1.0, width - 1);
     *outOfRange = nan || truncated < low || truncated >= highExclusive;
   }
-  int convertWidth = width < 16 ? 16 : width;  // cvt.rzi.s16/u16 then truncate for i8 and i1
+  // cvt.rzi.s16/u16 then truncate for i8 and i1
+  int convertWidth = TILESIM_MUTANT(eval_fptoi_i8_saturates_at_8_bits, width < 16 ? 16 : width, width < 8 ? 16 : width);
   uint64_t result;
   if (nan) {
     bool signBitPattern = sourceKind == ScalarKind::F64 || convertWidth == 64;

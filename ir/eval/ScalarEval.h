@@ -20,6 +20,7 @@
 #include <type_traits>
 
 #include "ir/FloatBits.h"
+#include "ir/Mutation.h"
 #include "ir/OpAttributes.h"
 #include "ir/Type.h"
 
@@ -106,7 +107,7 @@ template <typename U> inline bool compareInt(IntPredicate p, U a, U b) {
     case IntPredicate::Sle: return sa <= sb;
     case IntPredicate::Sgt: return sa > sb;
     case IntPredicate::Sge: return sa >= sb;
-    case IntPredicate::Ult: return a < b;
+    case IntPredicate::Ult: return TILESIM_MUTANT(eval_cmpi_ult_i8_signed, a < b, sizeof(U) == 1 ? sa < sb : a < b);
     case IntPredicate::Ule: return a <= b;
     case IntPredicate::Ugt: return a > b;
     case IntPredicate::Uge: return a >= b;

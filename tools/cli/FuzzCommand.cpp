@@ -39,6 +39,7 @@ struct FuzzFlags {
   bool noShrink = false;
   bool quiet = false;
   double hangSeconds = 120;
+  int64_t maxFailures = 0;
   bool timings = false;
   std::vector<std::string> merge;
 };
@@ -155,6 +156,7 @@ int runFuzz(const FuzzFlags& flags) {
       std::fprintf(stderr, "tilesim fuzz: skipped check: ptxas not found on PATH or in /usr/local/cuda/bin\n");
   }
   options.hangSeconds = flags.hangSeconds;
+  options.maxFailures = flags.maxFailures;
   // SIGINT / SIGTERM (Ctrl-C, `timeout`, a batch system's time limit): stop, then print and write the summary of
   // what finished. A second signal ends the process at once (the default action, restored by SA_RESETHAND).
   struct sigaction action {};
@@ -217,6 +219,9 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_option("--hang-seconds", flags->hangSeconds, "report a program still running after N s as a hang and "
                                                          "stop the campaign (default 120; 0: never)")
       ->check(finiteRange(0, 1e9));
+  fuzz->add_option("--max-failures", flags->maxFailures, "stop the campaign once N programs have failed (programs "
+                                                         "already running still finish; default: no limit)")
+      ->check(CLI::PositiveNumber);
   fuzz->add_flag("--timings", flags->timings, "measure the wall time of each stage of the check (generate, build, "
                                               "print, parse, verify, reference, interpret, compare)");
   fuzz->add_option("--merge", flags->merge, "add up shard summaries (JSON files) instead of running")->expected(1, -1);

@@ -4,6 +4,7 @@
 #include <exception>
 #include <new>
 
+#include "ir/Mutation.h"
 #include "tools/cli/Cli.h"
 
 namespace {
@@ -43,6 +44,7 @@ int runMain(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  tilesim::mutation::checkMutantEnvironment();  // an unknown TILESIM_MUTANT: exit 2 before anything runs
   tilesim::cli::reexecFuzzWithPassiveOpenMP(argc, argv);
   try {
     return runMain(argc, argv);

@@ -214,6 +214,24 @@ TEST(Campaign, ShrinksAWrongEngineToAFewOps) {
   std::filesystem::remove_all(options.regressionDir);
 }
 
+// --max-failures: with one job the campaign stops right after its first failing program (the mutation score,
+// fuzz/mutants/, times how long a mutant lives this way).
+TEST(Campaign, StopsAfterMaxFailures) {
+  CampaignOptions options = baseOptions(200);
+  std::filesystem::remove_all(options.regressionDir);
+  options.targetName = "subisadd";
+  options.makeTarget = [] { return std::make_unique<SubIsAddEngine>(); };
+  options.shrink = false;
+  CampaignResult all = runCampaign(options);
+  ASSERT_GT(all.summary.failed, 1) << "the wrong engine should fail several of 200 programs\n" << all.summary.human();
+  options.maxFailures = 1;
+  CampaignResult first = runCampaign(options);
+  ASSERT_EQ(first.summary.failed, 1);
+  EXPECT_EQ(first.summary.failures[0].index, all.summary.failures[0].index);
+  EXPECT_EQ(first.summary.programs, all.summary.failures[0].index + 1);  // programs 0..first failure, no more
+  std::filesystem::remove_all(options.regressionDir);
+}
+
 TEST(Campaign, ReportsAProgramThatNeverEndsAsAHangAndReturns) {
   // Leaked: the abandoned workers keep a reference to the options while they wait forever.
   auto* options = new CampaignOptions(baseOptions(50));
