@@ -46,7 +46,7 @@ uint64_t floatToInteger(uint64_t bits, ScalarKind from, int width, bool isUnsign
   const double truncated = std::trunc(value);
   // Beyond 2^100 every destination saturates; below it the double converts to __int128 exactly.
   constexpr double kFar = 0x1p100;
-  const Wide exact = truncated >= kFar ? static_cast<Wide>(1) << 100
+  const Wide exact = truncated >= kFar    ? static_cast<Wide>(1) << 100
                      : truncated <= -kFar ? -(static_cast<Wide>(1) << 100)
                                           : static_cast<Wide>(truncated);
   *outOfRange = exact < lowestOf(width, isUnsigned) || exact > highestOf(width, isUnsigned);

@@ -15,7 +15,7 @@ namespace tilesim::fuzz::oracle {
 namespace {
 
 constexpr uint64_t kF64QuietBit = 0x0008000000000000ull;
-constexpr uint64_t kF64InvalidNaN = 0xFFF8000000000000ull;  // an invalid operation without a NaN input
+constexpr uint64_t kF64InvalidNaN = 0xFFF8000000000000ull;   // an invalid operation without a NaN input
 constexpr uint64_t kF64PositiveNaN = 0x7FF8000000000000ull;  // max.NaN / min.NaN
 
 double asDouble(uint64_t bits) {
@@ -115,7 +115,8 @@ uint64_t floatArith(FloatArithOp op, ScalarKind kind, uint64_t a, uint64_t b, ui
     case FloatArithOp::TTClampF: {
       // min(max(x, lo), hi); the chosen value is re-encoded, so a NaN result is the canonical NaN of every kind.
       const uint64_t low = clampPropagatesNan ? maxMinPropagating(kind, a, b, true) : maxMinNum(kind, a, b, true);
-      const uint64_t clamped = clampPropagatesNan ? maxMinPropagating(kind, low, c, false) : maxMinNum(kind, low, c, false);
+      const uint64_t clamped =
+          clampPropagatesNan ? maxMinPropagating(kind, low, c, false) : maxMinNum(kind, low, c, false);
       return isNaNBits(clamped, kind) ? canonicalNaN(kind) : clamped;
     }
   }

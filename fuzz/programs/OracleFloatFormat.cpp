@@ -26,7 +26,11 @@ Format formatOf(ScalarKind kind) {
     case ScalarKind::BF16: return {8, 7, 127, true};
     case ScalarKind::F8E5M2: return {5, 2, 15, true};
     case ScalarKind::F8E4M3FN: return {4, 3, 7, false};
-    case ScalarKind::I1: case ScalarKind::I8: case ScalarKind::I16: case ScalarKind::I32: case ScalarKind::I64: break;
+    case ScalarKind::I1:
+    case ScalarKind::I8:
+    case ScalarKind::I16:
+    case ScalarKind::I32:
+    case ScalarKind::I64: break;
   }
   return {8, 23, 127, true};  // not a float kind: callers only pass float kinds
 }
@@ -79,7 +83,8 @@ uint64_t roundMagnitude(uint64_t magnitude, int exponent, const Format& format, 
   const bool overflow = format.hasInfinity ? biasedExponent >= allOnesExponent
                                            : (biasedExponent > allOnesExponent ||
                                               (biasedExponent == allOnesExponent && mantissa == lowMask(mantissaBits)));
-  if (overflow) return saturate || round == Round::TowardZero ? largestFiniteBits(format) : infinityOrNaNBits(format, kind);
+  if (overflow)
+    return saturate || round == Round::TowardZero ? largestFiniteBits(format) : infinityOrNaNBits(format, kind);
   return (static_cast<uint64_t>(biasedExponent) << mantissaBits) | mantissa;
 }
 
@@ -89,9 +94,15 @@ uint64_t canonicalNaN(ScalarKind kind) {
   switch (kind) {
     case ScalarKind::F64: return 0x7FFFFFFFFFFFFFFFull;
     case ScalarKind::F32: return 0x7FFFFFFFu;
-    case ScalarKind::F16: case ScalarKind::BF16: return 0x7FFFu;
-    case ScalarKind::F8E4M3FN: case ScalarKind::F8E5M2: return 0x7Fu;
-    case ScalarKind::I1: case ScalarKind::I8: case ScalarKind::I16: case ScalarKind::I32: case ScalarKind::I64: break;
+    case ScalarKind::F16:
+    case ScalarKind::BF16: return 0x7FFFu;
+    case ScalarKind::F8E4M3FN:
+    case ScalarKind::F8E5M2: return 0x7Fu;
+    case ScalarKind::I1:
+    case ScalarKind::I8:
+    case ScalarKind::I16:
+    case ScalarKind::I32:
+    case ScalarKind::I64: break;
   }
   return 0;
 }

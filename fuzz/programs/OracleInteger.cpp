@@ -98,11 +98,22 @@ bool signedOverflow(IntArithOp op, int width, uint64_t a, uint64_t b) {
     case IntArithOp::ArithAddI: exact = x.asSigned + y.asSigned; break;
     case IntArithOp::ArithSubI: exact = x.asSigned - y.asSigned; break;
     case IntArithOp::ArithMulI: exact = x.asSigned * y.asSigned; break;
-    case IntArithOp::ArithDivSI: case IntArithOp::ArithDivUI: case IntArithOp::ArithRemSI: case IntArithOp::ArithRemUI:
-    case IntArithOp::ArithAndI: case IntArithOp::ArithOrI: case IntArithOp::ArithXOrI: case IntArithOp::ArithShLI:
-    case IntArithOp::ArithShRSI: case IntArithOp::ArithShRUI: case IntArithOp::ArithMaxSI: case IntArithOp::ArithMinSI:
-    case IntArithOp::ArithMaxUI: case IntArithOp::ArithMinUI: case IntArithOp::TTMulhiUI: case IntArithOp::MathAbsI:
-      return false;
+    case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithDivUI:
+    case IntArithOp::ArithRemSI:
+    case IntArithOp::ArithRemUI:
+    case IntArithOp::ArithAndI:
+    case IntArithOp::ArithOrI:
+    case IntArithOp::ArithXOrI:
+    case IntArithOp::ArithShLI:
+    case IntArithOp::ArithShRSI:
+    case IntArithOp::ArithShRUI:
+    case IntArithOp::ArithMaxSI:
+    case IntArithOp::ArithMinSI:
+    case IntArithOp::ArithMaxUI:
+    case IntArithOp::ArithMinUI:
+    case IntArithOp::TTMulhiUI:
+    case IntArithOp::MathAbsI: return false;
   }
   const Wide limit = static_cast<Wide>(1) << (width - 1);
   return exact < -limit || exact >= limit;

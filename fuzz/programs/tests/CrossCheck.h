@@ -3,10 +3,9 @@
 // formats, subnormals, NaN payloads, signed zeros), mixed with uniformly random bit patterns.
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdint>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <random>
 #include <string>
 #include <vector>
@@ -58,9 +57,9 @@ inline uint64_t sampleInteger(int width, std::mt19937_64& random) {
       const uint64_t edges[] = {0, 1, mask, signBit, signBit - 1, signBit + 1, mask - 1, 2};
       return edges[(r >> 8) % 8] & mask;
     }
-    case 1: return ((r >> 8) % 33 - 16) & mask;                                   // small, both signs
+    case 1: return ((r >> 8) % 33 - 16) & mask;                                         // small, both signs
     case 2: return ((uint64_t{1} << ((r >> 8) % width)) + ((r >> 16) % 3) - 1) & mask;  // 2^k - 1, 2^k, 2^k + 1
-    case 3: return ((r >> 8) % (width + 3)) & mask;                                // shift amounts near the width
+    case 3: return ((r >> 8) % (width + 3)) & mask;                                     // shift amounts near the width
     default: return random() & mask;
   }
 }
@@ -69,7 +68,10 @@ inline uint64_t sampleInteger(int width, std::mt19937_64& random) {
 // ties of the narrower formats, or random bits.
 inline uint64_t sampleFloat(ScalarKind kind, std::mt19937_64& random) {
   const int width = bitWidth(kind);
-  const int mantissaBits = kind == ScalarKind::F64 ? 52 : kind == ScalarKind::F32 ? 23 : kind == ScalarKind::F16 ? 10 : 7;
+  const int mantissaBits = kind == ScalarKind::F64   ? 52
+                           : kind == ScalarKind::F32 ? 23
+                           : kind == ScalarKind::F16 ? 10
+                                                     : 7;
   const uint64_t mask = widthMask(width), sign = uint64_t{1} << (width - 1);
   const uint64_t exponentOnes = (mask >> 1) & ~widthMask(mantissaBits);
   const uint64_t r = random(), s = random();
@@ -77,8 +79,13 @@ inline uint64_t sampleFloat(ScalarKind kind, std::mt19937_64& random) {
   switch (r % 10) {
     case 0: {  // +-0, +-inf, quiet NaN, signalling NaN with payload, min/max subnormal, min normal, max finite
       const uint64_t mantissaMask = widthMask(mantissaBits);
-      const uint64_t specials[] = {0, exponentOnes, exponentOnes | (uint64_t{1} << (mantissaBits - 1)),
-                                   exponentOnes | (s & mantissaMask) | 1, 1, mantissaMask, mantissaMask + 1,
+      const uint64_t specials[] = {0,
+                                   exponentOnes,
+                                   exponentOnes | (uint64_t{1} << (mantissaBits - 1)),
+                                   exponentOnes | (s & mantissaMask) | 1,
+                                   1,
+                                   mantissaMask,
+                                   mantissaMask + 1,
                                    exponentOnes - 1};
       return maybeSign | specials[(r >> 8) % 8];
     }

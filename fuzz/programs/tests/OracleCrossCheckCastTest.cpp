@@ -35,14 +35,16 @@ void checkFloatSource(uint64_t bits, ScalarKind from, Mismatches& toFloat, Misma
     if (to == from) continue;
     for (Round round : {Round::NearestEven, Round::TowardZero})
       toFloat.expectSame(floatToFloat(bits, from, to, round), scalarEvalFloatToFloat(bits, from, to, round), [&] {
-        return hex(bits) + " " + scalarKindName(from) + " -> " + scalarKindName(to) + (round == Round::TowardZero ? " rtz" : " rtne");
+        return hex(bits) + " " + scalarKindName(from) + " -> " + scalarKindName(to) +
+               (round == Round::TowardZero ? " rtz" : " rtne");
       });
   }
   for (int width : kIntegerWidths)
     for (bool isUnsigned : {false, true}) {
       bool oracleOutOfRange = false, evalOutOfRange = false;
       const uint64_t oracle = floatToInteger(bits, from, width, isUnsigned, &oracleOutOfRange);
-      const uint64_t eval = scalar::integerFromFloat(doubleFromFloatBits(bits, from), from, width, isUnsigned, &evalOutOfRange);
+      const uint64_t eval =
+          scalar::integerFromFloat(doubleFromFloatBits(bits, from), from, width, isUnsigned, &evalOutOfRange);
       auto describe = [&] {
         return hex(bits) + " " + scalarKindName(from) + (isUnsigned ? " -> u" : " -> i") + std::to_string(width);
       };
@@ -54,12 +56,14 @@ void checkFloatSource(uint64_t bits, ScalarKind from, Mismatches& toFloat, Misma
 void checkIntegerSource(uint64_t bits, int width, Mismatches& mismatches) {
   for (ScalarKind to : kFloatKinds)
     for (bool isUnsigned : {false, true})
-      mismatches.expectSame(integerToFloat(bits, width, isUnsigned, to), scalar::floatBitsFromInteger(bits, width, isUnsigned, to),
-                            [&] { return hex(bits) + (isUnsigned ? " u" : " i") + std::to_string(width) + " -> " + scalarKindName(to); });
+      mismatches.expectSame(
+          integerToFloat(bits, width, isUnsigned, to), scalar::floatBitsFromInteger(bits, width, isUnsigned, to),
+          [&] { return hex(bits) + (isUnsigned ? " u" : " i") + std::to_string(width) + " -> " + scalarKindName(to); });
 }
 
 TEST(OracleCrossCheckCast, EveryEightAndSixteenBitSource) {
-  Mismatches toFloat("float -> float casts"), toInteger("float -> integer casts"), fromInteger("integer -> float casts");
+  Mismatches toFloat("float -> float casts"), toInteger("float -> integer casts"),
+      fromInteger("integer -> float casts");
   for (uint64_t bits = 0; bits < 0x10000; ++bits) {
     checkFloatSource(bits, ScalarKind::F16, toFloat, toInteger);
     checkFloatSource(bits, ScalarKind::BF16, toFloat, toInteger);
@@ -86,15 +90,19 @@ TEST(OracleCrossCheckCast, SingleToNarrowAtEveryTie) {
         const uint64_t bits = base | low;
         for (ScalarKind to : {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F8E4M3FN, ScalarKind::F8E5M2})
           for (Round round : {Round::NearestEven, Round::TowardZero})
-            mismatches.expectSame(floatToFloat(bits, ScalarKind::F32, to, round), scalarEvalFloatToFloat(bits, ScalarKind::F32, to, round),
-                                  [&] { return hex(bits) + " f32 -> " + scalarKindName(to) + (round == Round::TowardZero ? " rtz" : " rtne"); });
+            mismatches.expectSame(floatToFloat(bits, ScalarKind::F32, to, round),
+                                  scalarEvalFloatToFloat(bits, ScalarKind::F32, to, round), [&] {
+                                    return hex(bits) + " f32 -> " + scalarKindName(to) +
+                                           (round == Round::TowardZero ? " rtz" : " rtne");
+                                  });
       }
     }
   }
 }
 
 TEST(OracleCrossCheckCast, SampledWideSources) {
-  Mismatches toFloat("wide float -> float casts"), toInteger("wide float -> integer casts"), fromInteger("wide integer -> float casts");
+  Mismatches toFloat("wide float -> float casts"), toInteger("wide float -> integer casts"),
+      fromInteger("wide integer -> float casts");
   std::mt19937_64 random(11);
   for (int i = 0; i < kSamples; ++i) {
     checkFloatSource(sampleFloat(ScalarKind::F32, random), ScalarKind::F32, toFloat, toInteger);
@@ -109,21 +117,22 @@ TEST(OracleCrossCheckCast, OracleMatchesTheDocumentedCases) {
   bool outOfRange = false;
   EXPECT_EQ(floatToInteger(0x43480000, ScalarKind::F32, 8, false, &outOfRange), 0xC8u);  // 200.0 -> int8 -56
   EXPECT_TRUE(outOfRange);
-  EXPECT_EQ(floatToInteger(0x7F800000, ScalarKind::F32, 8, false, &outOfRange), 0xFFu);   // inf -> int8 -1
-  EXPECT_EQ(floatToInteger(0xFF800000, ScalarKind::F32, 8, false, &outOfRange), 0x00u);   // -inf -> int8 0
-  EXPECT_EQ(floatToInteger(0x477FE000, ScalarKind::F32, 8, true, &outOfRange), 0xE0u);    // 65504 -> uint8 224
+  EXPECT_EQ(floatToInteger(0x7F800000, ScalarKind::F32, 8, false, &outOfRange), 0xFFu);  // inf -> int8 -1
+  EXPECT_EQ(floatToInteger(0xFF800000, ScalarKind::F32, 8, false, &outOfRange), 0x00u);  // -inf -> int8 0
+  EXPECT_EQ(floatToInteger(0x477FE000, ScalarKind::F32, 8, true, &outOfRange), 0xE0u);   // 65504 -> uint8 224
   EXPECT_EQ(floatToInteger(0x7FC00000, ScalarKind::F32, 64, false, &outOfRange), 1ull << 63);
   EXPECT_EQ(floatToInteger(0x7FF8000000000000ull, ScalarKind::F64, 32, true, &outOfRange), 1ull << 31);
-  EXPECT_EQ(integerToFloat((1ull << 24) + 1, 64, false, ScalarKind::F32), 0x4B800000u);      // 2^24 + 1 -> 2^24
-  EXPECT_EQ(integerToFloat((1ull << 24) + 3, 64, false, ScalarKind::F32), 0x4B800002u);      // 2^24 + 3 -> 2^24 + 4
+  EXPECT_EQ(integerToFloat((1ull << 24) + 1, 64, false, ScalarKind::F32), 0x4B800000u);  // 2^24 + 1 -> 2^24
+  EXPECT_EQ(integerToFloat((1ull << 24) + 3, 64, false, ScalarKind::F32), 0x4B800002u);  // 2^24 + 3 -> 2^24 + 4
   EXPECT_EQ(floatToFloat(0x7FF80000DEADBEEFull, ScalarKind::F64, ScalarKind::F32, Round::NearestEven), 0x7FC00006u);
   EXPECT_EQ(floatToFloat(0xFF8B, ScalarKind::BF16, ScalarKind::F32, Round::NearestEven), 0xFF8B0000u);
   EXPECT_EQ(floatToFloat(0x7F800000, ScalarKind::F32, ScalarKind::F8E4M3FN, Round::NearestEven), 0x7Eu);  // inf -> 448
-  EXPECT_EQ(floatToFloat(0x7F800000, ScalarKind::F32, ScalarKind::F8E5M2, Round::NearestEven), 0x7Bu);    // inf -> 57344
-  EXPECT_EQ(floatToFloat(0x7F7FFFFF, ScalarKind::F32, ScalarKind::F16, Round::TowardZero), 0x7BFFu);      // rtz: max finite
-  EXPECT_EQ(floatToFloat(0x7F800000, ScalarKind::F32, ScalarKind::F16, Round::TowardZero), 0x7C00u);      // inf stays inf
-  EXPECT_EQ(floatToFloat(0x3F801000, ScalarKind::F32, ScalarKind::F16, Round::NearestEven), 0x3C00u);     // tie to even
-  EXPECT_EQ(floatToFloat(0x3F803000, ScalarKind::F32, ScalarKind::F16, Round::NearestEven), 0x3C02u);     // tie to even, up
+  EXPECT_EQ(floatToFloat(0x7F800000, ScalarKind::F32, ScalarKind::F8E5M2, Round::NearestEven), 0x7Bu);  // inf -> 57344
+  EXPECT_EQ(floatToFloat(0x7F7FFFFF, ScalarKind::F32, ScalarKind::F16, Round::TowardZero), 0x7BFFu);  // rtz: max finite
+  EXPECT_EQ(floatToFloat(0x7F800000, ScalarKind::F32, ScalarKind::F16, Round::TowardZero), 0x7C00u);  // inf stays inf
+  EXPECT_EQ(floatToFloat(0x3F801000, ScalarKind::F32, ScalarKind::F16, Round::NearestEven), 0x3C00u);  // tie to even
+  EXPECT_EQ(floatToFloat(0x3F803000, ScalarKind::F32, ScalarKind::F16, Round::NearestEven),
+            0x3C02u);  // tie to even, up
   EXPECT_EQ(floatToFloat(0x3F803FFF, ScalarKind::F32, ScalarKind::F16, Round::TowardZero), 0x3C01u);
 }
 

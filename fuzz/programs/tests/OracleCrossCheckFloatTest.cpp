@@ -20,17 +20,23 @@ using scalar::FloatCodec;
 template <ScalarKind K>
 typename FloatCodec<K>::Compute decode(uint64_t bits) {
   using Storage = typename FloatCodec<K>::Storage;
-  if constexpr (std::is_same_v<Storage, float>) return FloatCodec<K>::load(std::bit_cast<float>(static_cast<uint32_t>(bits)));
-  else if constexpr (std::is_same_v<Storage, double>) return FloatCodec<K>::load(std::bit_cast<double>(bits));
-  else return FloatCodec<K>::load(static_cast<Storage>(bits));
+  if constexpr (std::is_same_v<Storage, float>)
+    return FloatCodec<K>::load(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+  else if constexpr (std::is_same_v<Storage, double>)
+    return FloatCodec<K>::load(std::bit_cast<double>(bits));
+  else
+    return FloatCodec<K>::load(static_cast<Storage>(bits));
 }
 
 template <ScalarKind K>
 uint64_t encode(typename FloatCodec<K>::Compute value) {
   const auto stored = FloatCodec<K>::store(value);
-  if constexpr (std::is_same_v<decltype(stored), const float>) return std::bit_cast<uint32_t>(stored);
-  else if constexpr (std::is_same_v<decltype(stored), const double>) return std::bit_cast<uint64_t>(stored);
-  else return static_cast<uint64_t>(stored);
+  if constexpr (std::is_same_v<decltype(stored), const float>)
+    return std::bit_cast<uint32_t>(stored);
+  else if constexpr (std::is_same_v<decltype(stored), const double>)
+    return std::bit_cast<uint64_t>(stored);
+  else
+    return static_cast<uint64_t>(stored);
 }
 
 // An arithmetic result as the interpreter stores it: f64 NaNs by `rule`, the rest through FloatCodec.
@@ -74,7 +80,8 @@ uint64_t scalarEvalExactMath(ExactMath function, uint64_t aBits, uint64_t bBits,
     case ExactMath::Abs: return aBits & ~(uint64_t{1} << (bitWidth(K) - 1));
     case ExactMath::Fma: {
       const double da = static_cast<double>(a), db = static_cast<double>(b), dc = static_cast<double>(c);
-      if (K == ScalarKind::F64 && std::isnan(std::fma(da, db, dc))) return scalar::f64NaNResult(F64NaN::FmaOrder, aBits, bBits, cBits);
+      if (K == ScalarKind::F64 && std::isnan(std::fma(da, db, dc)))
+        return scalar::f64NaNResult(F64NaN::FmaOrder, aBits, bBits, cBits);
       return floatBitsFromDouble(scalar::fusedMultiplyAdd(da, db, dc, K), K);
     }
   }
@@ -82,36 +89,40 @@ uint64_t scalarEvalExactMath(ExactMath function, uint64_t aBits, uint64_t bBits,
 }
 
 constexpr FloatArithOp kFloatOps[] = {
-    FloatArithOp::ArithAddF,     FloatArithOp::ArithSubF,     FloatArithOp::ArithMulF,     FloatArithOp::ArithDivF,
-    FloatArithOp::TTPreciseDivF, FloatArithOp::ArithRemF,     FloatArithOp::ArithMaxNumF,  FloatArithOp::ArithMinNumF,
-    FloatArithOp::ArithMaximumF, FloatArithOp::ArithMinimumF, FloatArithOp::ArithNegF,     FloatArithOp::TTClampF,
+    FloatArithOp::ArithAddF,     FloatArithOp::ArithSubF,     FloatArithOp::ArithMulF,    FloatArithOp::ArithDivF,
+    FloatArithOp::TTPreciseDivF, FloatArithOp::ArithRemF,     FloatArithOp::ArithMaxNumF, FloatArithOp::ArithMinNumF,
+    FloatArithOp::ArithMaximumF, FloatArithOp::ArithMinimumF, FloatArithOp::ArithNegF,    FloatArithOp::TTClampF,
 };
 
 template <ScalarKind K>
 void crossCheckBinary(int samples) {
   std::mt19937_64 random(static_cast<uint64_t>(K) + 100);
   std::vector<uint64_t> a(samples), b(samples), c(samples);
-  for (int i = 0; i < samples; ++i) a[i] = sampleFloat(K, random), b[i] = sampleFloat(K, random), c[i] = sampleFloat(K, random);
+  for (int i = 0; i < samples; ++i)
+    a[i] = sampleFloat(K, random), b[i] = sampleFloat(K, random), c[i] = sampleFloat(K, random);
   const std::string kind = scalarKindName(K);
   for (FloatArithOp op : kFloatOps)
     for (bool propagate : {false, true}) {
       if (propagate && op != FloatArithOp::TTClampF) continue;
       Mismatches mismatches("float op " + std::to_string(static_cast<int>(op)) + " on " + kind);
       for (int i = 0; i < samples; ++i)
-        mismatches.expectSame(floatArith(op, K, a[i], b[i], c[i], propagate), scalarEvalArith<K>(op, a[i], b[i], c[i], propagate),
+        mismatches.expectSame(floatArith(op, K, a[i], b[i], c[i], propagate),
+                              scalarEvalArith<K>(op, a[i], b[i], c[i], propagate),
                               [&] { return "(" + hex(a[i]) + ", " + hex(b[i]) + ", " + hex(c[i]) + ")"; });
     }
   for (ExactMath function : {ExactMath::Sqrt, ExactMath::Floor, ExactMath::Ceil, ExactMath::Abs, ExactMath::Fma}) {
     Mismatches mismatches("math function " + std::to_string(static_cast<int>(function)) + " on " + kind);
     for (int i = 0; i < samples; ++i)
-      mismatches.expectSame(floatExactMath(function, K, a[i], b[i], c[i]), scalarEvalExactMath<K>(function, a[i], b[i], c[i]),
+      mismatches.expectSame(floatExactMath(function, K, a[i], b[i], c[i]),
+                            scalarEvalExactMath<K>(function, a[i], b[i], c[i]),
                             [&] { return "(" + hex(a[i]) + ", " + hex(b[i]) + ", " + hex(c[i]) + ")"; });
   }
   for (int p = 0; p < 16; ++p) {
     const auto predicate = static_cast<FloatPredicate>(p);
     Mismatches mismatches("cmpf predicate " + std::to_string(p) + " on " + kind);
     for (int i = 0; i < samples; ++i)
-      mismatches.expectSame(floatCompare(predicate, K, a[i], b[i]), scalar::compareFloat(predicate, decode<K>(a[i]), decode<K>(b[i])),
+      mismatches.expectSame(floatCompare(predicate, K, a[i], b[i]),
+                            scalar::compareFloat(predicate, decode<K>(a[i]), decode<K>(b[i])),
                             [&] { return "(" + hex(a[i]) + ", " + hex(b[i]) + ")"; });
   }
 }
@@ -125,14 +136,16 @@ void crossCheckEverySixteenBitInput() {
   for (uint64_t bits = 0; bits < 0x10000; ++bits) {
     const double oracleValue = decodeFloat(bits, K), evalValue = static_cast<double>(decode<K>(bits));
     codec.expectSame(std::bit_cast<uint64_t>(oracleValue != oracleValue ? 0.0 : oracleValue),
-                     std::bit_cast<uint64_t>(evalValue != evalValue ? 0.0 : evalValue), [&] { return "decode " + hex(bits); });
+                     std::bit_cast<uint64_t>(evalValue != evalValue ? 0.0 : evalValue),
+                     [&] { return "decode " + hex(bits); });
     codec.expectSame(oracleValue != oracleValue, evalValue != evalValue, [&] { return "NaN-ness of " + hex(bits); });
     codec.expectSame(encodeFloat(oracleValue, K), encode<K>(decode<K>(bits)), [&] { return "encode " + hex(bits); });
     for (ExactMath function : {ExactMath::Sqrt, ExactMath::Floor, ExactMath::Ceil, ExactMath::Abs})
       unary.expectSame(floatExactMath(function, K, bits), scalarEvalExactMath<K>(function, bits, 0, 0),
                        [&] { return "function " + std::to_string(static_cast<int>(function)) + " of " + hex(bits); });
     unary.expectSame(floatArith(FloatArithOp::ArithNegF, K, bits, 0, 0, false),
-                     scalarEvalArith<K>(FloatArithOp::ArithNegF, bits, 0, 0, false), [&] { return "negf " + hex(bits); });
+                     scalarEvalArith<K>(FloatArithOp::ArithNegF, bits, 0, 0, false),
+                     [&] { return "negf " + hex(bits); });
   }
 }
 
@@ -145,15 +158,19 @@ TEST(OracleCrossCheckFloat, SampledDouble) { crossCheckBinary<ScalarKind::F64>(k
 
 // The oracle itself on the cases docs/semantics.md "Floats" and "NaN bits" spell out.
 TEST(OracleCrossCheckFloat, OracleMatchesTheDocumentedCases) {
-  const uint64_t one = 0x3F800000, three = 0x40400000, inf = 0x7F800000, negZero = 0x80000000, nanF64 = 0x7FF00000DEADBEEFull;
-  EXPECT_EQ(floatArith(FloatArithOp::ArithRemF, ScalarKind::F32, inf, inf, 0, false), inf);            // inf % inf = inf
-  EXPECT_EQ(floatArith(FloatArithOp::ArithRemF, ScalarKind::F32, negZero, three, 0, false), 0u);       // -0 % 3 = +0
-  EXPECT_EQ(floatArith(FloatArithOp::ArithMaxNumF, ScalarKind::F32, negZero, 0, 0, false), 0u);        // max(-0, +0) = +0
-  EXPECT_EQ(floatArith(FloatArithOp::ArithMinNumF, ScalarKind::F32, 0, negZero, 0, false), negZero);   // min(+0, -0) = -0
+  const uint64_t one = 0x3F800000, three = 0x40400000, inf = 0x7F800000, negZero = 0x80000000,
+                 nanF64 = 0x7FF00000DEADBEEFull;
+  EXPECT_EQ(floatArith(FloatArithOp::ArithRemF, ScalarKind::F32, inf, inf, 0, false), inf);       // inf % inf = inf
+  EXPECT_EQ(floatArith(FloatArithOp::ArithRemF, ScalarKind::F32, negZero, three, 0, false), 0u);  // -0 % 3 = +0
+  EXPECT_EQ(floatArith(FloatArithOp::ArithMaxNumF, ScalarKind::F32, negZero, 0, 0, false), 0u);   // max(-0, +0) = +0
+  EXPECT_EQ(floatArith(FloatArithOp::ArithMinNumF, ScalarKind::F32, 0, negZero, 0, false),
+            negZero);  // min(+0, -0) = -0
   EXPECT_EQ(floatArith(FloatArithOp::ArithMaxNumF, ScalarKind::F32, 0x7FC00000, one, 0, false), one);  // NaN ignored
   EXPECT_EQ(floatArith(FloatArithOp::ArithAddF, ScalarKind::F32, 0x7FC00001, one, 0, false), 0x7FFFFFFFu);
-  EXPECT_EQ(floatArith(FloatArithOp::ArithAddF, ScalarKind::F64, nanF64, 0x3FF0000000000000ull, 0, false), nanF64 | (1ull << 51));
-  EXPECT_EQ(floatArith(FloatArithOp::ArithMulF, ScalarKind::F64, 0, 0x7FF0000000000000ull, 0, false), 0xFFF8000000000000ull);
+  EXPECT_EQ(floatArith(FloatArithOp::ArithAddF, ScalarKind::F64, nanF64, 0x3FF0000000000000ull, 0, false),
+            nanF64 | (1ull << 51));
+  EXPECT_EQ(floatArith(FloatArithOp::ArithMulF, ScalarKind::F64, 0, 0x7FF0000000000000ull, 0, false),
+            0xFFF8000000000000ull);
   EXPECT_TRUE(floatCompare(FloatPredicate::Une, ScalarKind::F16, 0x7E00, 0x7E00));
   EXPECT_FALSE(floatCompare(FloatPredicate::Oeq, ScalarKind::F16, 0x7E00, 0x7E00));
   EXPECT_TRUE(floatCompare(FloatPredicate::Oeq, ScalarKind::BF16, 0x8000, 0x0000));  // -0 == +0

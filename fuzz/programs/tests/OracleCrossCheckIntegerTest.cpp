@@ -12,10 +12,11 @@ namespace tilesim::fuzz::oracle::testing {
 namespace {
 
 constexpr IntArithOp kIntOps[] = {
-    IntArithOp::ArithAddI,  IntArithOp::ArithSubI,  IntArithOp::ArithMulI,  IntArithOp::ArithDivSI, IntArithOp::ArithDivUI,
-    IntArithOp::ArithRemSI, IntArithOp::ArithRemUI, IntArithOp::ArithAndI,  IntArithOp::ArithOrI,   IntArithOp::ArithXOrI,
-    IntArithOp::ArithShLI,  IntArithOp::ArithShRSI, IntArithOp::ArithShRUI, IntArithOp::ArithMaxSI, IntArithOp::ArithMinSI,
-    IntArithOp::ArithMaxUI, IntArithOp::ArithMinUI, IntArithOp::TTMulhiUI,  IntArithOp::MathAbsI,
+    IntArithOp::ArithAddI,  IntArithOp::ArithSubI,  IntArithOp::ArithMulI,  IntArithOp::ArithDivSI,
+    IntArithOp::ArithDivUI, IntArithOp::ArithRemSI, IntArithOp::ArithRemUI, IntArithOp::ArithAndI,
+    IntArithOp::ArithOrI,   IntArithOp::ArithXOrI,  IntArithOp::ArithShLI,  IntArithOp::ArithShRSI,
+    IntArithOp::ArithShRUI, IntArithOp::ArithMaxSI, IntArithOp::ArithMinSI, IntArithOp::ArithMaxUI,
+    IntArithOp::ArithMinUI, IntArithOp::TTMulhiUI,  IntArithOp::MathAbsI,
 };
 constexpr IntPredicate kIntPredicates[] = {IntPredicate::Eq,  IntPredicate::Ne,  IntPredicate::Slt, IntPredicate::Sle,
                                            IntPredicate::Sgt, IntPredicate::Sge, IntPredicate::Ult, IntPredicate::Ule,
@@ -63,7 +64,8 @@ void crossCheckWidth(const std::function<void(const std::function<void(U, U)>&)>
   constexpr int width = static_cast<int>(sizeof(U) * 8);
   for (IntArithOp op : kIntOps) {
     Mismatches arith("integer op " + std::to_string(static_cast<int>(op)) + " at i" + std::to_string(width));
-    Mismatches overflow("signed overflow of op " + std::to_string(static_cast<int>(op)) + " at i" + std::to_string(width));
+    Mismatches overflow("signed overflow of op " + std::to_string(static_cast<int>(op)) + " at i" +
+                        std::to_string(width));
     forEachPair([&](U a, U b) {
       auto describe = [&] { return "op " + std::to_string(static_cast<int>(op)) + "(" + hex(a) + ", " + hex(b) + ")"; };
       arith.expectSame(integerArith(op, width, a, b), scalarEvalArith<U>(op, a, b), describe);
@@ -71,7 +73,8 @@ void crossCheckWidth(const std::function<void(const std::function<void(U, U)>&)>
     });
   }
   for (IntPredicate predicate : kIntPredicates) {
-    Mismatches compare("cmpi predicate " + std::to_string(static_cast<int>(predicate)) + " at i" + std::to_string(width));
+    Mismatches compare("cmpi predicate " + std::to_string(static_cast<int>(predicate)) + " at i" +
+                       std::to_string(width));
     forEachPair([&](U a, U b) {
       compare.expectSame(integerCompare(predicate, width, a, b), scalar::compareInt(predicate, a, b), [&] {
         return "cmpi " + std::to_string(static_cast<int>(predicate)) + "(" + hex(a) + ", " + hex(b) + ")";
@@ -84,7 +87,8 @@ template <typename U>
 void sampledPairs(const std::function<void(U, U)>& body) {
   std::mt19937_64 random(sizeof(U));
   constexpr int width = static_cast<int>(sizeof(U) * 8);
-  for (int i = 0; i < kSamples; ++i) body(static_cast<U>(sampleInteger(width, random)), static_cast<U>(sampleInteger(width, random)));
+  for (int i = 0; i < kSamples; ++i)
+    body(static_cast<U>(sampleInteger(width, random)), static_cast<U>(sampleInteger(width, random)));
 }
 
 TEST(OracleCrossCheckInteger, EveryEightBitPair) {

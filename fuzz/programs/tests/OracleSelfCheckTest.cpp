@@ -34,7 +34,9 @@ TEST(OracleSelfCheck, DoubleToSingleMatchesTheFpu) {
   std::mt19937_64 random(3);
   for (int i = 0; i < 4 * kSamples; ++i) {
     uint64_t bits = sampleFloat(ScalarKind::F64, random);
-    if (i % 2) bits = (bits & 0x800FFFFFFFFFFFFFull) | (static_cast<uint64_t>(1023 - 160 + random() % 300) << 52);  // f32's range
+    if (i % 2)
+      bits =
+          (bits & 0x800FFFFFFFFFFFFFull) | (static_cast<uint64_t>(1023 - 160 + random() % 300) << 52);  // f32's range
     const double value = doubleOf(bits);
     if (value != value) continue;  // NaN bits are the GPU's, not the FPU's
     nearest.expectSame(encodeFloat(value, ScalarKind::F32), bitsOf(hardwareNarrow(value)), [&] { return hex(bits); });
@@ -51,7 +53,8 @@ TEST(OracleSelfCheck, IntegerToFloatMatchesTheFpu) {
   for (int i = 0; i < kSamples; ++i) {
     const uint64_t bits = sampleInteger(64, random);
     const volatile int64_t value = static_cast<int64_t>(bits);
-    single.expectSame(integerToFloat(bits, 64, false, ScalarKind::F32), bitsOf(static_cast<float>(value)), [&] { return hex(bits); });
+    single.expectSame(integerToFloat(bits, 64, false, ScalarKind::F32), bitsOf(static_cast<float>(value)),
+                      [&] { return hex(bits); });
     const double asDouble = static_cast<double>(value);
     uint64_t doubleBits;
     std::memcpy(&doubleBits, &asDouble, sizeof doubleBits);
@@ -70,14 +73,16 @@ TEST(OracleSelfCheck, HalfMatchesLibgcc) {
   };
   for (int i = 0; i < 4 * kSamples; ++i) {
     uint64_t bits = sampleFloat(ScalarKind::F64, random);
-    if (i % 2) bits = (bits & 0x800FFFFFFFFFFFFFull) | (static_cast<uint64_t>(1023 - 30 + random() % 50) << 52);  // f16's range
+    if (i % 2)
+      bits = (bits & 0x800FFFFFFFFFFFFFull) | (static_cast<uint64_t>(1023 - 30 + random() % 50) << 52);  // f16's range
     const volatile double value = doubleOf(bits);
     if (value != value) continue;
-    fromDouble.expectSame(encodeFloat(value, ScalarKind::F16), halfBits(static_cast<_Float16>(value)), [&] { return hex(bits); });
+    fromDouble.expectSame(encodeFloat(value, ScalarKind::F16), halfBits(static_cast<_Float16>(value)),
+                          [&] { return hex(bits); });
     const uint64_t integer = sampleInteger(32, random);
     const volatile int32_t signedValue = static_cast<int32_t>(integer);
-    fromInteger.expectSame(integerToFloat(integer, 32, false, ScalarKind::F16), halfBits(static_cast<_Float16>(signedValue)),
-                           [&] { return hex(integer); });
+    fromInteger.expectSame(integerToFloat(integer, 32, false, ScalarKind::F16),
+                           halfBits(static_cast<_Float16>(signedValue)), [&] { return hex(integer); });
   }
 #else
   GTEST_SKIP() << "no _Float16 on this compiler/target";
