@@ -116,6 +116,9 @@ bool isNaNBits(uint64_t bits, ScalarKind kind) {
 }
 
 double decodeFloat(uint64_t bits, ScalarKind kind) {
+  // f64 and f32 are the host's own formats: their bits are the value (the hot path of the reference).
+  if (kind == ScalarKind::F64) return std::bit_cast<double>(bits);
+  if (kind == ScalarKind::F32) return static_cast<double>(std::bit_cast<float>(static_cast<uint32_t>(bits)));
   const Format format = formatOf(kind);
   const int signPosition = format.exponentBits + format.mantissaBits;
   const bool negative = (bits >> signPosition) & 1;
@@ -138,6 +141,11 @@ double decodeFloat(uint64_t bits, ScalarKind kind) {
 
 uint64_t encodeFloat(double value, ScalarKind kind, Round round, bool saturate) {
   if (value != value) return canonicalNaN(kind);
+  // f64 is exact; f32 under nearest-even without saturation is the FPU's own conversion (OracleSelfCheck checks
+  // the generic routine below against it).
+  if (kind == ScalarKind::F64) return std::bit_cast<uint64_t>(value);
+  if (kind == ScalarKind::F32 && round == Round::NearestEven && !saturate)
+    return std::bit_cast<uint32_t>(static_cast<float>(value));
   const Format format = formatOf(kind);
   const uint64_t sign = std::signbit(value) ? uint64_t{1} << (format.exponentBits + format.mantissaBits) : 0;
   const double magnitude = std::fabs(value);
