@@ -11,9 +11,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "fuzz/programs/OracleScalar.h"
 #include "fuzz/programs/ReferenceLanes.h"
 #include "fuzz/programs/ReferenceState.h"
-#include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
 #include "ir/OpFacts.h"
 #include "ir/launch/ParameterName.h"
@@ -85,7 +85,7 @@ void Reference::bindArgument(const Value* parameter, const std::string& name) {
       if (isBuffer) {
         lanes.buffer = bufferIndex;
       } else if (parameter->type.isFloat()) {
-        lanes.bits[0] = floatBitsFromDouble(argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue),
+        lanes.bits[0] = oracle::encodeFloat(argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue),
                                             parameter->type.scalarKind());
       } else {
         lanes.bits[0] = maskToWidth(static_cast<uint64_t>(argument.intValue), parameter->type.scalarKind());

@@ -1,6 +1,7 @@
 // The fuzzer's independent oracle: a deliberately simple evaluator that walks a kernel op by op and computes every
-// lane on its own with the per-element functions of ir/eval/ScalarEval.h (never the interpreter's tile loops,
-// fast paths, lane gathers or vectorised combine regions). Shape ops, loads, stores, masks, reductions (the tree
+// lane on its own with the fuzzer's own scalar semantics, OracleScalar.h (never ir/eval's scalar code, except the
+// transcendental math ReferenceLanes.cpp lists, nor the interpreter's tile loops, fast paths, lane gathers or
+// vectorised combine regions). Shape ops, loads, stores, masks, reductions (the tree
 // over index bits, lowest bit first) and scans (Kogge-Stone) are written out plainly from docs/semantics.md. Programs run one after another.
 //
 // It covers the ops the program generator emits (KernelGen.h): elementwise arith/math, casts, constants, ranges,

@@ -1,14 +1,21 @@
-// Lane-by-lane semantics for the fuzzer's reference (see ReferenceLanes.h). Integer ops dispatch on the width
-// once per lane and call ScalarEval.h's templates (i1 widened with boolToWide, as ScalarEval.h defines it);
-// float ops decode each operand with FloatCodec, apply the C++ operation or ScalarEval.h function, and encode the
-// one result. Casts use ScalarEval.h's conversion functions; float->float casts always take the generic
-// convertFloat path (never the halfFromFloat/bfloatFromFloat fast paths the interpreter uses for f32 sources).
+// Lane-by-lane semantics for the fuzzer's reference (see ReferenceLanes.h). Every value is computed by the
+// fuzzer's own scalar oracle (OracleScalar.h), written again from docs/semantics.md, so a bug planted in the
+// interpreter's shared scalar code (ir/eval/ScalarEval) is a mismatch instead of a copied expected value:
+// integer arithmetic, compares, shifts, division, min/max; float + - * / remf, max/min in both NaN conventions,
+// clampf, negf, absf, sqrt, floor, ceil, fma, cmpf; every cast (int <-> float, float <-> float with rtne/rtz and
+// fp8 satfinite, NaN payloads) and bitcasts.
+//
+// What still goes through ir/eval, and why: the transcendental math functions math.exp, exp2, log, log2, sin,
+// cos, rsqrt and erf. Their value under the exact profile is, by definition, the result of ir/eval/ExactMath's own
+// algorithms (a fixed sequence of IEEE operations, checked against its baseline in exact_math_clones_test), and
+// under the triton profile the correctly rounded value of <cmath>'s function (ScalarEval's evalMath, only a switch
+// over <cmath> calls). The oracle decodes their operand and rounds their double result itself.
 #include "fuzz/programs/ReferenceLanes.h"
 
 #include <bit>
 #include <cmath>
 
-#include "ir/FloatBits.h"
+#include "fuzz/programs/OracleScalar.h"
 #include "ir/OpAttributes.h"
 #include "ir/OpFacts.h"
 #include "ir/eval/ExactMath.h"
@@ -16,7 +23,8 @@
 
 namespace tilesim::fuzz {
 
-using namespace scalar;
+using scalar::evalMath;
+using scalar::MathFunction;
 
 uint64_t maskToWidth(uint64_t bits, ScalarKind kind) {
   int width = bitWidth(kind);
@@ -33,120 +41,17 @@ int64_t signExtendLane(uint64_t bits, ScalarKind kind) {
 
 namespace {
 
-template <typename U>
-U intArithLane(IntArithOp op, std::span<const U> v) {
-  switch (op) {
-    case IntArithOp::ArithAddI: return addWrap(v[0], v[1]);
-    case IntArithOp::ArithSubI: return subWrap(v[0], v[1]);
-    case IntArithOp::ArithMulI: return mulWrap(v[0], v[1]);
-    case IntArithOp::ArithDivSI: return divSigned(v[0], v[1]);
-    case IntArithOp::ArithDivUI: return divUnsigned(v[0], v[1]);
-    case IntArithOp::ArithRemSI: return remSigned(v[0], v[1]);
-    case IntArithOp::ArithRemUI: return remUnsigned(v[0], v[1]);
-    case IntArithOp::ArithAndI: return static_cast<U>(v[0] & v[1]);
-    case IntArithOp::ArithOrI: return static_cast<U>(v[0] | v[1]);
-    case IntArithOp::ArithXOrI: return static_cast<U>(v[0] ^ v[1]);
-    case IntArithOp::ArithShLI: return shiftLeft(v[0], v[1]);
-    case IntArithOp::ArithShRSI: return shiftRightSigned(v[0], v[1]);
-    case IntArithOp::ArithShRUI: return shiftRightUnsigned(v[0], v[1]);
-    case IntArithOp::ArithMaxSI: return maxSigned(v[0], v[1]);
-    case IntArithOp::ArithMinSI: return minSigned(v[0], v[1]);
-    case IntArithOp::ArithMaxUI: return maxUnsigned(v[0], v[1]);
-    case IntArithOp::ArithMinUI: return minUnsigned(v[0], v[1]);
-    case IntArithOp::TTMulhiUI: return mulHighUnsigned(v[0], v[1]);
-    case IntArithOp::MathAbsI: return absWrap(v[0]);
-  }
-  return 0;
-}
-
-// An integer lane op (IntArith, arith.cmpi) at width U; i1 lanes are widened with boolToWide first.
-template <typename U>
-uint64_t intLaneOfWidth(const Operation& op, std::span<const uint64_t> lanes, bool isBool) {
-  U values[3] = {};
-  for (size_t i = 0; i < lanes.size() && i < 3; ++i)
-    values[i] = isBool ? static_cast<U>(boolToWide(static_cast<uint8_t>(lanes[i]))) : static_cast<U>(lanes[i]);
-  const std::span<const U> v(values, lanes.size());
-  if (op.kind == OpKind::ArithCmpI) return compareInt(CmpIView{op}.predicate(), v[0], v[1]) ? 1 : 0;
-  const U result = intArithLane<U>(familyOp<IntArithOp>(op.kind), v);
-  if (isBool) return wideToBool(static_cast<uint8_t>(result));
-  return static_cast<uint64_t>(result);
-}
-
+// Integer lane ops (IntArith, arith.cmpi): the oracle at the kind's width (i1 is width 1).
 std::optional<uint64_t> intLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind kind) {
-  switch (kind) {
-    case ScalarKind::I1: return intLaneOfWidth<uint8_t>(op, lanes, true);
-    case ScalarKind::I8: return intLaneOfWidth<uint8_t>(op, lanes, false);
-    case ScalarKind::I16: return intLaneOfWidth<uint16_t>(op, lanes, false);
-    case ScalarKind::I32: return intLaneOfWidth<uint32_t>(op, lanes, false);
-    case ScalarKind::I64: return intLaneOfWidth<uint64_t>(op, lanes, false);
-    default: return std::nullopt;  // not an integer kind
-  }
+  if (!isIntegerKind(kind)) return std::nullopt;
+  const int width = bitWidth(kind);
+  const uint64_t b = lanes.size() > 1 ? lanes[1] : 0;
+  if (op.kind == OpKind::ArithCmpI) return oracle::integerCompare(CmpIView{op}.predicate(), width, lanes[0], b) ? 1 : 0;
+  return oracle::integerArith(familyOp<IntArithOp>(op.kind), width, lanes[0], b);
 }
 
-template <ScalarKind K>
-typename FloatCodec<K>::Compute decode(uint64_t bits) {
-  using Storage = typename FloatCodec<K>::Storage;
-  if constexpr (std::is_same_v<Storage, float>) return FloatCodec<K>::load(std::bit_cast<float>(static_cast<uint32_t>(bits)));
-  else if constexpr (std::is_same_v<Storage, double>) return FloatCodec<K>::load(std::bit_cast<double>(bits));
-  else return FloatCodec<K>::load(static_cast<Storage>(bits));
-}
-
-template <ScalarKind K>
-uint64_t encode(typename FloatCodec<K>::Compute value) {
-  auto stored = FloatCodec<K>::store(value);
-  if constexpr (std::is_same_v<decltype(stored), float>) return std::bit_cast<uint32_t>(stored);
-  else if constexpr (std::is_same_v<decltype(stored), double>) return std::bit_cast<uint64_t>(stored);
-  else return static_cast<uint64_t>(stored);
-}
-
-// The operand lanes of a float op decoded once, and the two ways a result is encoded.
-template <ScalarKind K>
-struct FloatLanes {
-  using C = typename FloatCodec<K>::Compute;
-  std::span<const uint64_t> lanes;
-  bool exactMath;
-  C a = decode<K>(lanes[0]);
-  C b = lanes.size() > 1 ? decode<K>(lanes[1]) : C(0);
-  C c = lanes.size() > 2 ? decode<K>(lanes[2]) : C(0);
-  uint64_t sign() const { return uint64_t{1} << (bitWidth(K) - 1); }
-
-  // NVIDIA's f64 NaN results (ScalarEval.h F64NaN); other kinds encode the canonical NaN.
-  uint64_t arith(C value, F64NaN rule) const {
-    if (K == ScalarKind::F64 && value != value) return f64NaNResult(rule, lanes[0], lanes.size() > 1 ? lanes[1] : 0);
-    return encode<K>(value);
-  }
-  // The exact profile's own algorithm where it has one, else the correctly rounded value.
-  uint64_t math(MathFunction function) const {
-    if (exactMath && exactmath::hasOwnAlgorithm(function)) return exactmath::evalBits(function, lanes[0], K);
-    return floatBitsFromDouble(evalMath(function, static_cast<double>(a)), K);
-  }
-};
-
-template <ScalarKind K>
-uint64_t floatArithLane(const Operation& op, const FloatLanes<K>& f) {
-  const auto a = f.a, b = f.b, c = f.c;
-  switch (familyOp<FloatArithOp>(op.kind)) {
-    case FloatArithOp::ArithAddF: return f.arith(a + b, F64NaN::SecondFirst);
-    case FloatArithOp::ArithSubF: return f.arith(a - b, F64NaN::SecondFirst);
-    case FloatArithOp::ArithMulF: return f.arith(a * b, F64NaN::SecondFirst);
-    case FloatArithOp::ArithDivF:
-    case FloatArithOp::TTPreciseDivF: return f.arith(a / b, F64NaN::FirstFirst);
-    case FloatArithOp::ArithRemF:  // an infinite divisor selects the dividend's bits unchanged (f32, f64)
-      if ((K == ScalarKind::F32 || K == ScalarKind::F64) && std::isinf(b)) return f.lanes[0];
-      return f.arith(remainderNvidia<typename FloatLanes<K>::C>(a, b), F64NaN::FirstFirst);
-    case FloatArithOp::ArithMaxNumF: return f.arith(maxNum(a, b), F64NaN::SecondFirst);
-    case FloatArithOp::ArithMinNumF: return f.arith(minNum(a, b), F64NaN::SecondFirst);
-    case FloatArithOp::ArithMaximumF: return f.arith(maximum(a, b), F64NaN::Positive);
-    case FloatArithOp::ArithMinimumF: return f.arith(minimum(a, b), F64NaN::Positive);
-    case FloatArithOp::ArithNegF: return f.lanes[0] ^ f.sign();
-    case FloatArithOp::TTClampF:
-      return encode<K>(ClampFView{op}.propagateNan() == PropagateNan::All ? minimum(maximum(a, b), c) : minNum(maxNum(a, b), c));
-  }
-  return 0;
-}
-
-// The math functions the reference takes from ScalarEval's library (and, under the exact profile, from the
-// exact profile's own algorithms); nullopt for the math ops written out in mathLane.
+// The math functions the reference still takes from ir/eval (see the opening comment); nullopt for the math ops
+// with an exact definition, which the oracle computes.
 std::optional<MathFunction> libraryFunction(MathOp op) {
   switch (op) {
     case MathOp::MathExp: return MathFunction::Exp;
@@ -163,48 +68,41 @@ std::optional<MathFunction> libraryFunction(MathOp op) {
   return std::nullopt;
 }
 
-template <ScalarKind K>
-uint64_t mathLane(const Operation& op, const FloatLanes<K>& f) {
-  const auto a = f.a, b = f.b, c = f.c;
+uint64_t mathLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind kind, bool exactMath) {
   const MathOp mathOp = familyOp<MathOp>(op.kind);
-  if (std::optional<MathFunction> function = libraryFunction(mathOp)) return f.math(*function);
+  if (std::optional<MathFunction> function = libraryFunction(mathOp)) {
+    // The exact profile's own algorithm where it has one, else the correctly rounded value of <cmath>'s function.
+    if (exactMath && exactmath::hasOwnAlgorithm(*function)) return exactmath::evalBits(*function, lanes[0], kind);
+    return oracle::encodeFloat(evalMath(*function, oracle::decodeFloat(lanes[0], kind)), kind);
+  }
+  const uint64_t b = lanes.size() > 1 ? lanes[1] : 0, c = lanes.size() > 2 ? lanes[2] : 0;
   switch (mathOp) {
-    case MathOp::MathAbsF: return f.lanes[0] & ~f.sign();
+    case MathOp::MathAbsF: return oracle::floatExactMath(oracle::ExactMath::Abs, kind, lanes[0]);
     case MathOp::MathSqrt:
-    case MathOp::TTPreciseSqrt: return f.arith(std::sqrt(a), F64NaN::FirstFirst);
-    case MathOp::MathFloor: return encode<K>(std::floor(a));
-    case MathOp::MathCeil: return encode<K>(std::ceil(a));
-    case MathOp::MathFma:
-      if (K == ScalarKind::F64 && std::isnan(std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c))))
-        return f64NaNResult(F64NaN::FmaOrder, f.lanes[0], f.lanes[1], f.lanes[2]);
-      return floatBitsFromDouble(fusedMultiplyAdd(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c), K), K);
+    case MathOp::TTPreciseSqrt: return oracle::floatExactMath(oracle::ExactMath::Sqrt, kind, lanes[0]);
+    case MathOp::MathFloor: return oracle::floatExactMath(oracle::ExactMath::Floor, kind, lanes[0]);
+    case MathOp::MathCeil: return oracle::floatExactMath(oracle::ExactMath::Ceil, kind, lanes[0]);
+    case MathOp::MathFma: return oracle::floatExactMath(oracle::ExactMath::Fma, kind, lanes[0], b, c);
     case MathOp::MathExp: case MathOp::MathExp2: case MathOp::MathLog: case MathOp::MathLog2: case MathOp::MathSin:
     case MathOp::MathCos: case MathOp::MathRsqrt: case MathOp::MathErf: break;  // libraryFunction above
   }
   return 0;
 }
 
-// A float lane op (FloatArith, Math, arith.cmpf) on lanes of kind K.
-template <ScalarKind K>
-uint64_t floatLaneOfKind(const Operation& op, std::span<const uint64_t> lanes, bool exactMath) {
-  const FloatLanes<K> f{lanes, exactMath};
-  if (op.kind == OpKind::ArithCmpF) return compareFloat(CmpFView{op}.predicate(), f.a, f.b) ? 1 : 0;
-  if (opFamily(op.kind) == OpFamily::Math) return mathLane<K>(op, f);
-  return floatArithLane<K>(op, f);
-}
-
+// A float lane op (FloatArith, Math, arith.cmpf) on lanes of an arithmetic float kind (f16, bf16, f32, f64).
 std::optional<uint64_t> floatLane(const Operation& op, std::span<const uint64_t> lanes, ScalarKind kind, bool exactMath) {
-  switch (kind) {
-    case ScalarKind::F16: return floatLaneOfKind<ScalarKind::F16>(op, lanes, exactMath);
-    case ScalarKind::BF16: return floatLaneOfKind<ScalarKind::BF16>(op, lanes, exactMath);
-    case ScalarKind::F32: return floatLaneOfKind<ScalarKind::F32>(op, lanes, exactMath);
-    case ScalarKind::F64: return floatLaneOfKind<ScalarKind::F64>(op, lanes, exactMath);
-    default: return std::nullopt;  // not an arithmetic float kind
-  }
+  if (kind != ScalarKind::F16 && kind != ScalarKind::BF16 && kind != ScalarKind::F32 && kind != ScalarKind::F64)
+    return std::nullopt;  // fp8 arithmetic does not lower on NVIDIA; integers are not float lanes
+  const uint64_t b = lanes.size() > 1 ? lanes[1] : 0, c = lanes.size() > 2 ? lanes[2] : 0;
+  if (op.kind == OpKind::ArithCmpF) return oracle::floatCompare(CmpFView{op}.predicate(), kind, lanes[0], b) ? 1 : 0;
+  if (opFamily(op.kind) == OpFamily::Math) return mathLane(op, lanes, kind, exactMath);
+  const bool clampPropagatesNan = op.kind == OpKind::TTClampF && ClampFView{op}.propagateNan() == PropagateNan::All;
+  return oracle::floatArith(familyOp<FloatArithOp>(op.kind), kind, lanes[0], b, c, clampPropagatesNan);
 }
 
-Rounding roundingOf(const Operation& op) {
-  return FpToFpView{op}.rounding() == RoundingMode::Rtz ? Rounding::TowardZero : Rounding::NearestEven;
+oracle::Round roundingOf(const Operation& op) {
+  if (op.kind != OpKind::TTFpToFp) return oracle::Round::NearestEven;
+  return FpToFpView{op}.rounding() == RoundingMode::Rtz ? oracle::Round::TowardZero : oracle::Round::NearestEven;
 }
 
 uint64_t castLane(const Operation& op, uint64_t bits, ScalarKind from, ScalarKind to, bool* ub) {
@@ -212,21 +110,14 @@ uint64_t castLane(const Operation& op, uint64_t bits, ScalarKind from, ScalarKin
     case CastOp::ArithExtSI: return maskToWidth(static_cast<uint64_t>(signExtendLane(bits, from)), to);
     case CastOp::ArithExtUI:
     case CastOp::ArithTruncI: return maskToWidth(maskToWidth(bits, from), to);
-    case CastOp::ArithSIToFP: return floatBitsFromInteger(bits, bitWidth(from), false, to);
-    case CastOp::ArithUIToFP: return floatBitsFromInteger(bits, bitWidth(from), true, to);
+    case CastOp::ArithSIToFP: return oracle::integerToFloat(bits, bitWidth(from), false, to);
+    case CastOp::ArithUIToFP: return oracle::integerToFloat(bits, bitWidth(from), true, to);
     case CastOp::ArithFPToSI:
-    case CastOp::ArithFPToUI: {
-      bool outOfRange = false;
-      uint64_t value = integerFromFloat(doubleFromFloatBits(bits, from), from, bitWidth(to),
-                                        op.kind == OpKind::ArithFPToUI, &outOfRange);
-      *ub = outOfRange;
-      return maskToWidth(value, to);
-    }
+    case CastOp::ArithFPToUI:
+      return oracle::floatToInteger(bits, from, bitWidth(to), op.kind == OpKind::ArithFPToUI, ub);
     case CastOp::ArithExtF:
     case CastOp::ArithTruncF:
-    case CastOp::TTFpToFp:
-      if (std::optional<uint64_t> nan = convertedNaNBits(bits, from, to)) return *nan;
-      return convertFloat(doubleFromFloatBits(bits, from), to, op.kind == OpKind::TTFpToFp ? roundingOf(op) : Rounding::NearestEven);
+    case CastOp::TTFpToFp: return oracle::floatToFloat(bits, from, to, roundingOf(op));
     case CastOp::ArithBitcast:
     case CastOp::TTBitcast: return bits;
   }

@@ -1,7 +1,7 @@
 // One lane of one elementwise op, for the fuzzer's reference evaluator (ReferenceEval.h). Lanes are raw bits:
-// integers masked to their width (i1 is 0 or 1), floats in their own format. Every value comes from a function of
-// ir/eval/ScalarEval.h or ir/FloatBits.h applied to this one lane, so nothing here shares the interpreter's
-// whole-tile loops or their per-kind fast paths.
+// integers masked to their width (i1 is 0 or 1), floats in their own format. Every value comes from the fuzzer's
+// own scalar oracle (OracleScalar.h) applied to this one lane, so nothing here shares the interpreter's whole-tile
+// loops or its scalar code (ir/eval/ScalarEval), except the transcendental math ReferenceLanes.cpp lists.
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "fuzz/programs/OracleScalar.h"
 #include "fuzz/programs/ReferenceLanes.h"
 #include "fuzz/programs/ReferenceState.h"
 #include "ir/FloatBits.h"
@@ -21,7 +22,7 @@ uint64_t atomicCombine(AtomicRmwKind rmw, uint64_t old, uint64_t v, ScalarKind k
     case AtomicRmwKind::FAdd: {
       const bool ftz = tritonFloat && kind == ScalarKind::F32;
       auto flush = [&](double x) { return ftz && x != 0 && std::fabs(x) < 0x1p-126 ? std::copysign(0.0, x) : x; };
-      return floatBitsFromDouble(flush(flush(doubleFromFloatBits(old, kind)) + flush(doubleFromFloatBits(v, kind))), kind);
+      return oracle::encodeFloat(flush(flush(oracle::decodeFloat(old, kind)) + flush(oracle::decodeFloat(v, kind))), kind);
     }
     case AtomicRmwKind::Max: return so >= sv ? old : v;
     case AtomicRmwKind::Min: return so <= sv ? old : v;

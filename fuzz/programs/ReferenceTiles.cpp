@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "fuzz/programs/OracleScalar.h"
 #include "fuzz/programs/ReferenceLanes.h"
 #include "fuzz/programs/ReferenceState.h"
-#include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::fuzz::reference {
@@ -163,7 +163,7 @@ void Reference::dot(const Operation& op) {
   const int64_t m = a.shape[0], kk = a.shape[1], n = b.shape[1];
   const bool tf32 = DotView{op}.inputPrecision() == InputPrecision::TF32 && ak == ScalarKind::F32;
   auto asFloat = [&](uint64_t bits, ScalarKind kind) {
-    float f = static_cast<float>(doubleFromFloatBits(bits, kind));  // exact: every dot input fits f32
+    float f = static_cast<float>(oracle::decodeFloat(bits, kind));  // exact: every dot input fits f32
     if (tf32) {
       uint32_t u = static_cast<uint32_t>(bits);
       if ((u & 0x7F800000u) != 0x7F800000u) u &= 0xFFFFE000u;
@@ -178,14 +178,14 @@ void Reference::dot(const Operation& op) {
       for (int64_t k = 0; k < kk; ++k) undefined |= a.undefined[i * kk + k] | b.undefined[k * n + j];
       uint64_t bits = 0;
       if (isFloatKind(ak) && rk == ScalarKind::F64) {
-        double acc = doubleFromFloatBits(c.bits[i * n + j], rk);
+        double acc = oracle::decodeFloat(c.bits[i * n + j], rk);
         for (int64_t k = 0; k < kk; ++k)
-          acc = std::fma(doubleFromFloatBits(a.bits[i * kk + k], ak), doubleFromFloatBits(b.bits[k * n + j], bk), acc);
-        bits = floatBitsFromDouble(acc, rk);
+          acc = std::fma(oracle::decodeFloat(a.bits[i * kk + k], ak), oracle::decodeFloat(b.bits[k * n + j], bk), acc);
+        bits = oracle::encodeFloat(acc, rk);
       } else if (isFloatKind(ak)) {
-        float acc = static_cast<float>(doubleFromFloatBits(c.bits[i * n + j], rk));
+        float acc = static_cast<float>(oracle::decodeFloat(c.bits[i * n + j], rk));
         for (int64_t k = 0; k < kk; ++k) acc = std::fma(asFloat(a.bits[i * kk + k], ak), asFloat(b.bits[k * n + j], bk), acc);
-        bits = floatBitsFromDouble(static_cast<double>(acc), rk);  // f16 results: rounded once
+        bits = oracle::encodeFloat(static_cast<double>(acc), rk);  // f16 results: rounded once
       } else {
         uint32_t acc = static_cast<uint32_t>(c.bits[i * n + j]);
         for (int64_t k = 0; k < kk; ++k)
