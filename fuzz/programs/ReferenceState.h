@@ -51,6 +51,8 @@ class Reference {
       : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact), module_(module) {}
 
   ReferenceOutcome run();
+  // For every view (alias_of argument): its buffer index and its storage's (ReferenceEval.cpp).
+  std::vector<std::pair<size_t, size_t>> viewsOfStorage() const;
 
  private:
   // ---- ReferenceEval.cpp: the walk ----

@@ -13,8 +13,12 @@ KernelBuilder::~KernelBuilder() = default;
 void KernelBuilder::setNameHint(std::string hint) { emitter_->setNameHint(std::move(hint)); }
 
 Tensor KernelBuilder::pointerArg(const std::string& name, DType pointee, bool divisibleBy16) {
+  return pointerArgWithDivisibility(name, pointee, divisibleBy16 ? 16 : 0);
+}
+
+Tensor KernelBuilder::pointerArgWithDivisibility(const std::string& name, DType pointee, int divisibility) {
   std::vector<NamedAttribute> attributes;
-  if (divisibleBy16) attributes.push_back({"tt.divisibility", Attribute::integer(16, Type::i32())});
+  if (divisibility > 1) attributes.push_back({"tt.divisibility", Attribute::integer(divisibility, Type::i32())});
   Value* value = emitter_->addArgument(Type::pointer(irType(pointee)), name, std::move(attributes));
   return Emitter::tensorOf(value, pointee, true, {});
 }

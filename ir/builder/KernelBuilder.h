@@ -44,6 +44,9 @@ class KernelBuilder {
 
   // ---- signature ----
   Tensor pointerArg(const std::string& name, DType pointee, bool divisibleBy16 = true);
+  // A pointer parameter with `tt.divisibility = divisibility` (a power of two; 0 or 1: no claim). Triton itself
+  // only claims 16; smaller honest claims describe views that start mid-buffer (the fuzzer's offset views).
+  Tensor pointerArgWithDivisibility(const std::string& name, DType pointee, int divisibility);
   Tensor scalarArg(const std::string& name, DType dtype);
 
   // ---- naming and errors ----
