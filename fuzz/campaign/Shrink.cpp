@@ -225,6 +225,7 @@ class Shrinker {
       if (plan_.inputs[i].trim != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].trim = 0; });
       if (!plan_.inputs[i].withOther) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].withOther = true; });
       if (!plan_.inputs[i].pointer.plain()) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].pointer = PointerPlan{}; });
+      if (plan_.inputs[i].convert != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].convert = 0; });
     }
     for (size_t j = 0; j < plan_.outputTrims.size(); ++j)
       if (plan_.outputTrims[j] != 0) any |= tryPlan([j](KernelPlan& c) { c.outputTrims[j] = 0; });

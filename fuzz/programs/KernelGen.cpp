@@ -44,7 +44,10 @@ int KernelWriter::build() {
   indices_.push_back(pid_);
   Tensor offs = offsets(plan_.block);
   indices_.push_back(offs);
-  for (size_t i = 0; i < plan_.inputs.size(); ++i) values_.push_back(loadInput(i, offs));
+  for (size_t i = 0; i < plan_.inputs.size(); ++i) {
+    values_.push_back(loadInput(i, offs));
+    if (Tensor converted = convertInput(i, values_.back()); converted.valid()) values_.push_back(converted);
+  }
   if (kb_.failed()) return -2;
   for (size_t n = 0; n < plan_.nodes.size(); ++n) {
     if (skip_[n]) continue;
@@ -187,12 +190,14 @@ void addArguments(const kernelgen::KernelWriter& writer, BuiltKernel& built, std
   const size_t firstStorage = built.arguments.size();
   for (const kernelgen::KernelWriter::Storage& storage : writer.storages()) {
     built.arguments.push_back(LaunchArgument::buffer(storage.name, builder::scalarKindOf(storage.dtype),
-                                                     randomBuffer(storage.dtype, storage.length, rng)));
+                                                     randomBuffer(storage.dtype, storage.length, rng, storage.convertsTo)));
     built.argumentDTypes.push_back(storage.dtype);
   }
-  auto add = [&](const std::string& name, DType dtype, int64_t length, const kernelgen::KernelWriter::View& view) {
+  auto add = [&](const std::string& name, DType dtype, int64_t length, const kernelgen::KernelWriter::View& view,
+                 DType convertsTo) {
     if (view.storage < 0) {
-      built.arguments.push_back(LaunchArgument::buffer(name, builder::scalarKindOf(dtype), randomBuffer(dtype, length, rng)));
+      built.arguments.push_back(
+          LaunchArgument::buffer(name, builder::scalarKindOf(dtype), randomBuffer(dtype, length, rng, convertsTo)));
     } else {
       const LaunchArgument storage = built.arguments[firstStorage + static_cast<size_t>(view.storage)];
       built.arguments.push_back(viewOf(name, dtype, storage, view.offset, length));
@@ -200,11 +205,12 @@ void addArguments(const kernelgen::KernelWriter& writer, BuiltKernel& built, std
     built.argumentDTypes.push_back(dtype);
   };
   const std::vector<InputPlan>& inputs = writer.plan().inputs;
-  for (size_t i = 0; i < inputs.size(); ++i) add("in" + std::to_string(i), inputs[i].dtype, writer.inputLength(i), writer.inputView(i));
+  for (size_t i = 0; i < inputs.size(); ++i)
+    add("in" + std::to_string(i), inputs[i].dtype, writer.inputLength(i), writer.inputView(i), writer.inputConvertsTo(i));
   for (size_t k = 0; k < writer.atomics().size(); ++k)
-    add("atom" + std::to_string(k), writer.atomics()[k].dtype, writer.atomics()[k].length, kernelgen::KernelWriter::View{});
+    add("atom" + std::to_string(k), writer.atomics()[k].dtype, writer.atomics()[k].length, kernelgen::KernelWriter::View{}, DType::Int1);
   for (size_t j = 0; j < writer.stored().size(); ++j)
-    add("out" + std::to_string(j), writer.stored()[j].dtype, writer.outputLength(j), writer.outputView(j));
+    add("out" + std::to_string(j), writer.stored()[j].dtype, writer.outputLength(j), writer.outputView(j), DType::Int1);
 }
 
 }  // namespace

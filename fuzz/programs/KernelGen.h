@@ -35,7 +35,7 @@ enum class NodeOp : uint8_t {
   Sum, Max, Min, Argmax, Argmin, Cumsum, Trans, Reshape, Gather, ReduceProduct, Join, Split, Cat,
   // Swarm features (Feature bits below); each needs its bit in KernelPlan::features.
   ForLoop, WhileLoop, IfElse, Call, AtomicOwn, AtomicShared, Dot, Histogram, TileGather, Fp8, Library, Assert,
-  Barrier, NumPrograms, Unsplat, BlockLoad, PointerRoundTrip,
+  Barrier, NumPrograms, Unsplat, BlockLoad, PointerRoundTrip, DescriptorLoad,
   kCount,
 };
 
@@ -46,7 +46,7 @@ enum Feature : uint32_t {
   kFeatureCall = 1u << 2,       // tt.call of a private helper
   kFeatureAtomics = 1u << 3,    // tt.atomic_rmw / tt.atomic_cas: one lane per address, or commutative int ops
   kFeatureDot = 1u << 4,        // tt.dot at tensor-core shapes, every input dtype
-  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather, block pointers (make_tensor_ptr, advance, checked loads)
+  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather, block pointers, tensor descriptor loads
   kFeatureFp8 = 1u << 6,        // fp8e4nv / fp8e5 casts (tt.fp_to_fp)
   kFeatureMisc = 1u << 7,       // precise div/sqrt, erf, negf, arith.bitcast, unsplat, assert, barrier, num_programs
   kFeatureUB = 1u << 8,         // allow lanes with undefined behaviour (literal 0 divisors, float->int out of range)
@@ -77,7 +77,10 @@ struct PointerPlan {
   int maskKind = 0;                // 0 `idx < n`; 1 and `offs % k != r`; 2 and `offs >= lo`
   int maskParam = 0;               // k, r or lo, from this number
   int shareStorage = -1;           // inputs: an earlier input of the same dtype whose storage this view shares
-  bool plain() const { return viewOffset == 0 && claimDivisibility && !offsets64 && stride == 1 && shift == 0 && maskKind == 0 && shareStorage < 0; }
+  bool descriptor = false;         // outputs: stored through a tensor descriptor (tt.descriptor_store)
+  bool plain() const {
+    return viewOffset == 0 && claimDivisibility && !offsets64 && stride == 1 && shift == 0 && maskKind == 0 && shareStorage < 0 && !descriptor;
+  }
 };
 
 struct InputPlan {
@@ -87,6 +90,10 @@ struct InputPlan {
   bool sanitize = false;          // without `other`: tl.where(mask, x, 0) right after the load
   int otherIndex = 0;
   PointerPlan pointer;
+  // Value diversity: 1.. converts the loaded value right away (kLoadConversions in KernelPointers.cpp: narrower
+  // floats with either rounding, fp8, integers; integer inputs to floats), and its buffer's rounding-tie values
+  // aim at that conversion. 0: none.
+  int convert = 0;
 };
 
 struct KernelPlan {
@@ -123,6 +130,8 @@ BuiltKernel buildKernel(const KernelPlan& plan);
 std::string describePlan(const KernelPlan& plan);
 
 // Random buffer contents with the values that find bugs: small values, zeros, signs, extremes, NaN, inf, subnormals.
-std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng);
+// `convertsTo`: the dtype the program converts these values to first (Int1: none); the tie values aim at it.
+std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng,
+                                  builder::DType convertsTo = builder::DType::Int1);
 
 }  // namespace tilesim::fuzz

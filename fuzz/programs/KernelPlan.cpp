@@ -33,6 +33,8 @@ PointerPlan genPointerPlan(bool input) {
     pointer.stride = *rc::gen::weightedElement<int64_t>({{4, 1}, {1, 2}, {1, 3}});
     pointer.shift = *rc::gen::weightedElement<int64_t>({{3, 0}, {1, 1}, {1, 2}, {1, 3}});
     pointer.shareStorage = *rc::gen::weightedElement<int>({{2, -1}, {1, 0}, {1, 1}});
+  } else {
+    pointer.descriptor = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
   }
   return pointer;
 }
@@ -45,7 +47,8 @@ const char* nodeOpName(NodeOp op) {
                                  "neg", "invert", "abs", "cast", "bitcast", "math", "fma", "clamp", "umulhi",
                                  "sum", "max", "min", "argmax", "argmin", "cumsum", "trans", "reshape", "gather", "reduce_product", "join", "split", "cat",
                                  "for", "while", "if", "call", "atomic_own", "atomic_shared", "dot", "histogram", "tile_gather", "fp8",
-                                 "library", "assert", "barrier", "num_programs", "unsplat", "block_load", "pointer_round_trip"};
+                                 "library", "assert", "barrier", "num_programs", "unsplat", "block_load", "pointer_round_trip",
+                                 "descriptor_load"};
   static_assert(std::size(kNames) == static_cast<size_t>(NodeOp::kCount));
   return kNames[static_cast<int>(op)];
 }
@@ -72,7 +75,8 @@ uint32_t featureOf(NodeOp op) {
     case NodeOp::Call: return kFeatureCall;
     case NodeOp::AtomicOwn: case NodeOp::AtomicShared: return kFeatureAtomics;
     case NodeOp::Dot: return kFeatureDot;
-    case NodeOp::Histogram: case NodeOp::TileGather: case NodeOp::BlockLoad: return kFeatureMemory;
+    case NodeOp::Histogram: case NodeOp::TileGather: case NodeOp::BlockLoad: case NodeOp::DescriptorLoad:
+      return kFeatureMemory;
     case NodeOp::Fp8: return kFeatureFp8;
     case NodeOp::Library: case NodeOp::Assert: case NodeOp::Barrier: case NodeOp::NumPrograms: case NodeOp::Unsplat:
     case NodeOp::PointerRoundTrip:
@@ -116,6 +120,10 @@ rc::Gen<KernelPlan> genKernelPlan() {
       input.sanitize = *rc::gen::arbitrary<bool>();
       input.otherIndex = *rc::gen::inRange(0, 8);
       input.pointer = genPointerPlan(true);
+      // A shared window reads another input's storage: same dtype (the views alias one typed buffer).
+      const int share = input.pointer.shareStorage;
+      if (share >= 0 && share < i) input.dtype = plan.inputs[static_cast<size_t>(share)].dtype;
+      input.convert = *rc::gen::weightedElement<int>({{2, 0}, {1, *rc::gen::inRange(1, 10)}});
       plan.inputs.push_back(input);
     }
     int numNodes = *rc::gen::inRange(0, 21);
@@ -162,6 +170,7 @@ static std::string describePointer(const PointerPlan& p) {
   if (p.offsets64) out << " i64";
   if (p.stride != 1 || p.shift) out << " index*" << p.stride << "+" << p.shift;
   if (p.maskKind) out << " mask" << p.maskKind << "/" << p.maskParam;
+  if (p.descriptor) out << " descriptor";
   return out.str();
 }
 
@@ -176,7 +185,8 @@ std::string describePlan(const KernelPlan& plan) {
   for (size_t i = 0; i < plan.inputs.size(); ++i)
     out << "  in" << i << ": " << builder::dtypeName(plan.inputs[i].dtype) << " trim " << plan.inputs[i].trim
         << (plan.inputs[i].withOther ? " other" : plan.inputs[i].sanitize ? " no-other+where" : " no-other")
-        << describePointer(plan.inputs[i].pointer) << "\n";
+        << describePointer(plan.inputs[i].pointer)
+        << (plan.inputs[i].convert ? " convert" + std::to_string(plan.inputs[i].convert) : "") << "\n";
   for (const Node& n : plan.nodes)
     out << "  " << nodeOpName(n.op) << " a=" << n.a << " b=" << (n.literalB ? "lit" : std::to_string(n.b)) << " c=" << n.c
         << " to=" << builder::dtypeName(n.castTo) << " variant=" << n.variant << " axis=" << n.axis << "\n";

@@ -33,12 +33,12 @@ void KernelWriter::planInputViews() {
       View& other = inputViews_[static_cast<size_t>(share)];
       if (other.storage < 0) {  // the earlier input becomes a view at its own offset 0 of a new storage
         other.storage = static_cast<int>(storages_.size());
-        storages_.push_back({input.dtype, 0, "in_storage" + std::to_string(storages_.size())});
+        storages_.push_back({input.dtype, 0, "in_storage" + std::to_string(storages_.size()), inputConvertsTo(share)});
       }
       view.storage = other.storage;
     } else if (view.offset > 0) {
       view.storage = static_cast<int>(storages_.size());
-      storages_.push_back({input.dtype, 0, "in_storage" + std::to_string(storages_.size())});
+      storages_.push_back({input.dtype, 0, "in_storage" + std::to_string(storages_.size()), inputConvertsTo(i)});
     }
     inputViews_.push_back(view);
   }
@@ -98,12 +98,89 @@ Tensor KernelWriter::loadInput(size_t i, const Tensor& offs) {
   return x;
 }
 
-// tl.store(out_j + offs_j, value, mask) for a tile; a 0-d value is stored per program at out_j + pid.
+namespace {
+
+// InputPlan::convert - 1 indexes this: what a loaded value is converted to first ("rtz" rounds toward zero).
+struct LoadConversion {
+  DType to;
+  bool rtz;
+};
+constexpr LoadConversion kLoadConversions[] = {
+    {DType::Fp16, false}, {DType::Fp16, true}, {DType::BF16, false}, {DType::BF16, true}, {DType::Fp8E4Nv, false},
+    {DType::Fp8E5, false}, {DType::Int32, false}, {DType::Int8, false}, {DType::UInt8, false}};
+
+}  // namespace
+
+DType KernelWriter::inputConvertsTo(size_t i) const {
+  const InputPlan& input = plan_.inputs[i];
+  if (input.convert <= 0 || input.dtype == DType::Int1) return DType::Int1;
+  const LoadConversion& conversion = kLoadConversions[(input.convert - 1) % std::size(kLoadConversions)];
+  if (builder::isFloating(input.dtype)) return conversion.to;
+  // Integers convert to a float (the ties of int -> float rounding: 2^11 + 1, 2^24 + 1, ...).
+  return builder::isFloating(conversion.to) ? conversion.to : DType::Fp32;
+}
+
+Tensor KernelWriter::convertInput(size_t i, const Tensor& x) {
+  const DType to = inputConvertsTo(i);
+  if (to == DType::Int1 || to == x.dtype) return Tensor{};
+  const bool rtz = kLoadConversions[(plan_.inputs[i].convert - 1) % std::size(kLoadConversions)].rtz;
+  if (!isFloat(x)) return kb_.cast(x, to);
+  if (!builder::isFloating(to)) return floatToInt(x, to);
+  const bool narrower = builder::primitiveBitWidth(to) < builder::primitiveBitWidth(x.dtype);
+  return rtz && narrower ? kb_.cast(x, to, false, std::string("rtz")) : kb_.cast(x, to);
+}
+
+// A tile of the plan's block shape from input k through a tensor descriptor (tt.make_tensor_descriptor +
+// tt.descriptor_load): 1-D over the view, or 2-D over rows x cols whose row stride is a multiple of 16 bytes
+// (a TMA descriptor's rule; the shape may be a column narrower), at block offsets that may start one before the
+// shape or run past it: those elements are the padding (zero, or NaN for floats).
+Tensor KernelWriter::descriptorLoadNode(const Node& n) {
+  const size_t k = n.b % inputs_.size();
+  const DType dtype = plan_.inputs[k].dtype;
+  if (dtype == DType::Int1) return Tensor{};
+  const int64_t bytes = storageBytes(builder::scalarKindOf(dtype));
+  if (inputViews_[k].offset * bytes % 16 != 0) return Tensor{};  // a descriptor's base is 16-byte aligned
+  const int64_t length = inputLength(k);
+  const std::vector<int64_t>& block = plan_.block;
+  const long long shift = n.variant % 3 - 1;
+  std::vector<int64_t> shape, strides;
+  std::vector<Tensor> offsets{kb_.add(kb_.mul(pid_, Literal(static_cast<long long>(block[0]))), Literal(shift))};
+  if (block.size() == 1) {
+    shape = {length};
+    strides = {1};
+  } else {
+    const int64_t align = std::max<int64_t>(1, 16 / bytes);
+    const int64_t cols = (block[1] + n.variant % 3 + align - 1) / align * align;
+    const int64_t rows = length / cols;
+    if (rows < 1) return Tensor{};
+    shape = {rows, cols - static_cast<int64_t>(n.c % 2)};
+    strides = {cols, 1};
+    offsets.push_back(kb_.toTensor(Literal(static_cast<long long>(n.c % 3) - 1)));
+  }
+  const int padding = builder::isFloating(dtype) && n.variant % 4 >= 2 ? 2 : 1;
+  return kb_.descriptorLoad(inputs_[k], shape, strides, block, offsets, padding);
+}
+
+// tl.store(out_j + offs_j, value, mask) for a tile, or desc.store([pid * rows, 0], value) through a descriptor
+// over the buffer (elements past its shape dropped); a 0-d value is stored per program at out_j + pid.
 void KernelWriter::storeOutput(size_t j, const Tensor& value) {
   planOutputView(j);
   const PointerPlan& pointer = outputPointer(j);
   Tensor out = kb_.pointerArgWithDivisibility("out" + std::to_string(j), value.dtype,
                                               claimedDivisibility(pointer, outputViews_[j].offset, value.dtype));
+  const int64_t bytes = storageBytes(builder::scalarKindOf(value.dtype));
+  if (pointer.descriptor && value.isBlock() && value.rank() <= 2 && value.dtype != DType::Int1 &&
+      outputViews_[j].offset * bytes % 16 == 0 && (value.rank() == 1 || value.shape[1] * bytes % 16 == 0)) {
+    const int64_t length = outputLength(j);
+    std::vector<Tensor> offsets{kb_.mul(pid_, Literal(static_cast<long long>(value.shape[0])))};
+    if (value.rank() == 1) {
+      kb_.descriptorStore(out, {length}, {1}, offsets, value);
+    } else {
+      offsets.push_back(kb_.toTensor(Literal(0LL)));
+      kb_.descriptorStore(out, {length / value.shape[1], value.shape[1]}, {value.shape[1], 1}, offsets, value);
+    }
+    return;
+  }
   if (!value.isBlock()) {
     kb_.store(kb_.add(out, pointer.offsets64 ? kb_.cast(pid_, DType::Int64) : pid_), value);
     return;

@@ -21,17 +21,23 @@ namespace tilesim::fuzz {
 namespace {
 
 enum class ValueMix : uint8_t { Easy, Bits, Ties, Limits };
+constexpr ScalarKind kNoTarget = ScalarKind::I1;  // randomBuffer's convertsTo = Int1: no conversion
 
 uint64_t widthMask(int bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
 // A value at (or one ulp of `kind` beside) a rounding tie of a narrower float format: the midpoint between a
 // random finite value of the narrow format and its successor, or a tie of integer rounding (n + 0.5).
-uint64_t tieValue(ScalarKind kind, std::mt19937_64& rng) {
+uint64_t tieValue(ScalarKind kind, ScalarKind target, std::mt19937_64& rng) {
   static const ScalarKind kNarrow[] = {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F8E4M3FN, ScalarKind::F8E5M2,
                                        ScalarKind::F32};
   const int width = bitWidth(kind);
   double tie = 0;
-  const uint64_t pick = rng() % 6;
+  uint64_t pick = rng() % 6;
+  if (target != kNoTarget && rng() % 4 != 0) {  // mostly the conversion the program makes
+    pick = 5;
+    for (uint64_t p = 0; p < std::size(kNarrow); ++p)
+      if (kNarrow[p] == target) pick = p;
+  }
   if (pick == 5) {
     tie = static_cast<double>(static_cast<int64_t>(rng() % 2001) - 1000) + 0.5;  // float -> int (and rint)
   } else {
@@ -120,15 +126,24 @@ uint64_t easyValue(ScalarKind kind, std::mt19937_64& rng) {
   return bits;
 }
 
+// An integer beside an exactness limit of `target` (int -> float rounding ties: 2^(p+1) + 1 and neighbours).
+uint64_t intTie(ScalarKind kind, ScalarKind target, std::mt19937_64& rng) {
+  const int precision = floatFormat(target).mantissaBits + 1;
+  const int shift = precision + static_cast<int>(rng() % 4);
+  if (shift >= bitWidth(kind) - 1) return intLimit(kind, rng);
+  const int64_t v = (int64_t{1} << shift) + static_cast<int64_t>(rng() % 5) - 2 + static_cast<int64_t>(rng() % 2) * (int64_t{1} << (shift - precision));
+  return static_cast<uint64_t>(rng() % 2 ? -v : v) & widthMask(bitWidth(kind));
+}
+
 // One element of `mix`; the other mixes are sprinkled in (1 in 8) so no buffer is uniform.
-uint64_t element(ScalarKind kind, ValueMix mix, std::mt19937_64& rng) {
+uint64_t element(ScalarKind kind, ValueMix mix, ScalarKind target, std::mt19937_64& rng) {
   if (rng() % 8 == 0) mix = static_cast<ValueMix>(rng() % 4);
   switch (mix) {
     case ValueMix::Easy: return easyValue(kind, rng);
     case ValueMix::Bits: return rng();
     case ValueMix::Ties:
-      if (isFloatKind(kind)) return tieValue(kind, rng);
-      return intLimit(kind, rng);
+      if (isFloatKind(kind)) return tieValue(kind, target, rng);
+      return isFloatKind(target) ? intTie(kind, target, rng) : intLimit(kind, rng);
     case ValueMix::Limits: return isFloatKind(kind) ? floatLimit(kind, rng) : intLimit(kind, rng);
   }
   return 0;
@@ -136,16 +151,18 @@ uint64_t element(ScalarKind kind, ValueMix mix, std::mt19937_64& rng) {
 
 }  // namespace
 
-std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng) {
+std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng, builder::DType convertsTo) {
   const ScalarKind kind = builder::scalarKindOf(dtype);
   const int bytes = storageBytes(kind);
   std::vector<uint8_t> data(static_cast<size_t>(count * bytes));
   // Easy values stay the most common mix (4 in 10): they give exact results that catch arithmetic bugs.
   static const ValueMix kMixes[] = {ValueMix::Easy, ValueMix::Easy, ValueMix::Easy, ValueMix::Easy, ValueMix::Bits,
                                     ValueMix::Bits, ValueMix::Ties, ValueMix::Ties, ValueMix::Limits, ValueMix::Limits};
-  const ValueMix mix = kMixes[rng() % std::size(kMixes)];
+  const ScalarKind target = builder::scalarKindOf(convertsTo);  // I1: the program converts nothing
+  // A buffer the program converts gets rounding ties half the time.
+  const ValueMix mix = target != kNoTarget && rng() % 2 ? ValueMix::Ties : kMixes[rng() % std::size(kMixes)];
   for (int64_t i = 0; i < count; ++i) {
-    uint64_t bits = kind == ScalarKind::I1 ? rng() & 1 : element(kind, mix, rng);
+    uint64_t bits = kind == ScalarKind::I1 ? rng() & 1 : element(kind, mix, target, rng);
     std::memcpy(data.data() + i * bytes, &bits, static_cast<size_t>(bytes));
   }
   return data;

@@ -57,6 +57,7 @@ class KernelWriter {
     DType dtype;
     int64_t length;
     std::string name;
+    DType convertsTo = DType::Int1;  // what its first view's values are converted to (randomBuffer's ties)
   };
   struct View {
     int storage = -1;
@@ -68,6 +69,8 @@ class KernelWriter {
 
   KernelBuilder& builder() { return kb_; }
   const KernelPlan& plan() const { return plan_; }
+  // What input i's values are converted to first (DType::Int1: nothing), for randomBuffer's tie values.
+  DType inputConvertsTo(size_t i) const;
   const std::vector<Tensor>& stored() const { return stored_; }
 
   // Buffers of the atomic nodes (parameters atom0, atom1, ... between the inputs and the outputs).
@@ -116,6 +119,9 @@ class KernelWriter {
   // non-prefix part], for a load or store of `offs`.
   std::pair<Tensor, Tensor> addressing(const PointerPlan& pointer, const Tensor& offs, int64_t length);
   Tensor loadInput(size_t i, const Tensor& offs);
+  // The input's conversion right after its load (InputPlan::convert), or an invalid tensor for none.
+  Tensor convertInput(size_t i, const Tensor& x);
+  Tensor descriptorLoadNode(const Node& n);
   void storeOutput(size_t j, const Tensor& value);
 
   // ---- KernelNodes.cpp: one node of the plan ----

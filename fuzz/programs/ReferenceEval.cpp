@@ -254,7 +254,7 @@ void Reference::evalPointer(const Operation& op) {
     case PointerOp::TTPtrToInt: return pointerToInt(op);
     case PointerOp::TTIntToPtr: return intToPointer(op);
     case PointerOp::TTAdvance: return advanceBlockPointer(op);
-    case PointerOp::TTMakeTensorDescriptor: return unsupported(op);
+    case PointerOp::TTMakeTensorDescriptor: return makeTensorDescriptor(op);
   }
 }
 
@@ -263,7 +263,7 @@ void Reference::evalMemory(const Operation& op) {
     case MemoryOp::TTLoad: return op.operand(0)->type.isBlockPointer() ? blockLoad(op) : load(op);
     case MemoryOp::TTStore: return store(op);
     case MemoryOp::TTDescriptorLoad:
-    case MemoryOp::TTDescriptorStore:
+    case MemoryOp::TTDescriptorStore: return descriptorAccess(op);
     case MemoryOp::TTDescriptorGather:
     case MemoryOp::TTDescriptorScatter: return unsupported(op);
   }
