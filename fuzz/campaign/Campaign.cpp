@@ -234,7 +234,7 @@ class Worker {
     for (size_t i = 0; i < program.built.argumentDTypes.size(); ++i)
       dtypes.insert(std::string(builder::dtypeName(program.built.argumentDTypes[i])));
     record.dtypes.assign(dtypes.begin(), dtypes.end());
-    record.features = programFeatures(plan, program.opCounts);
+    record.features = programFeatures(plan, program.opCounts, &program.built.arguments);
     uint64_t digest = fnv1a(program.text.data(), program.text.size());
     for (const LaunchArgument& argument : program.exactOutputs) digest = fnv1a(argument.bytes.data(), argument.bytes.size(), digest);
     digest = fnv1a(&record.status, 1, digest);

@@ -35,7 +35,10 @@ uint64_t programSeed(uint64_t campaignSeed, int64_t index);
 KernelPlan planFor(uint64_t campaignSeed, int64_t index);
 
 // The features a program uses (swarm testing turns them on per program); sorted, e.g. {"2d", "loop", "reduce"}.
-std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<std::string, int64_t>& opCounts);
+// `arguments` (the built launch's, optional) add the views' alignments: view-16, view-8 (8 but not 16 bytes),
+// view-4, view-unaligned, shared-storage.
+std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<std::string, int64_t>& opCounts,
+                                         const std::vector<LaunchArgument>* arguments = nullptr);
 
 enum class ProgramStatus : uint8_t { Passed, Failed, Skipped };
 

@@ -50,6 +50,7 @@ class Shrinker {
       KernelPlan c = plan_;
       c.outputs.erase(c.outputs.begin() + static_cast<long>(j));
       if (j < c.outputTrims.size()) c.outputTrims.erase(c.outputTrims.begin() + static_cast<long>(j));
+      if (j < c.outputPointers.size()) c.outputPointers.erase(c.outputPointers.begin() + static_cast<long>(j));
       std::vector<int> origin = origin_;
       origin.erase(origin.begin() + static_cast<long>(j));
       if (attempt(c, origin)) any = true; else ++j;
@@ -124,6 +125,7 @@ class Shrinker {
         KernelPlan d = c;
         d.outputs = {value};
         d.outputTrims = {j < plan_.outputTrims.size() ? plan_.outputTrims[j] : 0};
+        d.outputPointers = {j < plan_.outputPointers.size() ? plan_.outputPointers[j] : PointerPlan{}};
         cut = attempt(d, {origin_[j]});
       }
     }
@@ -222,9 +224,13 @@ class Shrinker {
     for (size_t i = 0; i < plan_.inputs.size(); ++i) {
       if (plan_.inputs[i].trim != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].trim = 0; });
       if (!plan_.inputs[i].withOther) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].withOther = true; });
+      if (!plan_.inputs[i].pointer.plain()) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].pointer = PointerPlan{}; });
+      if (plan_.inputs[i].convert != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].convert = 0; });
     }
     for (size_t j = 0; j < plan_.outputTrims.size(); ++j)
       if (plan_.outputTrims[j] != 0) any |= tryPlan([j](KernelPlan& c) { c.outputTrims[j] = 0; });
+    for (size_t j = 0; j < plan_.outputPointers.size(); ++j)
+      if (!plan_.outputPointers[j].plain()) any |= tryPlan([j](KernelPlan& c) { c.outputPointers[j] = PointerPlan{}; });
     if (plan_.features != 0)
       for (uint32_t bit = 1; bit && bit <= plan_.features; bit <<= 1)
         if (plan_.features & bit) any |= tryPlan([bit](KernelPlan& c) { c.features &= ~bit; });

@@ -70,7 +70,8 @@ double coveragePercent(const std::map<std::string, int64_t>& ops, std::vector<st
   return all.empty() ? 0.0 : 100.0 * static_cast<double>(covered) / static_cast<double>(all.size());
 }
 
-std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<std::string, int64_t>& opCounts) {
+std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<std::string, int64_t>& opCounts,
+                                         const std::vector<LaunchArgument>* arguments) {
   std::set<std::string> features;
   auto has = [&](const char* op) { return opCounts.count(op) > 0; };
   if (plan.block.size() == 2) features.insert("2d");
@@ -91,6 +92,30 @@ std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<
     features.insert("shape");
   for (const Node& node : plan.nodes)
     if (node.op == NodeOp::Gather) features.insert("gather-load");
+  if (has("tt.make_tensor_descriptor")) features.insert("descriptor");
+  // Pointer and offset diversity (fuzz/programs/KernelPointers.cpp).
+  std::vector<PointerPlan> pointers;
+  for (const InputPlan& input : plan.inputs) {
+    pointers.push_back(input.pointer);
+    if (input.convert != 0 && input.dtype != builder::DType::Int1) features.insert("load-convert");
+  }
+  for (size_t j = 0; j < plan.outputs.size() && j < plan.outputPointers.size(); ++j) pointers.push_back(plan.outputPointers[j]);
+  for (const PointerPlan& pointer : pointers) {
+    if (pointer.offsets64) features.insert("i64-offsets");
+    if (pointer.stride > 1 || pointer.shift > 0) features.insert("strided");
+    if (pointer.maskKind == 1) features.insert("mask-holes");
+    if (pointer.maskKind == 2) features.insert("mask-window");
+    if (!pointer.claimDivisibility) features.insert("no-divisibility");
+  }
+  if (arguments) {
+    std::map<std::string, int> viewsPerStorage;
+    for (const LaunchArgument& argument : *arguments) {
+      if (!argument.isAlias()) continue;
+      const uint64_t offset = argument.aliasOffset;
+      features.insert(offset % 16 == 0 ? "view-16" : offset % 16 == 8 ? "view-8" : offset % 4 == 0 ? "view-4" : "view-unaligned");
+      if (++viewsPerStorage[argument.aliasOf] == 2) features.insert("shared-storage");
+    }
+  }
   return {features.begin(), features.end()};
 }
 

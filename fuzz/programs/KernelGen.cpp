@@ -34,21 +34,19 @@ bool broadcastable(const std::vector<int64_t>& a, const std::vector<int64_t>& b)
 // Builds the kernel; returns the index of the node the builder rejected, -1 for none, -2 for an error outside
 // the nodes (loads, stores: a generator or builder bug).
 int KernelWriter::build() {
-  for (size_t i = 0; i < plan_.inputs.size(); ++i) inputs_.push_back(kb_.pointerArg("in" + std::to_string(i), plan_.inputs[i].dtype));
+  planInputViews();
+  for (size_t i = 0; i < plan_.inputs.size(); ++i) {
+    const InputPlan& input = plan_.inputs[i];
+    inputs_.push_back(kb_.pointerArgWithDivisibility("in" + std::to_string(i), input.dtype,
+                                                     claimedDivisibility(input.pointer, inputViews_[i].offset, input.dtype)));
+  }
   pid_ = kb_.programId(0);
   indices_.push_back(pid_);
   Tensor offs = offsets(plan_.block);
   indices_.push_back(offs);
   for (size_t i = 0; i < plan_.inputs.size(); ++i) {
-    const InputPlan& input = plan_.inputs[i];
-    Tensor mask = kb_.lt(offs, Literal(static_cast<long long>(inputLength(i))));
-    Tensor x = input.withOther
-                   ? kb_.load(kb_.add(inputs_[i], offs), Operand(mask),
-                              Operand(builder::isBool(input.dtype) ? Literal(false)
-                                                                   : safeLiteral(input.otherIndex, builder::isFloating(input.dtype))))
-                   : kb_.load(kb_.add(inputs_[i], offs), Operand(mask));
-    if (!input.withOther && input.sanitize) x = kb_.where(mask, x, builder::isBool(input.dtype) ? Literal(false) : Literal(0));
-    values_.push_back(x);
+    values_.push_back(loadInput(i, offs));
+    if (Tensor converted = convertInput(i, values_.back()); converted.valid()) values_.push_back(converted);
   }
   if (kb_.failed()) return -2;
   for (size_t n = 0; n < plan_.nodes.size(); ++n) {
@@ -65,13 +63,7 @@ int KernelWriter::build() {
   for (size_t j = 0; j < plan_.outputs.size(); ++j) {
     const Tensor& value = values_[plan_.outputs[j] % values_.size()];  // never pid/offs
     stored_.push_back(value);
-    Tensor out = kb_.pointerArg("out" + std::to_string(j), value.dtype);
-    if (!value.isBlock()) {
-      kb_.store(kb_.add(out, pid_), value);
-    } else {
-      Tensor o = offsets(value.shape);
-      kb_.store(kb_.add(out, o), value, Operand(kb_.lt(o, Literal(static_cast<long long>(outputLength(j))))));
-    }
+    storeOutput(j, value);
   }
   kb_.ret();
   return kb_.failed() ? -2 : -1;
@@ -84,8 +76,8 @@ int64_t KernelWriter::blockNumel(const std::vector<int64_t>& shape) const {
 }
 
 int64_t KernelWriter::inputLength(size_t i) const {
-  int64_t full = plan_.grid * blockNumel(plan_.block);
-  return std::max<int64_t>(1, full - plan_.inputs[i].trim % full);
+  const PointerPlan& pointer = plan_.inputs[i].pointer;
+  return (inputLanes(i) - 1) * std::max<int64_t>(1, pointer.stride) + std::max<int64_t>(0, pointer.shift) + 1;
 }
 
 int64_t KernelWriter::outputLength(size_t j) const {
@@ -182,6 +174,47 @@ Tensor KernelWriter::sameTypeAs(const Tensor& a, const Tensor& value) {
 
 using builder::DType;
 
+namespace {
+
+LaunchArgument viewOf(const std::string& name, DType dtype, const LaunchArgument& storage, int64_t offset, int64_t length) {
+  const int bytes = storageBytes(builder::scalarKindOf(dtype));
+  LaunchArgument view = LaunchArgument::alias(name, builder::scalarKindOf(dtype), storage.name,
+                                              static_cast<uint64_t>(offset * bytes), static_cast<uint64_t>(length * bytes));
+  std::copy_n(storage.bytes.begin() + offset * bytes, length * bytes, view.bytes.begin());
+  return view;
+}
+
+// The launch's buffers, random contents from `rng`: the views' storage first (a case file names an alias's
+// target before it), then in0.., atom0.., out0.. (each a view of its window of the storage when it is one).
+void addArguments(const kernelgen::KernelWriter& writer, BuiltKernel& built, std::mt19937_64& rng) {
+  const size_t firstStorage = built.arguments.size();
+  for (const kernelgen::KernelWriter::Storage& storage : writer.storages()) {
+    built.arguments.push_back(LaunchArgument::buffer(storage.name, builder::scalarKindOf(storage.dtype),
+                                                     randomBuffer(storage.dtype, storage.length, rng, storage.convertsTo)));
+    built.argumentDTypes.push_back(storage.dtype);
+  }
+  auto add = [&](const std::string& name, DType dtype, int64_t length, const kernelgen::KernelWriter::View& view,
+                 DType convertsTo) {
+    if (view.storage < 0) {
+      built.arguments.push_back(
+          LaunchArgument::buffer(name, builder::scalarKindOf(dtype), randomBuffer(dtype, length, rng, convertsTo)));
+    } else {
+      const LaunchArgument storage = built.arguments[firstStorage + static_cast<size_t>(view.storage)];
+      built.arguments.push_back(viewOf(name, dtype, storage, view.offset, length));
+    }
+    built.argumentDTypes.push_back(dtype);
+  };
+  const std::vector<InputPlan>& inputs = writer.plan().inputs;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    add("in" + std::to_string(i), inputs[i].dtype, writer.inputLength(i), writer.inputView(i), writer.inputConvertsTo(i));
+  for (size_t k = 0; k < writer.atomics().size(); ++k)
+    add("atom" + std::to_string(k), writer.atomics()[k].dtype, writer.atomics()[k].length, kernelgen::KernelWriter::View{}, DType::Int1);
+  for (size_t j = 0; j < writer.stored().size(); ++j)
+    add("out" + std::to_string(j), writer.stored()[j].dtype, writer.outputLength(j), writer.outputView(j), DType::Int1);
+}
+
+}  // namespace
+
 BuiltKernel buildKernel(const KernelPlan& plan) {
   BuiltKernel built;
   std::vector<bool> skip(plan.nodes.size(), false);
@@ -204,24 +237,7 @@ BuiltKernel buildKernel(const KernelPlan& plan) {
     }
     built.module = std::move(result.module);
     std::mt19937_64 rng(plan.dataSeed);
-    for (size_t i = 0; i < plan.inputs.size(); ++i) {
-      DType dtype = plan.inputs[i].dtype;
-      built.arguments.push_back(LaunchArgument::buffer("in" + std::to_string(i), builder::scalarKindOf(dtype),
-                                                       randomBuffer(dtype, writer.inputLength(i), rng)));
-      built.argumentDTypes.push_back(dtype);
-    }
-    for (size_t k = 0; k < writer.atomics().size(); ++k) {
-      DType dtype = writer.atomics()[k].dtype;
-      built.arguments.push_back(LaunchArgument::buffer("atom" + std::to_string(k), builder::scalarKindOf(dtype),
-                                                       randomBuffer(dtype, writer.atomics()[k].length, rng)));
-      built.argumentDTypes.push_back(dtype);
-    }
-    for (size_t j = 0; j < writer.stored().size(); ++j) {
-      DType dtype = writer.stored()[j].dtype;
-      built.arguments.push_back(LaunchArgument::buffer("out" + std::to_string(j), builder::scalarKindOf(dtype),
-                                                       randomBuffer(dtype, writer.outputLength(j), rng)));
-      built.argumentDTypes.push_back(dtype);
-    }
+    addArguments(writer, built, rng);
     built.grid = {plan.grid, 1, 1};
     built.numWarps = plan.numWarps;
     built.nodeMadeValue = writer.madeValue();

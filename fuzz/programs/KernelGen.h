@@ -35,7 +35,7 @@ enum class NodeOp : uint8_t {
   Sum, Max, Min, Argmax, Argmin, Cumsum, Trans, Reshape, Gather, ReduceProduct, Join, Split, Cat,
   // Swarm features (Feature bits below); each needs its bit in KernelPlan::features.
   ForLoop, WhileLoop, IfElse, Call, AtomicOwn, AtomicShared, Dot, Histogram, TileGather, Fp8, Library, Assert,
-  Barrier, NumPrograms, Unsplat, BlockLoad, PointerRoundTrip,
+  Barrier, NumPrograms, Unsplat, BlockLoad, PointerRoundTrip, DescriptorLoad,
   kCount,
 };
 
@@ -46,7 +46,7 @@ enum Feature : uint32_t {
   kFeatureCall = 1u << 2,       // tt.call of a private helper
   kFeatureAtomics = 1u << 3,    // tt.atomic_rmw / tt.atomic_cas: one lane per address, or commutative int ops
   kFeatureDot = 1u << 4,        // tt.dot at tensor-core shapes, every input dtype
-  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather, block pointers (make_tensor_ptr, advance, checked loads)
+  kFeatureMemory = 1u << 5,     // tt.histogram, tt.gather, block pointers, tensor descriptor loads
   kFeatureFp8 = 1u << 6,        // fp8e4nv / fp8e5 casts (tt.fp_to_fp)
   kFeatureMisc = 1u << 7,       // precise div/sqrt, erf, negf, arith.bitcast, unsplat, assert, barrier, num_programs
   kFeatureUB = 1u << 8,         // allow lanes with undefined behaviour (literal 0 divisors, float->int out of range)
@@ -66,12 +66,34 @@ struct Node {
   int axis = 0;                   // reductions and scans (modulo the rank)
 };
 
+// How the kernel addresses one of its buffers (pointer and offset diversity, docs/fuzzing.md). The default is the
+// plain frame: the buffer owns its storage, `tt.divisibility = 16`, i32 offsets `offs`, mask `offs < n`.
+struct PointerPlan {
+  int64_t viewOffset = 0;          // elements between its storage's start and the view (an alias_of argument)
+  bool claimDivisibility = true;   // tt.divisibility: the largest honest power of two <= 16 bytes, or no claim
+  bool offsets64 = false;          // i64 offsets (offs extended before the multiply-add)
+  int64_t stride = 1;              // inputs: element index = offs * stride + shift
+  int64_t shift = 0;
+  int maskKind = 0;                // 0 `idx < n`; 1 and `offs % k != r`; 2 and `offs >= lo`
+  int maskParam = 0;               // k, r or lo, from this number
+  int shareStorage = -1;           // inputs: an earlier input of the same dtype whose storage this view shares
+  bool descriptor = false;         // outputs: stored through a tensor descriptor (tt.descriptor_store)
+  bool plain() const {
+    return viewOffset == 0 && claimDivisibility && !offsets64 && stride == 1 && shift == 0 && maskKind == 0 && shareStorage < 0 && !descriptor;
+  }
+};
+
 struct InputPlan {
   builder::DType dtype = builder::DType::Fp32;
   int64_t trim = 0;               // elements missing from the end of the buffer (the mask hides them)
   bool withOther = true;          // masked load with `other`, or without (lanes past the end are undefined)
   bool sanitize = false;          // without `other`: tl.where(mask, x, 0) right after the load
   int otherIndex = 0;
+  PointerPlan pointer;
+  // Value diversity: 1.. converts the loaded value right away (kLoadConversions in KernelPointers.cpp: narrower
+  // floats with either rounding, fp8, integers; integer inputs to floats), and its buffer's rounding-tie values
+  // aim at that conversion. 0: none.
+  int convert = 0;
 };
 
 struct KernelPlan {
@@ -81,6 +103,7 @@ struct KernelPlan {
   std::vector<Node> nodes;
   std::vector<uint32_t> outputs;  // value indices to store (modulo the number of values)
   std::vector<int64_t> outputTrims;
+  std::vector<PointerPlan> outputPointers;  // per output (missing: plain); stride, shift, shareStorage unused
   uint64_t dataSeed = 0;
   int numWarps = 4;               // Triton's num_warps (1, 2, 4, 8): the GPU engine's block size
   uint32_t features = 0;          // swarm testing: the Feature bits this program may use (KernelGen.cpp)
@@ -91,7 +114,9 @@ rc::Gen<KernelPlan> genKernelPlan();
 // A built kernel: the module (verified), the launch arguments with random inputs, and a readable summary.
 struct BuiltKernel {
   std::unique_ptr<Module> module;
-  std::vector<LaunchArgument> arguments;  // in0.., atom0.., out0..; buffers filled from plan.dataSeed
+  // [storage buffers of views: in_storage0.., out_storage0..], in0.., atom0.., out0..; buffers filled from
+  // plan.dataSeed. A view (alias_of a storage) holds a copy of its window of the storage.
+  std::vector<LaunchArgument> arguments;
   std::vector<builder::DType> argumentDTypes;
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
@@ -105,6 +130,8 @@ BuiltKernel buildKernel(const KernelPlan& plan);
 std::string describePlan(const KernelPlan& plan);
 
 // Random buffer contents with the values that find bugs: small values, zeros, signs, extremes, NaN, inf, subnormals.
-std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng);
+// `convertsTo`: the dtype the program converts these values to first (Int1: none); the tie values aim at it.
+std::vector<uint8_t> randomBuffer(builder::DType dtype, int64_t count, std::mt19937_64& rng,
+                                  builder::DType convertsTo = builder::DType::Int1);
 
 }  // namespace tilesim::fuzz

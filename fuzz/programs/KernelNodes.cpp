@@ -91,6 +91,7 @@ Tensor KernelWriter::node(const Node& n) {
     case NodeOp::Unsplat: return unsplatNode(a);
     case NodeOp::BlockLoad: return blockLoadNode(n);
     case NodeOp::PointerRoundTrip: return pointerRoundTripNode(n);
+    case NodeOp::DescriptorLoad: return descriptorLoadNode(n);
     case NodeOp::kCount: break;
   }
   return Tensor{};

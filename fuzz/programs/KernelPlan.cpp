@@ -1,6 +1,6 @@
-// The random part of the program generator (see KernelGen.h): the RapidCheck generator of KernelPlans, random
-// buffer contents, and a readable description of a plan for failure messages. Everything that needs the builder
-// is in KernelGen.cpp.
+// The random part of the program generator (see KernelGen.h): the RapidCheck generator of KernelPlans and a
+// readable description of a plan for failure messages. Random buffer contents are in KernelValues.cpp;
+// everything that needs the builder is in KernelGen.cpp.
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -17,32 +17,37 @@ namespace {
 const DType kPlanDTypes[] = {DType::Int8, DType::Int16, DType::Int32, DType::Int64, DType::UInt8, DType::UInt32,
                              DType::Fp16, DType::BF16,  DType::Fp32,  DType::Fp64,  DType::Int1};
 
-}  // namespace
-
-std::vector<uint8_t> randomBuffer(DType dtype, int64_t count, std::mt19937_64& rng) {
-  ScalarKind kind = builder::scalarKindOf(dtype);
-  const int bytes = storageBytes(kind);
-  std::vector<uint8_t> data(static_cast<size_t>(count * bytes));
-  for (int64_t i = 0; i < count; ++i) {
-    uint64_t bits = rng();
-    int style = static_cast<int>(rng() % 10);
-    if (kind == ScalarKind::I1) {
-      bits &= 1;
-    } else if (isFloatKind(kind)) {
-      static const double kSpecial[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 1e-40, -1e-310, 65504.0, 3.0e38, 1.0};
-      if (style < 6) bits = floatBitsFromDouble(static_cast<double>(static_cast<int64_t>(rng() % 33) - 16) / 2.0, kind);
-      else if (style < 8) bits = floatBitsFromDouble(kSpecial[rng() % std::size(kSpecial)], kind);
-    } else if (style < 5) {
-      bits = static_cast<uint64_t>(static_cast<int64_t>(rng() % 21) - 10);
-    } else if (style < 7) {
-      const uint64_t kEdges[] = {0, ~uint64_t{0}, uint64_t{1} << (bitWidth(kind) - 1), (uint64_t{1} << (bitWidth(kind) - 1)) - 1};
-      bits = kEdges[rng() % 4];
-    }
-    std::memcpy(data.data() + i * bytes, &bits, static_cast<size_t>(bytes));
-  }
-  return data;
+// Elements cut from a buffer's end (the mask hides them). A multiple of 4, 8 or 16 keeps the mask `offs < n`
+// constant over vector-width groups, so the GPU backend may vectorise the access (a tail of any other length
+// limits it to scalars): both kinds, and the tails of 1..15 lanes past a vector boundary.
+rc::Gen<int64_t> genTrim() {
+  return rc::gen::weightedElement<int64_t>({{4, 0}, {1, 4}, {2, 8}, {2, 16}, {1, 24}, {1, 32}, {1, 1}, {1, 2}, {1, 3},
+                                            {1, 5}, {1, 7}, {1, 9}, {1, 13}, {1, 15}, {1, 17}, {1, 31}, {1, 37}});
 }
 
+// How a buffer is addressed: about half the buffers get the plain frame's pointer, the others a view at an
+// offset of 1..7 elements (every alignment below 16 bytes) or further, claims or not, i64 offsets, strides,
+// shifted and shared windows, masks with holes or a lower bound (KernelPointers.cpp).
+PointerPlan genPointerPlan(bool input) {
+  PointerPlan pointer;
+  if (*rc::gen::inRange(0, 2) == 0) return pointer;
+  pointer.viewOffset = *rc::gen::weightedElement<int64_t>({{3, 0}, {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6},
+                                                           {1, 7}, {1, 8}, {1, 12}, {1, 33}});
+  pointer.claimDivisibility = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
+  pointer.offsets64 = *rc::gen::weightedElement<bool>({{1, true}, {2, false}});
+  pointer.maskKind = *rc::gen::weightedElement<int>({{3, 0}, {1, 1}, {1, 2}});
+  pointer.maskParam = *rc::gen::inRange(0, 64);
+  if (input) {
+    pointer.stride = *rc::gen::weightedElement<int64_t>({{4, 1}, {1, 2}, {1, 3}});
+    pointer.shift = *rc::gen::weightedElement<int64_t>({{3, 0}, {1, 1}, {1, 2}, {1, 3}});
+    pointer.shareStorage = *rc::gen::weightedElement<int>({{2, -1}, {1, 0}, {1, 1}});
+  } else {
+    pointer.descriptor = *rc::gen::weightedElement<bool>({{3, false}, {1, true}});
+  }
+  return pointer;
+}
+
+}  // namespace
 
 const char* nodeOpName(NodeOp op) {
   static const char* kNames[] = {"add", "sub", "mul", "truediv", "floordiv", "mod", "and", "or", "xor", "shl", "shr",
@@ -50,7 +55,8 @@ const char* nodeOpName(NodeOp op) {
                                  "neg", "invert", "abs", "cast", "bitcast", "math", "fma", "clamp", "umulhi",
                                  "sum", "max", "min", "argmax", "argmin", "cumsum", "trans", "reshape", "gather", "reduce_product", "join", "split", "cat",
                                  "for", "while", "if", "call", "atomic_own", "atomic_shared", "dot", "histogram", "tile_gather", "fp8",
-                                 "library", "assert", "barrier", "num_programs", "unsplat", "block_load", "pointer_round_trip"};
+                                 "library", "assert", "barrier", "num_programs", "unsplat", "block_load", "pointer_round_trip",
+                                 "descriptor_load"};
   static_assert(std::size(kNames) == static_cast<size_t>(NodeOp::kCount));
   return kNames[static_cast<int>(op)];
 }
@@ -77,7 +83,8 @@ uint32_t featureOf(NodeOp op) {
     case NodeOp::Call: return kFeatureCall;
     case NodeOp::AtomicOwn: case NodeOp::AtomicShared: return kFeatureAtomics;
     case NodeOp::Dot: return kFeatureDot;
-    case NodeOp::Histogram: case NodeOp::TileGather: case NodeOp::BlockLoad: return kFeatureMemory;
+    case NodeOp::Histogram: case NodeOp::TileGather: case NodeOp::BlockLoad: case NodeOp::DescriptorLoad:
+      return kFeatureMemory;
     case NodeOp::Fp8: return kFeatureFp8;
     case NodeOp::Library: case NodeOp::Assert: case NodeOp::Barrier: case NodeOp::NumPrograms: case NodeOp::Unsplat:
     case NodeOp::PointerRoundTrip:
@@ -116,10 +123,15 @@ rc::Gen<KernelPlan> genKernelPlan() {
     for (int i = 0; i < numInputs; ++i) {
       InputPlan input;
       input.dtype = *rc::gen::elementOf(std::vector<DType>(std::begin(kPlanDTypes), std::end(kPlanDTypes)));
-      input.trim = *rc::gen::inRange<int64_t>(0, 40);
+      input.trim = *genTrim();
       input.withOther = *rc::gen::weightedElement<bool>({{3, true}, {1, false}});
       input.sanitize = *rc::gen::arbitrary<bool>();
       input.otherIndex = *rc::gen::inRange(0, 8);
+      input.pointer = genPointerPlan(true);
+      // A shared window reads another input's storage: same dtype (the views alias one typed buffer).
+      const int share = input.pointer.shareStorage;
+      if (share >= 0 && share < i) input.dtype = plan.inputs[static_cast<size_t>(share)].dtype;
+      input.convert = *rc::gen::weightedElement<int>({{2, 0}, {1, *rc::gen::inRange(1, 10)}});
       plan.inputs.push_back(input);
     }
     int numNodes = *rc::gen::inRange(0, 21);
@@ -147,7 +159,8 @@ rc::Gen<KernelPlan> genKernelPlan() {
     for (int j = 0; j < numOutputs; ++j) {
       // Prefer the newest values: the end of the DAG is what the nodes built.
       plan.outputs.push_back(static_cast<uint32_t>(numInputs + numNodes - 1 - *rc::gen::inRange(0, 3)));
-      plan.outputTrims.push_back(*rc::gen::inRange<int64_t>(0, 20));
+      plan.outputTrims.push_back(*genTrim());
+      plan.outputPointers.push_back(genPointerPlan(false));
     }
     plan.dataSeed = *rc::gen::arbitrary<uint64_t>();
     plan.numWarps = *rc::gen::weightedElement<int>({{1, 1}, {1, 2}, {3, 4}, {1, 8}});
@@ -155,6 +168,19 @@ rc::Gen<KernelPlan> genKernelPlan() {
   });
 }
 
+
+static std::string describePointer(const PointerPlan& p) {
+  if (p.plain()) return "";
+  std::ostringstream out;
+  if (p.viewOffset) out << " view+" << p.viewOffset;
+  if (p.shareStorage >= 0) out << " shares-in" << p.shareStorage;
+  if (!p.claimDivisibility) out << " no-divisibility";
+  if (p.offsets64) out << " i64";
+  if (p.stride != 1 || p.shift) out << " index*" << p.stride << "+" << p.shift;
+  if (p.maskKind) out << " mask" << p.maskKind << "/" << p.maskParam;
+  if (p.descriptor) out << " descriptor";
+  return out.str();
+}
 
 std::string describePlan(const KernelPlan& plan) {
   std::ostringstream out;
@@ -166,11 +192,14 @@ std::string describePlan(const KernelPlan& plan) {
   out << "\n";
   for (size_t i = 0; i < plan.inputs.size(); ++i)
     out << "  in" << i << ": " << builder::dtypeName(plan.inputs[i].dtype) << " trim " << plan.inputs[i].trim
-        << (plan.inputs[i].withOther ? " other" : plan.inputs[i].sanitize ? " no-other+where" : " no-other") << "\n";
+        << (plan.inputs[i].withOther ? " other" : plan.inputs[i].sanitize ? " no-other+where" : " no-other")
+        << describePointer(plan.inputs[i].pointer)
+        << (plan.inputs[i].convert ? " convert" + std::to_string(plan.inputs[i].convert) : "") << "\n";
   for (const Node& n : plan.nodes)
     out << "  " << nodeOpName(n.op) << " a=" << n.a << " b=" << (n.literalB ? "lit" : std::to_string(n.b)) << " c=" << n.c
         << " to=" << builder::dtypeName(n.castTo) << " variant=" << n.variant << " axis=" << n.axis << "\n";
-  for (uint32_t o : plan.outputs) out << "  store v" << o << "\n";
+  for (size_t j = 0; j < plan.outputs.size(); ++j)
+    out << "  store v" << plan.outputs[j] << (j < plan.outputPointers.size() ? describePointer(plan.outputPointers[j]) : "") << "\n";
   return out.str();
 }
 

@@ -3,7 +3,9 @@
 //   KernelGen.cpp          the frame: parameters, offsets, loads and stores, operand choice and legalisation;
 //   KernelNodes.cpp        one node: the dispatch over NodeOp and the base ops (arithmetic, compares, casts,
 //                          math, shape ops, reductions);
-//   KernelFeatureNodes.cpp the swarm features' nodes (control flow, calls, atomics, dot, memory, fp8, misc).
+//   KernelFeatureNodes.cpp the swarm features' nodes (control flow, calls, atomics, dot, memory, fp8, misc);
+//   KernelPointers.cpp     how inputs and outputs are addressed: views into larger storage with honest
+//                          tt.divisibility claims, shared storage, i64 offsets, strides, non-prefix masks.
 // The plan only picks numbers; every typing decision is the builder's (Triton 3.6's rules).
 #pragma once
 
@@ -45,10 +47,30 @@ class KernelWriter {
   int build();
 
   int64_t blockNumel(const std::vector<int64_t>& shape) const;
+  // Elements of input i's buffer (its view, when it is one): what every access to it must stay inside.
   int64_t inputLength(size_t i) const;
   int64_t outputLength(size_t j) const;
 
+  // Views (KernelPointers.cpp): a buffer whose pointer starts `offset` elements into a storage buffer of its
+  // own or shared with other inputs' views (storage -1: the buffer owns its storage).
+  struct Storage {
+    DType dtype;
+    int64_t length;
+    std::string name;
+    DType convertsTo = DType::Int1;  // what its first view's values are converted to (randomBuffer's ties)
+  };
+  struct View {
+    int storage = -1;
+    int64_t offset = 0;
+  };
+  const std::vector<Storage>& storages() const { return storages_; }
+  const View& inputView(size_t i) const { return inputViews_.at(i); }
+  const View& outputView(size_t j) const { return outputViews_.at(j); }
+
   KernelBuilder& builder() { return kb_; }
+  const KernelPlan& plan() const { return plan_; }
+  // What input i's values are converted to first (DType::Int1: nothing), for randomBuffer's tie values.
+  DType inputConvertsTo(size_t i) const;
   const std::vector<Tensor>& stored() const { return stored_; }
 
   // Buffers of the atomic nodes (parameters atom0, atom1, ... between the inputs and the outputs).
@@ -81,6 +103,26 @@ class KernelWriter {
   Tensor toFp32(const Tensor& t);
   // A value of a's dtype and shape made from b (or a): what loop, branch and helper bodies combine with.
   Tensor sameTypeAs(const Tensor& a, const Tensor& value);
+
+  // ---- KernelPointers.cpp: addressing the inputs and outputs ----
+  // Lanes of input i that the mask lets through at the start (the trim's tail is masked off).
+  int64_t inputLanes(size_t i) const;
+  const PointerPlan& outputPointer(size_t j) const;
+  // Input views and their storage, before the parameters are made (a view's divisibility claim depends on it).
+  void planInputViews();
+  // The output view of output j (its length known once the stored value is).
+  void planOutputView(size_t j);
+  // The tt.divisibility the pointer claims: the largest power of two (at most 16) dividing its byte offset in
+  // storage aligned beyond 16, or 0 (no claim).
+  int claimedDivisibility(const PointerPlan& pointer, int64_t offsetElements, DType dtype) const;
+  // The element index `offs * stride + shift` (in i64 with offsets64) and its mask `index < length` [and the
+  // non-prefix part], for a load or store of `offs`.
+  std::pair<Tensor, Tensor> addressing(const PointerPlan& pointer, const Tensor& offs, int64_t length);
+  Tensor loadInput(size_t i, const Tensor& offs);
+  // The input's conversion right after its load (InputPlan::convert), or an invalid tensor for none.
+  Tensor convertInput(size_t i, const Tensor& x);
+  Tensor descriptorLoadNode(const Node& n);
+  void storeOutput(size_t j, const Tensor& value);
 
   // ---- KernelNodes.cpp: one node of the plan ----
   Tensor node(const Node& n);
@@ -145,6 +187,8 @@ class KernelWriter {
   std::vector<Tensor> values_;
   std::vector<Tensor> stored_;
   std::vector<AtomicBuffer> atomics_;
+  std::vector<Storage> storages_;
+  std::vector<View> inputViews_, outputViews_;
   size_t currentNode_ = 0;
   std::vector<uint8_t> madeValue_ = std::vector<uint8_t>(plan_.nodes.size(), 0);  // per node: 1 when it made a value
 };

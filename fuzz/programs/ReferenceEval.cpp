@@ -50,13 +50,53 @@ int64_t linearIndex(const std::vector<int64_t>& index, const std::vector<int64_t
   return linear;
 }
 
-ReferenceOutcome Reference::run() {
+// Views (alias_of arguments): the reference keeps each view as a buffer of its own, starting as its window of the
+// storage and written back into it at the end. That is the engines' shared memory as long as no element is
+// written through one pointer and accessed through another, which the generator's views never do (shared
+// windows are read-only, written views have a storage of their own).
+std::vector<std::pair<size_t, size_t>> Reference::viewsOfStorage() const {
+  std::vector<std::pair<size_t, size_t>> views;  // (view's buffer index, its storage's)
+  std::vector<std::string> names;
   for (const LaunchArgument& argument : arguments_)
-    if (argument.kind == LaunchArgument::Kind::Buffer) buffers_.push_back({argument.elementKind, argument.bytes,
-                                                                                 std::vector<uint8_t>(argument.bytes.size() / storageBytes(argument.elementKind))});
+    if (argument.kind == LaunchArgument::Kind::Buffer) names.push_back(argument.name);
+  size_t buffer = 0;
+  for (const LaunchArgument& argument : arguments_) {
+    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
+    if (argument.isAlias())
+      for (size_t s = 0; s < names.size(); ++s)
+        if (names[s] == argument.aliasOf) views.push_back({buffer, s});
+    ++buffer;
+  }
+  return views;
+}
+
+ReferenceOutcome Reference::run() {
+  std::vector<uint64_t> viewOffsets;
+  for (const LaunchArgument& argument : arguments_)
+    if (argument.kind == LaunchArgument::Kind::Buffer) {
+      buffers_.push_back({argument.elementKind, argument.bytes, std::vector<uint8_t>(argument.bytes.size() / storageBytes(argument.elementKind))});
+      viewOffsets.push_back(argument.aliasOffset);
+    }
+  const std::vector<std::pair<size_t, size_t>> views = viewsOfStorage();
+  for (auto [view, storage] : views) {
+    Buffer& v = buffers_[view];
+    const Buffer& s = buffers_[storage];
+    if (v.kind != s.kind || viewOffsets[view] + v.bytes.size() > s.bytes.size()) {
+      fail("reference: a view of another element type than its storage, or outside it");
+      return std::move(outcome_);
+    }
+    std::copy_n(s.bytes.begin() + static_cast<int64_t>(viewOffsets[view]), v.bytes.size(), v.bytes.begin());
+  }
   for (int64_t z = 0; z < grid_[2] && outcome_.error.empty(); ++z)
     for (int64_t y = 0; y < grid_[1] && outcome_.error.empty(); ++y)
       for (int64_t x = 0; x < grid_[0] && outcome_.error.empty(); ++x) runProgram({x, y, z});
+  for (auto [view, storage] : views) {
+    const Buffer& v = buffers_[view];
+    Buffer& s = buffers_[storage];
+    const int bytes = storageBytes(s.kind);
+    std::copy(v.bytes.begin(), v.bytes.end(), s.bytes.begin() + static_cast<int64_t>(viewOffsets[view]));
+    for (size_t e = 0; e < v.undefined.size(); ++e) s.undefined[viewOffsets[view] / bytes + e] |= v.undefined[e];
+  }
   for (Buffer& buffer : buffers_) {
     outcome_.buffers.push_back(std::move(buffer.bytes));
     outcome_.undefinedElements.push_back(std::move(buffer.undefined));
@@ -214,7 +254,7 @@ void Reference::evalPointer(const Operation& op) {
     case PointerOp::TTPtrToInt: return pointerToInt(op);
     case PointerOp::TTIntToPtr: return intToPointer(op);
     case PointerOp::TTAdvance: return advanceBlockPointer(op);
-    case PointerOp::TTMakeTensorDescriptor: return unsupported(op);
+    case PointerOp::TTMakeTensorDescriptor: return makeTensorDescriptor(op);
   }
 }
 
@@ -223,7 +263,7 @@ void Reference::evalMemory(const Operation& op) {
     case MemoryOp::TTLoad: return op.operand(0)->type.isBlockPointer() ? blockLoad(op) : load(op);
     case MemoryOp::TTStore: return store(op);
     case MemoryOp::TTDescriptorLoad:
-    case MemoryOp::TTDescriptorStore:
+    case MemoryOp::TTDescriptorStore: return descriptorAccess(op);
     case MemoryOp::TTDescriptorGather:
     case MemoryOp::TTDescriptorScatter: return unsupported(op);
   }

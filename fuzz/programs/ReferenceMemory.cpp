@@ -214,6 +214,90 @@ void Reference::blockLoad(const Operation& op) {
   env_[op.result()] = std::move(result);
 }
 
+// ---- tensor descriptors ----
+namespace {
+
+// The padding NaN of a block pointer or descriptor load: the format's quiet NaN (0x7FC00000 for f32, as the GPU
+// pads; docs/semantics.md), not the canonical NaN ops produce. Formats without infinities have one NaN.
+uint64_t paddingNaN(ScalarKind kind) {
+  const FloatFormat format = floatFormat(kind);
+  return !format.hasInfinity ? canonicalNaNBits(kind)
+                             : (((uint64_t{1} << format.exponentBits) - 1) << format.mantissaBits) | (uint64_t{1} << (format.mantissaBits - 1));
+}
+
+}  // namespace
+
+void Reference::makeTensorDescriptor(const Operation& op) {
+  const Lanes& base = get(op.operand(0));
+  const size_t rank = (op.numOperands() - 1) / 2;
+  Lanes result;
+  result.type = op.result()->type;
+  result.buffer = base.buffer;
+  result.bits = {base.bits[0]};
+  result.undefined = {base.undefined[0]};
+  for (size_t d = 0; d < rank; ++d) {
+    for (size_t operand : {1 + d, 1 + rank + d}) {
+      const Lanes& v = get(op.operand(operand));
+      if (v.undefined[0]) outcome_.undefinedReachesMemory = true;
+      (operand == 1 + d ? result.blockShape : result.blockStrides).push_back(signExtendLane(v.bits[0], op.operand(operand)->type.scalarKind()));
+    }
+  }
+  result.padding = TensorDescriptorView{op}.padding();
+  env_[op.result()] = std::move(result);
+}
+
+void Reference::descriptorAccess(const Operation& op) {
+  const bool store = op.kind == OpKind::TTDescriptorStore;
+  const Lanes& desc = get(op.operand(0));
+  const size_t rank = desc.blockShape.size();
+  std::vector<int64_t> start;
+  bool indexUndefined = desc.undefined[0];
+  for (size_t d = 0; d < rank; ++d) {
+    const Lanes& v = get(op.operand(1 + d));
+    start.push_back(signExtendLane(v.bits[0], op.operand(1 + d)->type.scalarKind()));
+    indexUndefined = indexUndefined || v.undefined[0];
+  }
+  if (indexUndefined) outcome_.undefinedReachesMemory = true;
+  const Lanes* value = store ? &get(op.operand(op.numOperands() - 1)) : nullptr;
+  Lanes result = store ? Lanes{} : makeLanes(op.result()->type);
+  const std::vector<int64_t>& shape = store ? value->shape : result.shape;
+  const ScalarKind kind = (store ? value->type : result.type).scalarKind();
+  const int64_t count = store ? value->size() : result.size();
+  const size_t skipped = rank - shape.size();  // a value type may drop the block's leading 1s
+  for (int64_t i = 0; i < count; ++i) {
+    std::vector<int64_t> index = multiIndex(i, shape);
+    bool inside = true;
+    int64_t element = static_cast<int64_t>(desc.bits[0]);
+    for (size_t d = 0; d < rank; ++d) {
+      const int64_t coordinate = start[d] + (d >= skipped ? index[d - skipped] : 0);
+      if (coordinate < 0 || coordinate >= desc.blockShape[d]) inside = false;
+      element += coordinate * desc.blockStrides[d];
+    }
+    if (!inside) {
+      if (!store && desc.padding == 2 && isFloatKind(kind)) result.bits[i] = paddingNaN(kind);
+      continue;
+    }
+    Lanes one;
+    one.bits = {static_cast<uint64_t>(element)};
+    one.undefined = {static_cast<uint8_t>(indexUndefined)};
+    one.buffer = desc.buffer;
+    uint8_t* at = this->element(one, 0);
+    if (!at) continue;
+    if (store) {
+      if (value->undefined[i]) outcome_.undefinedReachesMemory = true;
+      std::memcpy(at, &value->bits[i], static_cast<size_t>(storageBytes(kind)));
+      Buffer& buffer = buffers_[static_cast<size_t>(desc.buffer)];
+      buffer.undefined[(at - buffer.bytes.data()) / storageBytes(kind)] = value->undefined[i] | (indexUndefined ? 1 : 0);
+    } else {
+      uint64_t bits = 0;
+      std::memcpy(&bits, at, static_cast<size_t>(storageBytes(kind)));
+      result.bits[i] = maskToWidth(bits, kind);
+      result.undefined[i] = indexUndefined ? 1 : 0;
+    }
+  }
+  if (!store) env_[op.result()] = std::move(result);
+}
+
 // ---- atomics: lanes in order, each a read-modify-write of its element ----
 void Reference::atomic(const Operation& op) {
   const Lanes& pointer = get(op.operand(0));

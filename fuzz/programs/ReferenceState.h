@@ -27,6 +27,8 @@ struct Lanes {
   int buffer = -1;                 // pointers: which buffer argument
   // Block pointers (tt.make_tensor_ptr): one lane holding the base element index in `bits`, plus these.
   std::vector<int64_t> blockShape, blockStrides, blockOffsets;
+  // Tensor descriptors (tt.make_tensor_descriptor): base in `bits`, shape and strides in blockShape/blockStrides.
+  int padding = 1;  // 1 zero, 2 NaN
 
   int64_t size() const { return static_cast<int64_t>(bits.size()); }
 };
@@ -51,6 +53,8 @@ class Reference {
       : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact), module_(module) {}
 
   ReferenceOutcome run();
+  // For every view (alias_of argument): its buffer index and its storage's (ReferenceEval.cpp).
+  std::vector<std::pair<size_t, size_t>> viewsOfStorage() const;
 
  private:
   // ---- ReferenceEval.cpp: the walk ----
@@ -112,6 +116,10 @@ class Reference {
   void makeBlockPointer(const Operation& op);
   void advanceBlockPointer(const Operation& op);
   void blockLoad(const Operation& op);
+  // ---- tensor descriptors: block element idx is at indices + idx, accessed when every coordinate lies in
+  // [0, shape); outside, a load gives the padding and a store drops it ----
+  void makeTensorDescriptor(const Operation& op);
+  void descriptorAccess(const Operation& op);
   // ---- atomics: lanes in order, each a read-modify-write of its element ----
   void atomic(const Operation& op);
 

@@ -69,6 +69,10 @@ std::string writeCase(const std::string& directory, const std::string& name, con
     arg["dtype"] = caseDtypeName(kernel.argumentDTypes[i]);
     arg["shape"] = {static_cast<int64_t>(argument.bytes.size()) / storageBytes(argument.elementKind)};
     arg["input"] = argument.name + ".npy";
+    if (argument.isAlias()) {  // a view into an earlier argument's storage (the generator's offset views)
+      arg["alias_of"] = argument.aliasOf;
+      arg["alias_offset"] = argument.aliasOffset;
+    }
     std::string error = writeBuffer((dir / (argument.name + ".npy")).string(), argument.elementKind, argument.bytes);
     if (!error.empty()) return error;
     if (argument.name.rfind("in", 0) != 0) {  // outputs and atomic buffers: written by the kernel

@@ -13,8 +13,12 @@ KernelBuilder::~KernelBuilder() = default;
 void KernelBuilder::setNameHint(std::string hint) { emitter_->setNameHint(std::move(hint)); }
 
 Tensor KernelBuilder::pointerArg(const std::string& name, DType pointee, bool divisibleBy16) {
+  return pointerArgWithDivisibility(name, pointee, divisibleBy16 ? 16 : 0);
+}
+
+Tensor KernelBuilder::pointerArgWithDivisibility(const std::string& name, DType pointee, int divisibility) {
   std::vector<NamedAttribute> attributes;
-  if (divisibleBy16) attributes.push_back({"tt.divisibility", Attribute::integer(16, Type::i32())});
+  if (divisibility > 1) attributes.push_back({"tt.divisibility", Attribute::integer(divisibility, Type::i32())});
   Value* value = emitter_->addArgument(Type::pointer(irType(pointee)), name, std::move(attributes));
   return Emitter::tensorOf(value, pointee, true, {});
 }
@@ -274,6 +278,47 @@ Tensor KernelBuilder::blockLoad(const Tensor& base, const std::vector<int64_t>& 
     if (padding) attributes.push_back({"padding", Attribute::integer(padding, Type::i32())});
     Value* value = emitter_->createValue(OpKind::TTLoad, {pointer}, Emitter::typeOf(base.dtype, false, blockShape), attributes);
     return Emitter::tensorOf(value, base.dtype, false, blockShape);
+  });
+}
+
+Value* KernelBuilder::makeTensorDescriptor(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                                           const std::vector<int64_t>& blockShape, int padding) {
+  if (!base.pointer || base.isBlock()) throwFrontendError(FrontendError::Kind::ValueError, "Expected `base` to be a pointer");
+  const size_t rank = blockShape.size();
+  if (rank == 0 || shape.size() != rank || strides.size() != rank)
+    throwFrontendError(FrontendError::Kind::ValueError, "Expected shape/strides/block_shape to have the same length");
+  if (strides.back() != 1) throwFrontendError(FrontendError::Kind::ValueError, "Tensor descriptor last dim must be 1");
+  checkBlockShape(blockShape);
+  std::vector<Value*> operands{base.value};
+  for (int64_t extent : shape) operands.push_back(emitter_->constant(Literal(static_cast<long long>(extent)), DType::Int32).value);
+  for (int64_t stride : strides) operands.push_back(emitter_->constant(Literal(static_cast<long long>(stride)), DType::Int64).value);
+  std::vector<NamedAttribute> attributes;
+  if (padding == 2) attributes.push_back({"padding", Attribute::integer(2, Type::i32())});
+  const Type block = Emitter::typeOf(base.dtype, false, blockShape);
+  return emitter_->createValue(OpKind::TTMakeTensorDescriptor, operands, Type::tensorDesc(block), attributes);
+}
+
+Tensor KernelBuilder::descriptorLoad(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                                     const std::vector<int64_t>& blockShape, const std::vector<Tensor>& offsets, int padding) {
+  return guarded([&] {
+    if (offsets.size() != blockShape.size()) throwFrontendError(FrontendError::Kind::ValueError, "Expected one offset per dim");
+    std::vector<Value*> operands{makeTensorDescriptor(base, shape, strides, blockShape, padding)};
+    for (const Tensor& offset : offsets) operands.push_back(emitter_->cast(offset, DType::Int32).value);
+    Value* value = emitter_->createValue(OpKind::TTDescriptorLoad, operands, Emitter::typeOf(base.dtype, false, blockShape));
+    return Emitter::tensorOf(value, base.dtype, false, blockShape);
+  });
+}
+
+void KernelBuilder::descriptorStore(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                                    const std::vector<Tensor>& offsets, const Tensor& value) {
+  guarded([&] {
+    if (!value.isBlock() || value.dtype != base.dtype || offsets.size() != value.shape.size())
+      throwFrontendError(FrontendError::Kind::ValueError, "desc.store needs a block of the descriptor's dtype and one offset per dim");
+    std::vector<Value*> operands{makeTensorDescriptor(base, shape, strides, value.shape, 1)};
+    for (const Tensor& offset : offsets) operands.push_back(emitter_->cast(offset, DType::Int32).value);
+    operands.push_back(value.value);
+    emitter_->create(OpKind::TTDescriptorStore, operands, {});
+    return 0;
   });
 }
 

@@ -44,6 +44,9 @@ class KernelBuilder {
 
   // ---- signature ----
   Tensor pointerArg(const std::string& name, DType pointee, bool divisibleBy16 = true);
+  // A pointer parameter with `tt.divisibility = divisibility` (a power of two; 0 or 1: no claim). Triton itself
+  // only claims 16; smaller honest claims describe views that start mid-buffer (the fuzzer's offset views).
+  Tensor pointerArgWithDivisibility(const std::string& name, DType pointee, int divisibility);
   Tensor scalarArg(const std::string& name, DType dtype);
 
   // ---- naming and errors ----
@@ -174,6 +177,13 @@ class KernelBuilder {
   Tensor blockLoad(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
                    const std::vector<Tensor>& offsets, const std::vector<int64_t>& blockShape,
                    const std::vector<Tensor>& advance, int padding);
+  // tl.make_tensor_descriptor(base, shape, strides, block_shape, padding_option) then desc.load(offsets) or
+  // desc.store(offsets, value): shape as i32 and strides as i64 constants (the last stride 1), offsets i32
+  // scalars; elements outside [0, shape) load the padding (1 zero, 2 NaN) and are not stored.
+  Tensor descriptorLoad(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                        const std::vector<int64_t>& blockShape, const std::vector<Tensor>& offsets, int padding);
+  void descriptorStore(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                       const std::vector<Tensor>& offsets, const Tensor& value);
   // tt.ptr_to_int / tt.int_to_ptr of scalars (what `ptr.to(tl.int64, bitcast=True)` and back lower to).
   Tensor pointerToInt(const Tensor& pointer);
   Tensor intToPointer(const Tensor& address, DType pointee);
@@ -190,6 +200,9 @@ class KernelBuilder {
   BuildResult finish();
 
  private:
+  // tt.make_tensor_descriptor of `base` (throws a FrontendException on bad arguments).
+  Value* makeTensorDescriptor(const Tensor& base, const std::vector<int64_t>& shape, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& blockShape, int padding);
   // The error boundary: skips the call after an error; records a FrontendException thrown inside.
   template <typename Fn>
   auto guarded(Fn&& fn) -> decltype(fn()) {

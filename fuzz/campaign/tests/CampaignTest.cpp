@@ -25,6 +25,13 @@
 namespace tilesim::fuzz {
 namespace {
 
+int countWord(const std::string& words, const std::string& word) {
+  std::istringstream in(words);
+  int n = 0;
+  for (std::string w; in >> w;) n += w == word ? 1 : 0;
+  return n;
+}
+
 // Test only: the interpreter on a module where every arith.subi became arith.addi (a wrong lowering of one op).
 class SubIsAddEngine final : public Engine {
  public:
@@ -198,8 +205,12 @@ TEST(Campaign, ShrinksAWrongEngineToAFewOps) {
     // A disagreement in an atomic's buffer stays there (the shrinker keeps the buffer that disagrees), so its case
     // also has the atomic's own addressing: a range, offsets, a mask, the tt.atomic_rmw and the select of its old
     // values (at most 9 more ops).
+    // A subtraction whose difference from an addition shows only with two different operands also keeps a second
+    // input's load (cmpi, splat, addptr, load: 4 ops; seen once in 200 programs since inputs draw from the value
+    // mixes of KernelValues.cpp).
     const bool atomic = ops.find("tt.atomic_") != std::string::npos;
-    EXPECT_LE(n, atomic ? 31 : 22) << failure.casePath << ": " << ops;
+    const int loads = countWord(ops, "tt.load");
+    EXPECT_LE(n, (atomic ? 31 : 22) + (loads > 1 ? 4 : 0)) << failure.casePath << ": " << ops;
     EXPECT_LE(beyond, 3) << failure.casePath << ": " << rest;
     EXPECT_NE(ops.find("arith.subi"), std::string::npos) << ops;
     // The case replays: the interpreter (its expected outputs) passes, the wrong engine does not.
