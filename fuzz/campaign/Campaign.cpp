@@ -2,6 +2,7 @@
 // target, shrinking and writing failures, emitting cases, and the live progress line.
 #include "fuzz/campaign/Campaign.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -20,6 +21,7 @@
 #include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/RegressionWriter.h"
 #include "interpreter/Interpreter.h"
+#include "ir/launch/Redzones.h"
 #include "ir/FloatBits.h"
 
 namespace tilesim::fuzz {
@@ -176,6 +178,27 @@ class Worker {
             verdict.others.push_back(std::move(others));
             return verdict;
           }
+          // Writes outside every buffer (the GPU's redzones, ir/launch/Redzones.h). A program that reaches the
+          // target passed the interpreter's check, which allows no out-of-bounds report, so the interpreter's list
+          // is empty here; any write the target shows is one it does not make.
+          if (std::string stray = compareOutOfBoundsWrites(launch.arguments, {}, outcome.result.reports, target_->name());
+              !stray.empty()) {
+            verdict.status = ProgramStatus::Failed;
+            verdict.check = "oob-write";
+            std::vector<std::string> written;
+            for (const Report& report : outcome.result.reports)
+              if (report.kind == Report::Kind::OutOfBounds && std::find(written.begin(), written.end(), report.buffer) == written.end())
+                written.push_back(report.buffer);
+            verdict.failure = {"oob-write", written};
+            verdict.message = std::string("oob-write: ") + target_->name() +
+                              " writes outside a buffer where the interpreter does not\n" + stray + program.built.summary +
+                              program.text;
+            EngineOutputs others{target_->name(), {}};
+            for (const LaunchArgument& argument : launch.arguments)
+              if (argument.isBuffer()) others.buffers.push_back(argument.bytes);
+            verdict.others.push_back(std::move(others));
+            return verdict;
+          }
         }
       }
     }
@@ -279,6 +302,27 @@ class Worker {
     if (!error.empty()) std::fprintf(stderr, "tilesim fuzz: cannot emit %s: %s\n", name, error.c_str());
   }
 
+  // What `tilesim run DIR` needs to judge the case as the campaign did (docs/conformance.md, "Regression
+  // cases"): the profile ("profile"; the interp target's oracle is the exact reference), the checks ("check":
+  // "ub" where the oracle sees undefined behaviour or the failure is about it) and the reports the oracle makes
+  // ("expect_reports"), limited to the interpreter where only it runs that check (a GPU target's case).
+  void recordReplay(nlohmann::ordered_json& json, const CheckedProgram& program, const std::string& check,
+                    bool targetCheck) const {
+    json["profile"] = targetCheck && options_.tritonProfile ? "triton" : "exact";
+    const bool undefinedBehaviour = program.reference.undefinedBehaviour;
+    if (undefinedBehaviour || check.find("undefined-behavior") != std::string::npos) json["check"] = "ub";
+    nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+    auto expect = [&](const char* kind) {
+      nlohmann::ordered_json entry{{"kind", kind}};
+      if (targetCheck) entry["engines"] = nlohmann::ordered_json::array({"interp"});
+      reports.push_back(entry);
+    };
+    if (program.reference.undefinedReachesMemory) expect("undefined-value");
+    if (undefinedBehaviour) expect("undefined-behavior");
+    if (program.reference.outOfBounds) expect("out-of-bounds");
+    if (!reports.empty()) json["expect_reports"] = reports;
+  }
+
   std::string shrinkAndSave(const KernelPlan& plan, const Verdict& verdict, ProgramRecord& record) {
     KernelPlan minimal = plan;
     ShrinkStats stats;
@@ -303,15 +347,12 @@ class Worker {
     // Expected: the reference (interp target: the interpreter is what is wrong) or the interpreter (other targets).
     std::vector<std::vector<uint8_t>> expected;
     std::vector<EngineOutputs> others = final.others;
-    if (final.check == "target-mismatch") {
-      // Expected: what `tilesim run DIR` replays (the triton profile); the exact-profile oracle goes beside it, for
-      // `tilesim diff DIR --engine gpu` (exact, bit for bit).
-      for (const LaunchArgument& argument : program.tritonOutputs) expected.push_back(argument.bytes);
-      if (!options_.tritonProfile) {
-        EngineOutputs exact{"interp-exact", {}};
-        for (const LaunchArgument& argument : program.exactOutputs) exact.buffers.push_back(argument.bytes);
-        others.push_back(std::move(exact));
-      }
+    const bool targetCheck = final.check == "target-mismatch" || final.check == "oob-write";
+    if (targetCheck) {
+      // Expected: the interpreter's outputs under the campaign's profile, which case.json records, so that
+      // `tilesim run DIR --engine gpu` judges as the campaign did (exact: bit for bit).
+      const std::vector<LaunchArgument>& outputs = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
+      for (const LaunchArgument& argument : outputs) expected.push_back(argument.bytes);
     } else if (!program.reference.buffers.empty()) {
       expected = program.reference.buffers;
     } else {
@@ -335,6 +376,7 @@ class Worker {
     fuzz["ops"] = program.opCounts;
     fuzz["profile"] = options_.tritonProfile ? "triton" : "exact";
     write.extra["fuzz"] = fuzz;
+    recordReplay(write.extra, program, final.check, targetCheck);
     const std::string dir = options_.regressionDir.empty() ? "conformance/regressions" : options_.regressionDir;
     std::string error = writeCase(dir, name, program.built, expected, write);
     if (!error.empty()) return "(not saved: " + error + ")";
