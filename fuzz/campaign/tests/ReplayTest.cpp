@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -96,12 +97,14 @@ std::string readText(const std::string& path) {
 }
 
 TEST(Replay, AnExactProfileCaseFailsWhenReplayedWithoutFlags) {
-  CampaignOptions options = replayOptions("lastbit", 300);
+  CampaignOptions options = replayOptions("lastbit", 80);
   options.targetName = "lastbit";
   options.makeTarget = [] { return std::make_unique<LastBitEngine>(); };
-  options.shrinkBudget = 60;  // the engine runs the interpreter twice: keep the test short
+  options.shrinkBudget = 40;  // the engine runs the interpreter twice: keep the test short
   CampaignResult result = runCampaign(options);
   ASSERT_GT(result.summary.failed, 0) << "no program had a float output the triton profile bounds\n" << result.summary.human();
+  std::printf("lastbit: %lld of %lld programs failed\n", static_cast<long long>(result.summary.failed),
+              static_cast<long long>(result.summary.programs));
   int replayed = 0;
   for (const ProgramRecord& failure : result.summary.failures) {
     ASSERT_EQ(failure.check, "target-mismatch") << failure.message;
@@ -138,11 +141,14 @@ TEST(Replay, AnExactProfileCaseFailsWhenReplayedWithoutFlags) {
 }
 
 TEST(Replay, AWriteOutsideABufferIsAnOobWriteFailureThatReplays) {
-  CampaignOptions options = replayOptions("stray", 150);
+  CampaignOptions options = replayOptions("stray", 20);
+  options.shrinkBudget = 40;
   options.targetName = "stray";
   options.makeTarget = [] { return std::make_unique<StrayStoreEngine>(); };
   CampaignResult result = runCampaign(options);
   ASSERT_GT(result.summary.failed, 0) << result.summary.human();
+  std::printf("stray: %lld of %lld programs failed\n", static_cast<long long>(result.summary.failed),
+              static_cast<long long>(result.summary.programs));
   for (const ProgramRecord& failure : result.summary.failures) {
     ASSERT_EQ(failure.check, "oob-write") << failure.message;
     EXPECT_NE(failure.message.find("oob-write: stray writes outside a buffer where the interpreter does not"),
