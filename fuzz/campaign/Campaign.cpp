@@ -21,7 +21,6 @@
 #include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/RegressionWriter.h"
 #include "interpreter/Interpreter.h"
-#include "ir/launch/Redzones.h"
 #include "ir/FloatBits.h"
 
 namespace tilesim::fuzz {
@@ -178,21 +177,12 @@ class Worker {
             verdict.others.push_back(std::move(others));
             return verdict;
           }
-          // Writes outside every buffer (the GPU's redzones, ir/launch/Redzones.h). A program that reaches the
-          // target passed the interpreter's check, which allows no out-of-bounds report, so the interpreter's list
-          // is empty here; any write the target shows is one it does not make.
-          if (std::string stray = compareOutOfBoundsWrites(launch.arguments, {}, outcome.result.reports, target_->name());
-              !stray.empty()) {
+          std::vector<std::string> written;
+          if (std::string stray = strayWrites(launch.arguments, outcome.result, target_->name(), written); !stray.empty()) {
             verdict.status = ProgramStatus::Failed;
             verdict.check = "oob-write";
-            std::vector<std::string> written;
-            for (const Report& report : outcome.result.reports)
-              if (report.kind == Report::Kind::OutOfBounds && std::find(written.begin(), written.end(), report.buffer) == written.end())
-                written.push_back(report.buffer);
             verdict.failure = {"oob-write", written};
-            verdict.message = std::string("oob-write: ") + target_->name() +
-                              " writes outside a buffer where the interpreter does not\n" + stray + program.built.summary +
-                              program.text;
+            verdict.message = stray + program.built.summary + program.text;
             EngineOutputs others{target_->name(), {}};
             for (const LaunchArgument& argument : launch.arguments)
               if (argument.isBuffer()) others.buffers.push_back(argument.bytes);
@@ -302,27 +292,6 @@ class Worker {
     if (!error.empty()) std::fprintf(stderr, "tilesim fuzz: cannot emit %s: %s\n", name, error.c_str());
   }
 
-  // What `tilesim run DIR` needs to judge the case as the campaign did (docs/conformance.md, "Regression
-  // cases"): the profile ("profile"; the interp target's oracle is the exact reference), the checks ("check":
-  // "ub" where the oracle sees undefined behaviour or the failure is about it) and the reports the oracle makes
-  // ("expect_reports"), limited to the interpreter where only it runs that check (a GPU target's case).
-  void recordReplay(nlohmann::ordered_json& json, const CheckedProgram& program, const std::string& check,
-                    bool targetCheck) const {
-    json["profile"] = targetCheck && options_.tritonProfile ? "triton" : "exact";
-    const bool undefinedBehaviour = program.reference.undefinedBehaviour;
-    if (undefinedBehaviour || check.find("undefined-behavior") != std::string::npos) json["check"] = "ub";
-    nlohmann::ordered_json reports = nlohmann::ordered_json::array();
-    auto expect = [&](const char* kind) {
-      nlohmann::ordered_json entry{{"kind", kind}};
-      if (targetCheck) entry["engines"] = nlohmann::ordered_json::array({"interp"});
-      reports.push_back(entry);
-    };
-    if (program.reference.undefinedReachesMemory) expect("undefined-value");
-    if (undefinedBehaviour) expect("undefined-behavior");
-    if (program.reference.outOfBounds) expect("out-of-bounds");
-    if (!reports.empty()) json["expect_reports"] = reports;
-  }
-
   std::string shrinkAndSave(const KernelPlan& plan, const Verdict& verdict, ProgramRecord& record) {
     KernelPlan minimal = plan;
     ShrinkStats stats;
@@ -376,7 +345,7 @@ class Worker {
     fuzz["ops"] = program.opCounts;
     fuzz["profile"] = options_.tritonProfile ? "triton" : "exact";
     write.extra["fuzz"] = fuzz;
-    recordReplay(write.extra, program, final.check, targetCheck);
+    addReplayFields(write.extra, program, final.check, targetCheck, options_.tritonProfile);
     const std::string dir = options_.regressionDir.empty() ? "conformance/regressions" : options_.regressionDir;
     std::string error = writeCase(dir, name, program.built, expected, write);
     if (!error.empty()) return "(not saved: " + error + ")";
