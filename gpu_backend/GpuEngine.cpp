@@ -2,6 +2,7 @@
 // (runtime/GpuWorker.h), with the messages for a worker that faulted, died or ran past its time.
 #include "gpu_backend/GpuEngine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
 #include "ir/launch/Binding.h"
+#include "ir/launch/Redzones.h"
 #include "ir/text/Printer.h"
 
 namespace tilesim {
@@ -173,6 +175,18 @@ std::string GpuEngine::failure(const std::string& kernel, bool hasAssert, const 
                      kernel, asserted, result.error, said);
 }
 
+// A redzone finding into the launch's result, as the interpreter's report sink files a report: stored, grouped
+// (a group of one) and counted.
+void addReport(LaunchResult& result, Report report) {
+  ++result.totalByKind[static_cast<size_t>(report.kind)];
+  ReportGroup group;
+  group.first = report;
+  group.count = 1;
+  group.minByteOffset = group.maxByteOffset = report.byteOffset;
+  result.groups.push_back(std::move(group));
+  result.reports.push_back(std::move(report));
+}
+
 // The kernel parameters of a bound launch: a pointer is its storage (index into the worker's storages) plus its
 // offset; a scalar its value's low bytes (little-endian); a tensor descriptor two PTX parameters, its base, then
 // its padding (i32).
@@ -226,17 +240,22 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     return outcome;
   };
 
-  // One worker storage (device buffer) per argument that owns its bytes; pointers are storage + offset.
+  // One worker storage (device buffer) per argument that owns its bytes, inside redzones (ir/launch/Redzones.h);
+  // pointers are storage + its front redzone + offset, so an alias view shares its storage's redzones.
   gpu::WorkerLaunch work;
   std::vector<size_t> storageOf(launch.arguments.size(), SIZE_MAX);  // argument -> index into work.storages
   std::vector<size_t> ownerOf;                                       // storage -> argument
+  std::vector<RedzoneLayout> layouts;                                // storage -> its allocation
   for (size_t i = 0; i < launch.arguments.size(); ++i) {
     const LaunchArgument& argument = launch.arguments[i];
     if (!argument.isBuffer() || argument.isAlias()) continue;
     storageOf[i] = ownerOf.size();
     ownerOf.push_back(i);
+    layouts.push_back(redzoneLayout(argument.bytes.size()));
   }
   work.parameters = workerParameters(launch, binding, storageOf);
+  for (gpu::WorkerParameter& parameter : work.parameters)
+    if (parameter.isBuffer) parameter.offset += layouts[parameter.storage].front;
 
   const KernelInfo* loaded = load(launch, options, outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
@@ -249,20 +268,23 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
     timing->sharedBytes = loaded->sharedBytes;
   }
   WorkerDeath death;
-  // The buffers travel without a copy here (they can be GiBs); a failed launch gets them back unchanged.
-  for (size_t owner : ownerOf) work.storages.push_back(std::move(launch.arguments[owner].bytes));
+  // The buffers travel as allocation images (one copy each way: the redzones' price); a failed launch leaves
+  // the arguments as they were.
+  for (size_t s = 0; s < ownerOf.size(); ++s)
+    work.storages.push_back(allocationWithRedzones(launch.arguments[ownerOf[s]].bytes, layouts[s]));
   gpu::WorkerResult result = worker_->launch(work, &death);
-  if (death.died || !result.error.empty()) {
-    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
-    return fail(failure(name, containsAssert(kernel), result, death));
-  }
+  if (death.died || !result.error.empty()) return fail(failure(name, containsAssert(kernel), result, death));
   bool sizesAgree = result.storages.size() == ownerOf.size();
-  for (size_t s = 0; s < ownerOf.size() && sizesAgree; ++s) sizesAgree = result.storages[s].size() == work.storages[s].size();
-  if (!sizesAgree) {
-    for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(work.storages[s]);
-    return fail("the GPU worker returned buffers of other sizes than it was sent (a tilesim bug)");
+  for (size_t s = 0; s < ownerOf.size() && sizesAgree; ++s) sizesAgree = result.storages[s].size() == layouts[s].total();
+  if (!sizesAgree) return fail("the GPU worker returned buffers of other sizes than it was sent (a tilesim bug)");
+  for (size_t s = 0; s < ownerOf.size(); ++s) {
+    LaunchArgument& owner = launch.arguments[ownerOf[s]];
+    const std::vector<uint8_t>& allocation = result.storages[s];
+    std::copy(allocation.begin() + static_cast<ptrdiff_t>(layouts[s].front),
+              allocation.begin() + static_cast<ptrdiff_t>(layouts[s].front + layouts[s].size), owner.bytes.begin());
+    for (Report& report : redzoneReports(launch.kernel->name(), owner.name, layouts[s], findRedzoneWrites(allocation, layouts[s])))
+      addReport(outcome.result, std::move(report));
   }
-  for (size_t s = 0; s < ownerOf.size(); ++s) launch.arguments[ownerOf[s]].bytes = std::move(result.storages[s]);
   if (request && timing) {
     timing->launchMs = std::move(result.launchMs);
     timing->registers = result.registers;

@@ -111,14 +111,32 @@ std::string describeExpected(const ExpectedReport& expected) {
   return text;
 }
 
+// The case as `engine` should see it: expected reports that name other engines ("engines": a check this engine
+// does not run) dropped; when none is left, the case expects no report at all from this engine.
+GoldenCase expectationsFor(const GoldenCase& goldenCase, const std::string& engine) {
+  GoldenCase forEngine = goldenCase;
+  forEngine.expectReports.clear();
+  for (const ExpectedReport& expected : goldenCase.expectReports)
+    if (expected.engines.empty() || std::find(expected.engines.begin(), expected.engines.end(), engine) != expected.engines.end())
+      forEngine.expectReports.push_back(expected);
+  if (!goldenCase.expectReports.empty() && forEngine.expectReports.empty()) {
+    forEngine.expectsReports = false;
+    forEngine.expectReportCounts.clear();
+  }
+  return forEngine;
+}
+
 // Fills `outcome` up to the end of the comparison; returns false (with outcome.error) when the case cannot run.
-bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outcome) {
+bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
   if (!load.ok()) {
     outcome.error = load.error;
     return false;
   }
-  const GoldenCase& goldenCase = load.goldenCase;
+  const GoldenCase goldenCase = expectationsFor(load.goldenCase, engine.name());
+  const CaseOptions options = optionsForCase(requested, goldenCase);
+  outcome.profile = options.profile;
+  outcome.profileFromCase = goldenCase.profile && !requested.profileRequested;
 
   ParseResult parsed = parseModuleFile(goldenCase.kernelPath);
   if (!parsed.diagnostics.empty()) {
@@ -220,10 +238,11 @@ bool runAndCompare(const CaseOptions& options, Engine& engine, CaseOutcome& outc
 }
 
 // Runs every variant and records which buffers differ from the first variant's.
-void checkDeterminism(const CaseOptions& options, Engine& engine, CaseOutcome& outcome) {
+void checkDeterminism(const CaseOptions& requested, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
   ParseResult parsed = parseModuleFile(load.goldenCase.kernelPath);
   if (!load.ok() || !parsed.module) return;  // runAndCompare succeeded, so this does not happen
+  const CaseOptions options = optionsForCase(requested, load.goldenCase);
   std::vector<std::vector<uint8_t>> reference;
   for (const Variant& variant : kVariants) {
     CaseArguments built = buildCaseArguments(load.goldenCase);
@@ -288,6 +307,12 @@ std::string indent(const std::string& text) {
 }
 
 }  // namespace
+
+CaseOptions optionsForCase(const CaseOptions& options, const GoldenCase& goldenCase) {
+  CaseOptions effective = options;
+  if (goldenCase.profile && !options.profileRequested) effective.profile = *goldenCase.profile;
+  return effective;
+}
 
 std::vector<std::string> checkExpectedReports(const GoldenCase& goldenCase, const LaunchResult& result) {
   std::vector<std::string> problems;

@@ -24,6 +24,9 @@ namespace tilesim {
 
 struct CaseOptions {
   FloatProfile profile = FloatProfile::Triton;
+  // False: a case that records its profile (case.json "profile") runs under that one instead of `profile`;
+  // true: `profile` was asked for (--profile) and overrides it.
+  bool profileRequested = false;
   bool checks = true;
   bool checkUB = false;
   int threads = 0;  // 0 = all
@@ -48,6 +51,8 @@ struct CaseOutcome {
   std::string name;  // the directory's last component
   std::string error;  // Error: why the case could not run (may span lines: one diagnostic each)
   std::string engine;  // Engine::name() of the engine that ran it
+  FloatProfile profile = FloatProfile::Triton;  // the profile it ran under (optionsForCase)
+  bool profileFromCase = false;                 // that profile is the one case.json records
   std::string boundsEngine;  // Engine::name() of the engine whose bounds judged the outputs, when another one
   std::vector<OutputComparison> outputs;
   LaunchResult launch;
@@ -65,6 +70,10 @@ struct CaseOutcome {
   // line() followed by reports, failing elements and determinism problems, indented.
   std::string details() const;
 };
+
+// The options a case runs under: `options`, with the case's recorded profile (case.json "profile") unless
+// options.profileRequested.
+CaseOptions optionsForCase(const CaseOptions& options, const GoldenCase& goldenCase);
 
 // Runs the case in `directory` (which holds case.json and kernel.ttir) on `engine`.
 CaseOutcome runCase(const std::string& directory, const CaseOptions& options, Engine& engine);

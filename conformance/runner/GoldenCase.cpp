@@ -171,6 +171,14 @@ GoldenCase parseCase(const std::string& text, const std::string& directory) {
     }
   }
   if (json.contains("check") && json["check"].is_string() && json["check"] == "ub") goldenCase.checkUB = true;
+  if (json.contains("fuzz") && json["fuzz"].is_object() && json["fuzz"].contains("target") && json["fuzz"]["target"].is_string())
+    goldenCase.foundOnEngine = json["fuzz"]["target"].get<std::string>();
+  if (json.contains("profile")) {
+    const std::string profile = stringField(json, "profile", jsonPath);
+    if (profile != "exact" && profile != "triton")
+      throw CaseError{jsonPath + ": \"profile\" must be \"exact\" or \"triton\", not \"" + profile + "\""};
+    goldenCase.profile = profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
+  }
   if (json.contains("num_warps")) {
     const int64_t warps = integerOf(json["num_warps"], jsonPath + ": num_warps");
     if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
@@ -209,6 +217,14 @@ GoldenCase parseCase(const std::string& text, const std::string& directory) {
       if (entry.contains("source")) expected.source = stringField(entry, "source", where);
       if (entry.contains("buffer")) expected.buffer = stringField(entry, "buffer", where);
       if (entry.contains("byte_offset")) expected.byteOffset = integerOf(entry["byte_offset"], where + ": byte_offset");
+      if (entry.contains("engines")) {
+        if (!entry["engines"].is_array()) throw CaseError{where + ": \"engines\" is not a list of engine names"};
+        for (const Json& engine : entry["engines"]) {
+          if (!engine.is_string() || (engine != "interp" && engine != "gpu"))
+            throw CaseError{where + ": \"engines\" entries must be \"interp\" or \"gpu\""};
+          expected.engines.push_back(engine.get<std::string>());
+        }
+      }
       goldenCase.expectReports.push_back(std::move(expected));
     }
   }

@@ -16,6 +16,7 @@
 
 #include "conformance/runner/Npy.h"
 #include "ir/launch/Launch.h"
+#include "ir/launch/Profiles.h"
 
 namespace tilesim {
 
@@ -67,6 +68,8 @@ struct ExpectedReport {
   std::optional<std::string> source;
   std::optional<std::string> buffer;
   std::optional<int64_t> byteOffset;
+  // "engines": the engines that make this report (["interp"]: a check the GPU engine does not run). Empty: all.
+  std::vector<std::string> engines;
 };
 
 struct GoldenCase {
@@ -77,6 +80,11 @@ struct GoldenCase {
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
   bool checkUB = false;  // case.json "check": "ub": the case is about undefined behaviour (--check=ub)
+  // case.json "profile": "exact" or "triton": the float profile the case is judged under when no --profile says
+  // otherwise (a fuzz regression records the campaign's). Absent: the runner's default (triton for cases).
+  std::optional<FloatProfile> profile;
+  // case.json "fuzz": {"target": ...}: the engine whose failure the fuzzer wrote this case for ("" otherwise).
+  std::string foundOnEngine;
   std::vector<CaseArgument> arguments;  // in Python call order
   // A diagnostics case (one planted bug): it passes when exactly the expected reports appear — each entry matched
   // by a report, and every report of a kind some entry names.

@@ -2,6 +2,7 @@
 // target, shrinking and writing failures, emitting cases, and the live progress line.
 #include "fuzz/campaign/Campaign.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -176,6 +177,18 @@ class Worker {
             verdict.others.push_back(std::move(others));
             return verdict;
           }
+          std::vector<std::string> written;
+          if (std::string stray = strayWrites(launch.arguments, outcome.result, target_->name(), written); !stray.empty()) {
+            verdict.status = ProgramStatus::Failed;
+            verdict.check = "oob-write";
+            verdict.failure = {"oob-write", written};
+            verdict.message = stray + program.built.summary + program.text;
+            EngineOutputs others{target_->name(), {}};
+            for (const LaunchArgument& argument : launch.arguments)
+              if (argument.isBuffer()) others.buffers.push_back(argument.bytes);
+            verdict.others.push_back(std::move(others));
+            return verdict;
+          }
         }
       }
     }
@@ -303,15 +316,12 @@ class Worker {
     // Expected: the reference (interp target: the interpreter is what is wrong) or the interpreter (other targets).
     std::vector<std::vector<uint8_t>> expected;
     std::vector<EngineOutputs> others = final.others;
-    if (final.check == "target-mismatch") {
-      // Expected: what `tilesim run DIR` replays (the triton profile); the exact-profile oracle goes beside it, for
-      // `tilesim diff DIR --engine gpu` (exact, bit for bit).
-      for (const LaunchArgument& argument : program.tritonOutputs) expected.push_back(argument.bytes);
-      if (!options_.tritonProfile) {
-        EngineOutputs exact{"interp-exact", {}};
-        for (const LaunchArgument& argument : program.exactOutputs) exact.buffers.push_back(argument.bytes);
-        others.push_back(std::move(exact));
-      }
+    const bool targetCheck = final.check == "target-mismatch" || final.check == "oob-write";
+    if (targetCheck) {
+      // Expected: the interpreter's outputs under the campaign's profile, which case.json records, so that
+      // `tilesim run DIR --engine gpu` judges as the campaign did (exact: bit for bit).
+      const std::vector<LaunchArgument>& outputs = options_.tritonProfile ? program.tritonOutputs : program.exactOutputs;
+      for (const LaunchArgument& argument : outputs) expected.push_back(argument.bytes);
     } else if (!program.reference.buffers.empty()) {
       expected = program.reference.buffers;
     } else {
@@ -335,6 +345,7 @@ class Worker {
     fuzz["ops"] = program.opCounts;
     fuzz["profile"] = options_.tritonProfile ? "triton" : "exact";
     write.extra["fuzz"] = fuzz;
+    addReplayFields(write.extra, program, final.check, targetCheck, options_.tritonProfile);
     const std::string dir = options_.regressionDir.empty() ? "conformance/regressions" : options_.regressionDir;
     std::string error = writeCase(dir, name, program.built, expected, write);
     if (!error.empty()) return "(not saved: " + error + ")";

@@ -2,6 +2,7 @@
 // GPU (its size, the values its error bounds follow), the oracle in the GPU's reduce order, and ptxas.
 #include "fuzz/campaign/TargetChecks.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "engines/EngineRegistry.h"
 #include "fuzz/campaign/RunTool.h"
 #include "ir/analysis/ApproximationTaint.h"
+#include "ir/launch/Redzones.h"
 #ifdef TILESIM_HAVE_GPU_BACKEND
 #include "gpu_backend/Pipeline.h"
 #endif
@@ -107,6 +109,34 @@ std::string checkPtxas(const std::string& ptxasPath, const KernelPlan& plan, con
   (void)program;
   return "ptxas-unsupported: this tilesim was built without the GPU backend";
 #endif
+}
+
+std::string strayWrites(const std::vector<LaunchArgument>& arguments, const LaunchResult& target, const char* targetName,
+                        std::vector<std::string>& written) {
+  const std::string lines = compareOutOfBoundsWrites(arguments, {}, target.reports, targetName);
+  if (lines.empty()) return "";
+  for (const Report& report : target.reports)
+    if (report.kind == Report::Kind::OutOfBounds && report.op == kRedzoneCheckOp &&
+        std::find(written.begin(), written.end(), report.buffer) == written.end())
+      written.push_back(report.buffer);
+  return std::string("oob-write: ") + targetName + " writes outside a buffer where the interpreter does not\n" + lines;
+}
+
+void addReplayFields(nlohmann::ordered_json& json, const CheckedProgram& program, const std::string& check,
+                     bool targetCheck, bool tritonProfile) {
+  json["profile"] = targetCheck && tritonProfile ? "triton" : "exact";
+  const bool undefinedBehaviour = program.reference.undefinedBehaviour;
+  if (undefinedBehaviour || check.find("undefined-behavior") != std::string::npos) json["check"] = "ub";
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  auto expect = [&](const char* kind) {
+    nlohmann::ordered_json entry{{"kind", kind}};
+    if (targetCheck) entry["engines"] = nlohmann::ordered_json::array({"interp"});
+    reports.push_back(entry);
+  };
+  if (program.reference.undefinedReachesMemory) expect("undefined-value");
+  if (undefinedBehaviour) expect("undefined-behavior");
+  if (program.reference.outOfBounds) expect("out-of-bounds");
+  if (!reports.empty()) json["expect_reports"] = reports;
 }
 
 }  // namespace tilesim::fuzz

@@ -19,13 +19,16 @@
 #include "gpu_backend/GpuEngine.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/WorkerProtocol.h"
+#include "interpreter/Interpreter.h"
+#include "ir/launch/Redzones.h"
 
 namespace tilesim::gpu {
 namespace {
 
 // Loads any PTX; runs the kernel named by the image: add_one (every storage byte + 1), crash (SIGSEGV), quit
 // (_exit 7), hang, sticky (an illegal address), chatty (300 KB on stdout, then add_one), pid (writes getpid()
-// into storage 0); vadd (out = x + y for i < n), wild_store (an illegal address), check (prints a tt.assert
+// into storage 0); vadd (out = x + y for i < n), store_past_end (vadd, and 12.5 into out[n]: one element past
+// out's end, in its redzone), wild_store (an illegal address), check (prints a tt.assert
 // line, then traps) for the engine.
 class FakeDevice final : public WorkerDevice {
  public:
@@ -71,6 +74,14 @@ class FakeDevice final : public WorkerDevice {
       int32_t n = 0;
       std::memcpy(&n, launch.parameters.at(3).bytes.data(), sizeof(n));
       for (int32_t i = 0; i < n; ++i) *element(2, i) = *element(0, i) + *element(1, i);
+    } else if (name == "store_past_end") {  // the mask off by one: lane n stores too (x[n], y[n] read as 0)
+      auto element = [&](size_t parameter, int32_t i) -> float* {
+        const WorkerParameter& p = launch.parameters.at(parameter);
+        return reinterpret_cast<float*>(launch.storages.at(p.storage).data() + p.offset) + i;
+      };
+      int32_t n = 0;
+      std::memcpy(&n, launch.parameters.at(3).bytes.data(), sizeof(n));
+      for (int32_t i = 0; i <= n; ++i) *element(2, i) = i < n ? *element(0, i) + *element(1, i) : 12.5f;
     } else {
       for (auto& storage : launch.storages)
         for (uint8_t& byte : storage) ++byte;
@@ -263,6 +274,37 @@ TEST(GpuEngineWorker, AFaultNamesTheKernelAndTheNextCasePasses) {
   // Again, so the second fault and recovery work too.
   EXPECT_EQ(runCase(dir + "a_wild_store", options, *engine).status, CaseOutcome::Status::Error);
   EXPECT_TRUE(runCase(dir + "b_vadd_after_fault", options, *engine).passed());
+}
+
+// A store one element past a buffer (gpu_backend/tests/redzone/store_past_end) is a finding in that buffer's
+// redzone: an out-of-bounds report naming the kernel, the buffer, the offset and the bytes, which fails the
+// case; the interpreter reports the same write, so the two engines agree (compareOutOfBoundsWrites).
+TEST(GpuEngineWorker, AStorePastABufferIsFoundInItsRedzoneAndAgreesWithTheInterpreter) {
+  std::string whyNot;
+  std::unique_ptr<Engine> engine = createGpuEngineWithDevice(makeFake, 10, &whyNot);
+  ASSERT_TRUE(engine) << whyNot;
+  const std::string dir = std::string(TILESIM_SOURCE_DIR) + "/gpu_backend/tests/redzone/store_past_end";
+  CaseOutcome gpu = runCase(dir, CaseOptions{}, *engine);
+  ASSERT_EQ(gpu.status, CaseOutcome::Status::Failed) << gpu.details() << gpu.error;
+  ASSERT_EQ(gpu.launch.reports.size(), 1u) << gpu.details();
+  const Report& finding = gpu.launch.reports[0];
+  EXPECT_EQ(finding.kind, Report::Kind::OutOfBounds);
+  EXPECT_EQ(finding.buffer, "out_ptr");
+  EXPECT_EQ(finding.byteOffset, 40);
+  EXPECT_EQ(finding.str(),
+            "out-of-bounds: write of 4 bytes at byte offset 40..43 of out_ptr (40 bytes; 0 bytes past the end), seen in "
+            "its redzone after the GPU run of @store_past_end: now 00 00 48 41 [program unknown, redzone check]");
+  EXPECT_EQ(gpu.launch.total(Report::Kind::OutOfBounds), 1);
+  // The buffer itself came back without the redzones: every output right.
+  ASSERT_EQ(gpu.outputs.size(), 1u);
+  EXPECT_TRUE(gpu.outputs[0].passed()) << gpu.details();
+
+  InterpreterEngine interpreter;
+  CaseOutcome interp = runCase(dir, CaseOptions{}, interpreter);
+  ASSERT_EQ(interp.status, CaseOutcome::Status::Failed) << interp.details() << interp.error;
+  EXPECT_EQ(compareOutOfBoundsWrites(interp.arguments, interp.launch.reports, gpu.launch.reports, "gpu"), "");
+  // Without the interpreter's report (the planted-bug situation: its mask was right), they disagree.
+  EXPECT_NE(compareOutOfBoundsWrites(interp.arguments, {}, gpu.launch.reports, "gpu"), "");
 }
 
 TEST(GpuEngineWorker, AnAssertTrapIsReportedAsAnAssertion) {

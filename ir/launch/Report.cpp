@@ -28,8 +28,10 @@ const char* reportKindMeaning(Report::Kind kind) {
 std::string Report::str() const {
   std::string s = ttirPos.known() ? ttirPos.str() + ": " : "";
   s += std::string(reportKindName(kind)) + ": " + message;
-  s += " [program (" + std::to_string(program[0]) + ", " + std::to_string(program[1]) + ", " +
-       std::to_string(program[2]) + ")";
+  // A program of -1: not known (a GPU redzone finding sees only the bytes, Redzones.h).
+  s += program[0] < 0 ? " [program unknown"
+                      : " [program (" + std::to_string(program[0]) + ", " + std::to_string(program[1]) + ", " +
+                            std::to_string(program[2]) + ")";
   if (!lane.empty()) {
     s += ", lane (";
     for (size_t i = 0; i < lane.size(); ++i) s += (i ? ", " : "") + std::to_string(lane[i]);

@@ -69,7 +69,7 @@ std::unique_ptr<Engine> engineFor(const std::string& name, int& exitCode);
 // interpreter for an engine without bounds (the GPU), null for the interpreter itself.
 std::unique_ptr<Engine> boundsEngineFor(const Engine& engine);
 // The case driver's options from the flags `run` (on a case directory) and `conformance` share: --profile
-// (anything but "exact" is triton), --no-check, --check=ub, --threads, --max-steps. The caller adds the rest.
+// (anything but "exact" is triton; empty: the case's recorded profile, else triton), --no-check, --check=ub, --threads, --max-steps. The caller adds the rest.
 CaseOptions caseOptionsFromFlags(const std::string& profile, bool noCheck, const std::string& check, int threads,
                                  uint64_t maxSteps);
 

@@ -12,7 +12,7 @@ namespace {
 struct ConformanceFlags {
   std::vector<std::string> directories;
   bool determinism = false;
-  std::string profile = "triton";
+  std::string profile;  // empty: each case's recorded profile (case.json "profile"), else triton
   bool noCheck = false;
   std::string check;
   int threads = 0;
@@ -41,7 +41,8 @@ int runConformanceCommand(const ConformanceFlags& flags) {
   std::unique_ptr<Engine> boundsEngine = boundsEngineFor(*engine);
   options.boundsEngine = boundsEngine.get();
   std::printf("running %zu case%s on %s (%s profile%s%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
-              engine->description().c_str(), flags.profile.c_str(),
+              engine->description().c_str(),
+              flags.profile.empty() ? "triton unless a case records its own" : flags.profile.c_str(),
               flags.determinism ? ", determinism across threads and program orders" : "",
               boundsEngine && options.profile == FloatProfile::Triton ? ", judged with the interpreter's error bounds" : "");
   std::fflush(stdout);
@@ -63,7 +64,7 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   command->add_option("directories", flags->directories, "case directories or directories holding cases")->required();
   command->add_flag("--determinism", flags->determinism,
                     "also require identical outputs with 1 thread and all threads, programs forward/reverse/shuffled");
-  command->add_option("--profile", flags->profile, "float profile: triton (default) or exact")
+  command->add_option("--profile", flags->profile, "float profile: triton or exact, over what a case records (default: the case's, else triton)")
       ->check(CLI::IsMember({"exact", "triton"}));
   command->add_flag("--no-check", flags->noCheck, "skip out-of-bounds, undefined-lane and race checks");
   command->add_option("--check", flags->check, "extra checks: 'ub'")->check(CLI::IsMember({"ub"}));

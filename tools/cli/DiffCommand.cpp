@@ -15,7 +15,11 @@
 // programs or lanes made to one address, whose sum depends on their arrival order) agrees when it is within
 // that bound of the interpreter's (both NaN included): counted "within bound (REASON)", not "differ". Every
 // other element must match bit for bit, NaN payloads included.
-// Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel), 2 for bad input,
+// A write the engine made outside every buffer (the GPU's redzones, ir/launch/Redzones.h) is printed and fails
+// the diff, with whether the interpreter reports the same out-of-bounds write. A case that records its profile
+// (case.json "profile") is compared under it unless --profile says otherwise.
+// Exit 0 when every buffer agrees, 1 when one does not (or the engine cannot run the kernel, or wrote outside a
+// buffer), 2 for bad input,
 // 4 when the engine is not available here ("skipped: ...").
 #include <algorithm>
 #include <cmath>
@@ -32,6 +36,7 @@
 #include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
 #include "ir/FileIO.h"
+#include "ir/launch/Redzones.h"
 #include "tools/cli/Cli.h"
 
 namespace tilesim::cli {
@@ -193,8 +198,23 @@ bool judgeBuffer(const LaunchArgument& reference, const LaunchArgument& other, c
   return false;
 }
 
+// Writes outside every buffer: the engine's redzone findings (ir/launch/Redzones.h) printed, and judged against
+// the interpreter's out-of-bounds writes. Returns true when the engine wrote outside a buffer or the two disagree.
+bool judgeStrayWrites(const Launch& launch, const LaunchResult& interpreter, const LaunchResult& other, const std::string& engineName) {
+  bool found = false;
+  for (const Report& report : other.reports)
+    if (report.kind == Report::Kind::OutOfBounds && report.op == kRedzoneCheckOp) {
+      if (!found) std::printf("%s wrote outside a buffer:\n", engineName.c_str());
+      std::printf("  %s\n", report.str().c_str());
+      found = true;
+    }
+  const std::string disagreement = compareOutOfBoundsWrites(launch.arguments, interpreter.reports, other.reports, engineName);
+  if (!disagreement.empty()) std::printf("out-of-bounds writes: interp and %s disagree\n%s", engineName.c_str(), disagreement.c_str());
+  else if (found) std::printf("out-of-bounds writes: the interpreter reports them too\n");
+  return found || !disagreement.empty();
+}
+
 int runDiff(const DiffFlags& flags) {
-  const bool triton = flags.launch.profile == "triton";
   if (flags.launch.engine == "interp") {
     printError("--engine interp would compare the interpreter with itself; use --engine gpu");
     return kExitBadInput;
@@ -210,6 +230,12 @@ int runDiff(const DiffFlags& flags) {
     return kExitBadInput;
   }
   if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
+  // --profile, else the profile the case records (case.json "profile": the campaign that found it), else exact.
+  const bool recordedProfile = flags.launch.profile.empty() && prepared.goldenCase && prepared.goldenCase->profile;
+  const bool triton = flags.launch.profile == "triton" ||
+                      (recordedProfile && *prepared.goldenCase->profile == FloatProfile::Triton);
+  if (recordedProfile)
+    std::printf("note: the %s profile the case records (--profile overrides it)\n", triton ? "triton" : "exact");
   LaunchOptions options = prepared.options;
   options.profile = triton ? FloatProfile::Triton : FloatProfile::Exact;
   options.echoPrints = false;
@@ -227,7 +253,8 @@ int runDiff(const DiffFlags& flags) {
     return kExitBadInput;
   }
   if (int64_t reports = expected.result.totalReports(); reports > 0) {
-    std::printf("note: the interpreter reported %lld problem(s) in this launch (the GPU engine does not check):\n",
+    std::printf("note: the interpreter reported %lld problem(s) in this launch (the GPU engine sees only writes "
+                "outside a buffer, in its redzones):\n",
                 static_cast<long long>(reports));
     printReports(expected.result);
   }
@@ -272,6 +299,11 @@ int runDiff(const DiffFlags& flags) {
     agreeing += verdict.agrees ? 1 : 0;
     bounded += verdict.agrees && verdict.withinBound > 0 ? 1 : 0;
     withinElements += verdict.withinBound;
+  }
+  const bool stray = !recorded && judgeStrayWrites(reference, expected.result, actual.result, engineName);
+  if (stray) {
+    std::printf("diff: %s wrote outside a buffer (%d of %d buffers differ)\n", engineName.c_str(), buffers - agreeing, buffers);
+    return kExitFailed;
   }
   if (agreeing == buffers && bounded == 0) {
     std::printf("diff: all %d buffers bit-exact\n", buffers);

@@ -84,7 +84,10 @@ int prepareFromCase(const LaunchFlags& flags, PreparedLaunch& prepared) {
   }
   prepared.launch.grid = load.goldenCase.grid;
   prepared.launch.numWarps = load.goldenCase.numWarps;
-  prepared.options = optionsFrom(flags, flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton);
+  // --profile over the case's recorded profile (case.json "profile") over triton.
+  const FloatProfile profile = !flags.profile.empty() ? (flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton)
+                                                      : load.goldenCase.profile.value_or(FloatProfile::Triton);
+  prepared.options = optionsFrom(flags, profile);
   if (load.goldenCase.checkUB) prepared.options.checkUB = true;
   prepared.goldenCase = std::move(load.goldenCase);
   return kExitOk;

@@ -4,7 +4,9 @@
 // A kernel run prints the check reports and, without --out, the buffers the launch changed; with --out every
 // buffer argument is written to DIR/NAME.npy (never over one of the input files). A case run also compares each
 // output with the GPU's (`expected`) and prints pass/fail, bit-exact or max ulp and max abs error; it goes through
-// the same case driver as `tilesim conformance` (conformance/runner/Conformance.h).
+// the same case driver as `tilesim conformance` (conformance/runner/Conformance.h), under the profile the case
+// records (case.json "profile") unless --profile is given. On the GPU engine a write outside a buffer (its
+// redzones, ir/launch/Redzones.h) is an out-of-bounds report, printed, and fails the run.
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -189,9 +191,13 @@ int runCaseTarget(const RunFlags& flags, Engine& engine) {
     std::printf("note: argument %s has no parameter of its name in the kernel (specialised to a constant)\n", unused.c_str());
   printReports(outcome.launch);
   const auto& grid = goldenCase.grid;
-  std::printf("%s: @%s on grid %lldx%lldx%lld (%s profile, %s engine)\n", goldenCase.name.c_str(), goldenCase.entry.c_str(),
+  std::printf("%s: @%s on grid %lldx%lldx%lld (%s profile%s, %s engine)\n", goldenCase.name.c_str(), goldenCase.entry.c_str(),
               static_cast<long long>(grid[0]), static_cast<long long>(grid[1]), static_cast<long long>(grid[2]),
-              floatProfileName(options.profile), engine.name());
+              floatProfileName(outcome.profile), outcome.profileFromCase ? " as the case records; --profile overrides" : "",
+              engine.name());
+  if (!goldenCase.foundOnEngine.empty() && goldenCase.foundOnEngine != engine.name())
+    std::printf("note: the fuzzer found this case on the %s engine; --engine %s replays that failure\n",
+                goldenCase.foundOnEngine.c_str(), goldenCase.foundOnEngine.c_str());
   std::printf("%s\n", outcome.details().c_str());
 
   PreparedLaunch prepared;  // the outputs, in the shape --out writes

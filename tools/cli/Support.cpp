@@ -108,6 +108,7 @@ CaseOptions caseOptionsFromFlags(const std::string& profile, bool noCheck, const
                                  uint64_t maxSteps) {
   CaseOptions options;
   options.profile = profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton;
+  options.profileRequested = !profile.empty();  // else a case's recorded profile wins (optionsForCase)
   options.checks = !noCheck;
   options.checkUB = check == "ub";
   options.threads = threads;
