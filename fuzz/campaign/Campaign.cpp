@@ -48,6 +48,7 @@ struct Verdict {
   std::string check, message;
   FailureClass failure;               // how it failed (the shrinker keeps candidates that fail the same way)
   std::vector<EngineOutputs> others;  // the target's buffers, for the regression case
+  std::map<std::string, std::string> files;  // written into the regression case (the triton target's TTIR)
 };
 
 // Compares the target's buffers with the interpreter's; "" when they agree.
@@ -74,6 +75,14 @@ std::string compareWithTarget(const CheckedProgram& program, const std::vector<L
     }
   }
   return message;
+}
+
+// A file written beside a regression case (the triton target's optimised TTIR and TTGIR).
+void writeTextBeside(const std::filesystem::path& path, const std::string& text) {
+  if (FILE* file = std::fopen(path.c_str(), "w")) {
+    std::fputs(text.c_str(), file);
+    std::fclose(file);
+  }
 }
 
 }  // namespace
@@ -114,6 +123,7 @@ class Worker {
   Worker(const CampaignOptions& options, std::chrono::steady_clock::time_point start)
       : options_(options), start_(start) {
     if (options.makeTarget) target_ = options.makeTarget();
+    if (options.targetName == "triton") triton_ = std::make_unique<TritonTarget>(options.triton);
   }
 
   // Every check for one plan. `program` keeps what the interpreter computed.
@@ -130,6 +140,17 @@ class Worker {
       return verdict;
     }
     ran("reference"); ran("determinism");
+    if (triton_) {
+      const bool undefinedBehaviour = program.reference.undefinedBehaviour ||
+                                      (program.reference.undefinedBehaviourPossible && (plan.features & kFeatureUB));
+      TritonVerdict triton = triton_->check(plan, program, interpreter_, !undefinedBehaviour, ran);
+      verdict.status = triton.failed ? ProgramStatus::Failed : triton.skipped ? ProgramStatus::Skipped : ProgramStatus::Passed;
+      verdict.check = triton.check;
+      verdict.message = triton.message;
+      verdict.failure = triton.failure;
+      verdict.files = std::move(triton.files);
+      if (triton.failed) return verdict;
+    }
     if (target_) {
       // Lanes with undefined behaviour have no single right answer. Without the UB feature an undefined lane can
       // only reach a divisor `b | 1` or a sanitised float->int cast, which are never UB whatever its bits.
@@ -343,6 +364,7 @@ class Worker {
       std::fputc('\n', file);
       std::fclose(file);
     }
+    for (const auto& [file, text] : final.files) writeTextBeside(std::filesystem::path(dir) / name / file, text);
     return (std::filesystem::path(dir) / name).string();
   }
 
@@ -354,6 +376,7 @@ class Worker {
   std::chrono::steady_clock::time_point start_;
   InterpreterEngine interpreter_;
   std::unique_ptr<Engine> target_;
+  std::unique_ptr<TritonTarget> triton_;  // target triton: this job's worker process
 };
 
 }  // namespace
