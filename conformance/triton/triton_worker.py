@@ -108,9 +108,14 @@ class Compiler:
         return "ok", ttir, ttgir
 
     def scratch(self):
+        """A directory for the one file Triton's parser reads (it takes a path), removed when the worker exits
+        normally (an abort leaves it: one small file)."""
         if not hasattr(self, "_scratch"):
+            import atexit
+            import shutil
             import tempfile
             self._scratch = tempfile.mkdtemp(prefix="tilesim-triton-worker-")
+            atexit.register(shutil.rmtree, self._scratch, True)
         return self._scratch
 
 
