@@ -5,7 +5,8 @@
 #     checks ran on most of them;
 #  2. a planted optimiser bug (the worker's TILESIM_TRITON_PLANT swaps arith.maxsi for arith.minsi in Triton's
 #     output) is found as triton-opt-mismatch, shrunk, and written with Triton's optimised TTIR beside the case;
-#  3. a worker that aborts is a triton-crash finding and the campaign goes on with a new worker.
+#  3. a worker that aborts is a triton-crash finding and the campaign goes on with a new worker;
+# and 2 shards of a smaller campaign merge into the unsharded one (digest, counts, the Triton checks).
 # Exit 4 (ctest: skipped) when no Python here imports triton (TILESIM_PYTHON, .venv, .venv-peer, python3).
 #   triton_cli.sh TILESIM WORKDIR
 set -uo pipefail
@@ -29,6 +30,20 @@ grep -q '"target": "triton"' "$work/campaign.json" || fail "the summary's target
 for check in triton-ttir:450 triton-compare:350 triton-ttgir:300; do
   n=$(field "$work/campaign.json" "${check%%:*}")
   [ -n "$n" ] && [ "$n" -ge "${check##*:}" ] || fail "check ${check%%:*} ran on ${n:-0} programs, expected >= ${check##*:}"
+done
+
+# Shards merge into the unsharded campaign, the Triton checks included (60 programs of seed 5, 2 shards).
+"$tilesim" fuzz --engine triton --count 60 --seed 5 --jobs 2 --quiet --regressions "$work/r" --json "$work/whole.json" \
+  >/dev/null 2>&1 || fail "the 60-program campaign failed"
+for i in 0 1; do
+  "$tilesim" fuzz --engine triton --count 60 --seed 5 --shard $i/2 --quiet --regressions "$work/r" \
+    --json "$work/shard$i.json" >/dev/null 2>&1 || fail "shard $i/2 failed"
+done
+"$tilesim" fuzz --merge "$work/shard0.json" "$work/shard1.json" --json "$work/merged.json" >/dev/null || fail "--merge"
+for key in programs passed skipped digest triton-ttir triton-ttgir triton-compare; do
+  a=$(sed -n "s/^ *\"$key\": \([^,]*\),\?\$/\1/p" "$work/whole.json" | head -1)
+  b=$(sed -n "s/^ *\"$key\": \([^,]*\),\?\$/\1/p" "$work/merged.json" | head -1)
+  [ -n "$a" ] && [ "$a" = "$b" ] || fail "$key: unsharded '$a', 2 shards merged '$b'"
 done
 
 # 2. A planted optimiser bug: found, shrunk, written with the optimised TTIR.
