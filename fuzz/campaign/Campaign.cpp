@@ -388,11 +388,17 @@ std::atomic<bool> stopRequested{false};
 void requestCampaignStop() { stopRequested.store(true); }
 
 namespace {
+// This process and the children it has waited for (ptxas, the triton target's Python workers: each job's worker
+// is waited for when the job ends, before the campaign's CPU time is read).
 double processCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    total += seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  }
+  return total;
 }
 }  // namespace
 

@@ -62,7 +62,8 @@ struct CampaignSummary {
   std::string target = "interp";
   int64_t programs = 0, passed = 0, failed = 0, skipped = 0;
   double seconds = 0;                        // wall time (summed over merged shards)
-  double cpuSeconds = 0;                     // user + system CPU time of the campaign's process (getrusage)
+  double cpuSeconds = 0;                     // user + system CPU time of the campaign's process and the children
+                                             // it waited for: ptxas, Triton workers (getrusage)
   StageSeconds stages;                       // per-stage wall time summed over jobs (with --timings)
   bool timed = false;                        // `stages` was measured
   uint64_t digest = 0;                       // sum of the programs' digests (order independent)

@@ -100,9 +100,11 @@ std::string TritonWorker::start() {
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
     return std::string("socketpair: ") + std::strerror(errno);
-  char logPath[] = "/tmp/tilesim-triton-worker-XXXXXX";
-  log_ = ::mkostemp(logPath, O_CLOEXEC | O_APPEND);
-  if (log_ >= 0) ::unlink(logPath);
+  std::error_code ec;
+  std::string logPath = (fs::temp_directory_path(ec) / "tilesim-triton-worker-XXXXXX").string();
+  if (ec) logPath = "/tmp/tilesim-triton-worker-XXXXXX";
+  log_ = ::mkostemp(logPath.data(), O_CLOEXEC | O_APPEND);
+  if (log_ >= 0) ::unlink(logPath.c_str());  // open and nameless: gone with the last descriptor
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, sockets[1], 0);
