@@ -26,6 +26,7 @@ protocol.
 """
 import os
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -76,10 +77,13 @@ class Compiler:
     def compile(self, text, num_warps):
         """(status, first, second): see the protocol in the module's docstring."""
         context = self.context()
-        path = os.path.join(self.scratch(), "kernel.ttir")
-        with open(path, "w") as handle:
+        # Triton's parser takes a path: a file that lives only while it parses (a crash in a pass leaves nothing).
+        with tempfile.NamedTemporaryFile("w", prefix="tilesim-triton-", suffix=".ttir", delete=False) as handle:
             handle.write(text)
-        module, error = self.stage(lambda: self.ir.parse_mlir_module(path, context))
+        try:
+            module, error = self.stage(lambda: self.ir.parse_mlir_module(handle.name, context))
+        finally:
+            os.unlink(handle.name)
         if error is not None:
             return "parse", error, ""
         module.context = context
@@ -107,16 +111,6 @@ class Compiler:
             return "ttgir-pass", ttir, error
         return "ok", ttir, ttgir
 
-    def scratch(self):
-        """A directory for the one file Triton's parser reads (it takes a path), removed when the worker exits
-        normally (an abort leaves it: one small file)."""
-        if not hasattr(self, "_scratch"):
-            import atexit
-            import shutil
-            import tempfile
-            self._scratch = tempfile.mkdtemp(prefix="tilesim-triton-worker-")
-            atexit.register(shutil.rmtree, self._scratch, True)
-        return self._scratch
 
 
 def planted(spec):
