@@ -21,6 +21,7 @@
 #include "fuzz/programs/ProgramCheck.h"
 #include "fuzz/programs/RegressionWriter.h"
 #include "interpreter/Interpreter.h"
+#include "ir/FileIO.h"
 #include "ir/FloatBits.h"
 
 namespace tilesim::fuzz {
@@ -49,6 +50,7 @@ struct Verdict {
   std::string check, message;
   FailureClass failure;               // how it failed (the shrinker keeps candidates that fail the same way)
   std::vector<EngineOutputs> others;  // the target's buffers, for the regression case
+  std::map<std::string, std::string> files;  // written into the regression case (the triton target's TTIR)
 };
 
 // Compares the target's buffers with the interpreter's; "" when they agree.
@@ -75,6 +77,13 @@ std::string compareWithTarget(const CheckedProgram& program, const std::vector<L
     }
   }
   return message;
+}
+
+// A file written beside a regression case (the triton target's optimised TTIR and TTGIR), by replacing its
+// directory entry as the case's own files are (ir/FileIO.h): never through a planted link.
+void writeTextBeside(const std::filesystem::path& path, const std::string& text) {
+  if (std::string error = replaceFile(path.string(), text); !error.empty())
+    std::fprintf(stderr, "tilesim fuzz: cannot write %s: %s\n", path.c_str(), error.c_str());
 }
 
 }  // namespace
@@ -115,6 +124,7 @@ class Worker {
   Worker(const CampaignOptions& options, std::chrono::steady_clock::time_point start)
       : options_(options), start_(start) {
     if (options.makeTarget) target_ = options.makeTarget();
+    if (options.targetName == "triton") triton_ = std::make_unique<TritonTarget>(options.triton);
   }
 
   // Every check for one plan. `program` keeps what the interpreter computed.
@@ -131,6 +141,17 @@ class Worker {
       return verdict;
     }
     ran("reference"); ran("determinism");
+    if (triton_) {
+      const bool undefinedBehaviour = program.reference.undefinedBehaviour ||
+                                      (program.reference.undefinedBehaviourPossible && (plan.features & kFeatureUB));
+      TritonVerdict triton = triton_->check(plan, program, interpreter_, !undefinedBehaviour, ran);
+      verdict.status = triton.failed ? ProgramStatus::Failed : triton.skipped ? ProgramStatus::Skipped : ProgramStatus::Passed;
+      verdict.check = triton.check;
+      verdict.message = triton.message;
+      verdict.failure = triton.failure;
+      verdict.files = std::move(triton.files);
+      if (triton.failed) return verdict;
+    }
     if (target_) {
       // Lanes with undefined behaviour have no single right answer. Without the UB feature an undefined lane can
       // only reach a divisor `b | 1` or a sanitised float->int cast, which are never UB whatever its bits.
@@ -354,6 +375,7 @@ class Worker {
       std::fputc('\n', file);
       std::fclose(file);
     }
+    for (const auto& [file, text] : final.files) writeTextBeside(std::filesystem::path(dir) / name / file, text);
     return (std::filesystem::path(dir) / name).string();
   }
 
@@ -365,6 +387,7 @@ class Worker {
   std::chrono::steady_clock::time_point start_;
   InterpreterEngine interpreter_;
   std::unique_ptr<Engine> target_;
+  std::unique_ptr<TritonTarget> triton_;  // target triton: this job's worker process
 };
 
 }  // namespace
@@ -376,11 +399,17 @@ std::atomic<bool> stopRequested{false};
 void requestCampaignStop() { stopRequested.store(true); }
 
 namespace {
+// This process and the children it has waited for (ptxas, the triton target's Python workers: each job's worker
+// is waited for when the job ends, before the campaign's CPU time is read).
 double processCpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
   auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); };
-  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  double total = 0;
+  for (int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+    rusage usage{};
+    getrusage(who, &usage);
+    total += seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  }
+  return total;
 }
 }  // namespace
 

@@ -8,6 +8,9 @@
 //     forward/reverse/shuffled program order, exact and triton profiles; ProgramCheck.h);
 //   - target gpu (any Engine): the same interpreter property, then the interpreter (the oracle) against the engine
 //     under one profile: bit for bit under `exact`, within the interpreter's per-element bounds under `triton`;
+//   - target triton: the same interpreter property, then Triton 3.6's TTIR passes and make_ttgir on the printed
+//     program (a Python worker process per job, TritonTarget.h), the optimised TTIR in the interpreter against
+//     the original, bit for bit;
 //   - optionally --check-ptxas: tilesim's GPU pipeline to PTX, assembled by ptxas -arch=sm_90a.
 // A failing program is shrunk (Shrink.h) and written to the regression directory as a conformance case.
 #pragma once
@@ -24,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fuzz/campaign/TritonTarget.h"
 #include "fuzz/programs/KernelGen.h"
 #include "fuzz/programs/ProgramCheck.h"
 #include "ir/launch/Engine.h"
@@ -61,7 +65,8 @@ struct CampaignSummary {
   std::string target = "interp";
   int64_t programs = 0, passed = 0, failed = 0, skipped = 0;
   double seconds = 0;                        // wall time (summed over merged shards)
-  double cpuSeconds = 0;                     // user + system CPU time of the campaign's process (getrusage)
+  double cpuSeconds = 0;                     // user + system CPU time of the campaign's process and the children
+                                             // it waited for: ptxas, Triton workers (getrusage)
   StageSeconds stages;                       // per-stage wall time summed over jobs (with --timings)
   bool timed = false;                        // `stages` was measured
   uint64_t digest = 0;                       // sum of the programs' digests (order independent)
@@ -105,6 +110,8 @@ struct CampaignOptions {
   std::string targetName = "interp";
   // The engine compared with the interpreter (null: interp target). One per job: engines need not be thread-safe.
   std::function<std::unique_ptr<Engine>()> makeTarget;
+  // Target triton (targetName "triton"): the worker's Python and script (probeTritonTarget, TritonTarget.h).
+  TritonTargetOptions triton;
   bool tritonProfile = false;   // gpu target: compare under the triton profile (bounds) instead of exact bits
   bool checkPtxas = false;
   std::string ptxas;            // resolved path; empty with checkPtxas: skipped visibly

@@ -2,7 +2,8 @@
 // `tilesim fuzz --merge A.json B.json ...`, which adds up shard summaries.
 //   tilesim fuzz --count 1000 --seed 7 --jobs 2 --shard 0/4 --engine interp --json s0.json --emit-dir cases/
 // Exit 0 when every program passed (skips are listed), 1 when one failed (its minimal case is written), 2 for bad
-// arguments, 4 when the target engine is not available here ("skipped: ...").
+// arguments, 4 when the target engine is not available here ("skipped: ...": no GPU for gpu, no Python that
+// imports triton for triton).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -139,7 +140,21 @@ int runFuzz(const FuzzFlags& flags) {
   options.shrink = !flags.noShrink;
   options.progress = !flags.quiet;
   options.timings = flags.timings;
-  if (flags.engine != "interp") {
+  options.hangSeconds = flags.hangSeconds;
+  if (flags.engine == "triton") {
+    // Real Triton on the CPU (fuzz/campaign/TritonTarget.h): a Python that imports triton, or "skipped".
+    options.triton.timeoutSeconds = flags.hangSeconds > 0 ? std::min(60.0, flags.hangSeconds / 2) : 60.0;
+    fuzz::TritonProbe probe = fuzz::probeTritonTarget(options.triton);
+    if (!probe.badInput.empty()) {
+      printError(probe.badInput);
+      return kExitBadInput;
+    }
+    if (!probe.unavailable.empty()) {
+      std::fprintf(stderr, "tilesim: skipped: the triton target is not available: %s\n", probe.unavailable.c_str());
+      return kExitEngineUnavailable;
+    }
+    std::fprintf(stderr, "tilesim fuzz: target triton: %s\n", probe.version.c_str());
+  } else if (flags.engine != "interp") {
     int exitCode = kExitOk;
     std::unique_ptr<Engine> probe = engineFor(flags.engine, exitCode);
     if (!probe) return exitCode;
@@ -155,7 +170,6 @@ int runFuzz(const FuzzFlags& flags) {
     if (options.ptxas.empty())
       std::fprintf(stderr, "tilesim fuzz: skipped check: ptxas not found on PATH or in /usr/local/cuda/bin\n");
   }
-  options.hangSeconds = flags.hangSeconds;
   options.maxFailures = flags.maxFailures;
   // SIGINT / SIGTERM (Ctrl-C, `timeout`, a batch system's time limit): stop, then print and write the summary of
   // what finished. A second signal ends the process at once (the default action, restored by SA_RESETHAND).
@@ -205,8 +219,9 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_option("--jobs", flags->jobs, "worker threads (default 1)")->check(CLI::Range(1, 256));
   fuzz->add_option("--shard", flags->shard, "I/N: run the programs i with i % N == I (default 0/1)");
   fuzz->add_option("--engine", flags->engine, "target compared with the interpreter: interp (the lane-by-lane "
-                                              "reference) or gpu")
-      ->check(CLI::IsMember({"interp", "gpu"}));
+                                              "reference), gpu, or triton (Triton 3.6's TTIR and TTGIR passes on "
+                                              "the CPU, through $TILESIM_PYTHON, .venv or .venv-peer)")
+      ->check(CLI::IsMember({"interp", "gpu", "triton"}));
   fuzz->add_option("--profile", flags->profile, "gpu target: exact (bit for bit, default) or triton (within the "
                                                 "interpreter's error bounds)")
       ->check(CLI::IsMember({"exact", "triton"}));

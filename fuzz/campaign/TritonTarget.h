@@ -1,0 +1,75 @@
+// The real-Triton target of a campaign (`tilesim fuzz --engine triton`, docs/fuzzing.md "Real Triton as a
+// target"): each program's printed TTIR goes to a Triton worker (TritonWorker.h), which runs Triton 3.6's TTIR
+// passes (make_ttir for sm_90, then the target-independent passes make_ttgir runs: sccp, licm, triton_licm,
+// loop_aware_cse, canonicalizer, cse) and make_ttgir; the interpreter then runs the optimised TTIR on the same
+// inputs and its buffers must be bit for bit the original's (two NaNs equal whatever their payloads), with no
+// report the original did not have. Triton's TTIR passes have no fast-math and do not reassociate; the one rewrite
+// allowed to change float bits is combine's dot fusion (addf(dot(a, b, 0), c) -> dot(a, b, c)): where the
+// optimised kernel has fewer addf than the original and a tt.dot, a difference is judged under the triton
+// profile's bounds instead. Outcomes, as checks of the campaign summary:
+//   triton-crash          Triton aborted, or one of its passes failed (a verifier error) on valid TTIR: a finding;
+//   triton-rejects-input  Triton's parser rejects tilesim's printed TTIR: a finding (tilesim's printer, or Triton);
+//   triton-output-rejected  tilesim cannot parse, verify or run the TTIR Triton printed: a finding (tilesim);
+//   triton-opt-mismatch   the optimised TTIR computes something else: a finding;
+//   triton-known (skipped)  a failure matching a known Triton bug of docs/findings.md (T3 ...), counted, not shrunk;
+//   target-unavailable (skipped)  the worker gave no answer in time (it is killed and restarted).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "fuzz/campaign/TritonWorker.h"
+#include "fuzz/programs/KernelGen.h"
+#include "fuzz/programs/ProgramCheck.h"
+#include "ir/launch/Engine.h"
+
+namespace tilesim::fuzz {
+
+struct TritonTargetOptions {
+  std::string python;     // resolved by probeTritonTarget
+  std::string script;     // conformance/triton/triton_worker.py
+  double timeoutSeconds = 60;  // per program (compile request)
+};
+
+struct TritonProbe {
+  std::string badInput;     // TILESIM_PYTHON names no executable: a usage error
+  std::string unavailable;  // no Python here can import triton: the target is skipped
+  std::string version;      // "triton 3.6.0 (PYTHON)" when available
+};
+
+// Finds a Python whose worker starts (TritonWorker.h's candidates, in order) and the worker script; sets
+// options.python and options.script.
+TritonProbe probeTritonTarget(TritonTargetOptions& options);
+
+// What the target concluded about one program (Campaign.cpp turns it into its verdict).
+struct TritonVerdict {
+  bool failed = false, skipped = false;
+  std::string check, message;
+  FailureClass failure;
+  std::map<std::string, std::string> files;  // written beside a regression case: the optimised TTIR, the TTGIR
+};
+
+class TritonTarget {
+ public:
+  explicit TritonTarget(const TritonTargetOptions& options);
+  // `program` has passed the interpreter's own checks (its exactOutputs are the reference's). `ran(name)` counts
+  // the checks that ran: triton-ttir, triton-ttgir, triton-compare. Without `compareResults` (a program with
+  // undefined behaviour in some lane, whose result the optimiser may change) Triton still compiles it, and a
+  // clean compile is skipped as `target-ub`.
+  TritonVerdict check(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter, bool compareResults,
+                      const std::function<void(const char*)>& ran);
+
+ private:
+  TritonWorker worker_;
+};
+
+// The first error line of an MLIR diagnostic without its file position, with the failing pass when named:
+// "failed to legalize unresolved materialization ... (pass ConvertTritonToTritonGPU)".
+std::string conciseTritonDiagnostic(const std::string& diagnostic);
+
+// The known Triton bug (docs/findings.md) a failure's diagnostic matches, "T3: ..."; "" for none.
+std::string knownTritonFinding(const std::string& diagnostic);
+
+}  // namespace tilesim::fuzz
