@@ -12,6 +12,8 @@ namespace tilesim {
 
 #ifdef TILESIM_HAVE_GPU_BACKEND
 
+bool hasGpuBackend() { return true; }
+
 GpuCompileOutcome compileForGpu(const Module& module, const Function& kernel, const GpuCompileRequest& request) {
   gpu::CompileOptions options;
   options.numWarps = request.numWarps;
@@ -42,6 +44,8 @@ std::string checkSmTarget(std::string_view sm) {
 }
 
 #else
+
+bool hasGpuBackend() { return false; }
 
 GpuCompileOutcome compileForGpu(const Module&, const Function&, const GpuCompileRequest&) {
   GpuCompileOutcome outcome;

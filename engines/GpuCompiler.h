@@ -39,6 +39,9 @@ struct GpuCompileOutcome {
   bool ok() const { return unavailable.empty() && diagnostics.empty(); }
 };
 
+// Whether this build has the GPU backend (LLVM 19 found and TILESIM_GPU_BACKEND on); a GPU need not be present.
+bool hasGpuBackend();
+
 GpuCompileOutcome compileForGpu(const Module& module, const Function& kernel, const GpuCompileRequest& request);
 
 // "" when `sm` is an NVPTX target LLVM 19 knows (or this build has no backend to ask: compileForGpu then says

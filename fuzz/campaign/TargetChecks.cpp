@@ -8,12 +8,10 @@
 #include <unistd.h>
 
 #include "engines/EngineRegistry.h"
+#include "engines/GpuCompiler.h"
 #include "fuzz/campaign/RunTool.h"
 #include "ir/analysis/ApproximationTaint.h"
 #include "ir/launch/Redzones.h"
-#ifdef TILESIM_HAVE_GPU_BACKEND
-#include "gpu_backend/Pipeline.h"
-#endif
 
 namespace tilesim::fuzz {
 
@@ -81,12 +79,12 @@ void reduceInTargetOrder(const CampaignOptions& campaign, Engine& interpreter, c
 
 // tilesim's GPU pipeline to PTX, then ptxas. "" when ptxas accepts it.
 std::string checkPtxas(const std::string& ptxasPath, const KernelPlan& plan, const CheckedProgram& program) {
-#ifdef TILESIM_HAVE_GPU_BACKEND
-  gpu::CompileOptions compileOptions;
-  compileOptions.numWarps = plan.numWarps;
-  gpu::CompileResult compiled = gpu::compileKernel(*program.parsed, *program.parsed->kernel(), compileOptions);
-  if (!compiled.ok())
-    return "ptxas-unsupported: " + (compiled.diagnostics.empty() ? std::string("no kernel") : compiled.diagnostics[0].str());
+  GpuCompileRequest request;
+  request.numWarps = plan.numWarps;
+  GpuCompileOutcome compiled = compileForGpu(*program.parsed, *program.parsed->kernel(), request);
+  if (!compiled.unavailable.empty()) return "ptxas-unsupported: " + compiled.unavailable;
+  if (!compiled.diagnostics.empty()) return "ptxas-unsupported: " + compiled.diagnostics[0].str();
+  if (compiled.ptx.empty()) return "ptxas-unsupported: no kernel";
   // The PTX goes to a new file (mkstemps: never an existing file or link) in $TMPDIR, and ptxas runs with an
   // argv (RunTool.h): no shell, so no character of $TMPDIR or of the ptxas path is interpreted.
   std::error_code ec;
@@ -94,7 +92,7 @@ std::string checkPtxas(const std::string& ptxasPath, const KernelPlan& plan, con
   if (ec) ptxPath = "/tmp/tilesim-fuzz-XXXXXX.ptx";
   const int descriptor = ::mkstemps(ptxPath.data(), 4);
   if (descriptor < 0) return "ptxas: cannot create a temporary file " + ptxPath;
-  const std::string& ptx = compiled.kernel->ptx;
+  const std::string& ptx = compiled.ptx;
   const bool written = ::write(descriptor, ptx.data(), ptx.size()) == static_cast<ssize_t>(ptx.size());
   ::close(descriptor);
   ToolRun run;
@@ -103,12 +101,6 @@ std::string checkPtxas(const std::string& ptxasPath, const KernelPlan& plan, con
   if (!written) return "ptxas: cannot write " + ptxPath;
   if (!run.error.empty()) return "ptxas: " + run.error;
   return run.exitStatus == 0 ? "" : "ptxas: rejects tilesim's PTX (exit " + std::to_string(run.exitStatus) + "): " + firstLine(run.output);
-#else
-  (void)ptxasPath;
-  (void)plan;
-  (void)program;
-  return "ptxas-unsupported: this tilesim was built without the GPU backend";
-#endif
 }
 
 std::string strayWrites(const std::vector<LaunchArgument>& arguments, const LaunchResult& target, const char* targetName,
