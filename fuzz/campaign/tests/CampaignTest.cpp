@@ -12,6 +12,8 @@
 #include <mutex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "conformance/runner/Conformance.h"
 #include "engines/EngineRegistry.h"
 #include "engines/GpuCompiler.h"
@@ -99,7 +101,9 @@ CampaignOptions baseOptions(int64_t count) {
   options.seed = 20261201;
   options.count = count;
   options.keepRecords = true;
-  options.regressionDir = (std::filesystem::temp_directory_path() / "tilesim-campaign-test").string();
+  // One directory per process: two checkouts (or a normal and a sanitizer build) may run this test at once.
+  options.regressionDir =
+      (std::filesystem::temp_directory_path() / ("tilesim-campaign-test-" + std::to_string(::getpid()))).string();
   return options;
 }
 
