@@ -1,6 +1,7 @@
-// Per-element semantics of every elementwise TTIR op, written once: the interpreter's whole-tile loops
-// (interpreter/Elementwise*.cpp) and the fuzzer's lane-by-lane expected values (fuzz/programs/ReferenceLanes)
-// both call these, so the CPU side cannot disagree with itself. (tilesim has no constant folder; the builder
+// Per-element semantics of every elementwise TTIR op, written once for the interpreter's whole-tile loops
+// (interpreter/Elementwise*.cpp). The fuzzer's lane-by-lane reference does not call these: it has its own scalar
+// oracle written again from docs/semantics.md (fuzz/programs/OracleScalar.h; oracle_cross_check_test compares the
+// two exhaustively for 8/16-bit types), so a bug here is a disagreement. (tilesim has no constant folder; the builder
 // only re-emits a cast literal as a literal of the new type, ir/builder/Cast.cpp.) The long form is docs/semantics.md ("Integers", "Floats", "Casts").
 //
 // Integers are carried in the unsigned type of their width (uint8_t..uint64_t); signed ops reinterpret.
