@@ -7,7 +7,9 @@
 // It covers the ops the program generator emits (KernelGen.h): elementwise arith/math, casts, constants, ranges,
 // splat/broadcast/expand_dims/unsplat, addptr, masked loads and stores, tt.reduce and tt.scan with any combine
 // region, scf.for/while/if, tt.call, atomics (lanes in order), tt.dot (sequential fma), tt.histogram, tt.gather,
-// tt.assert (must hold), gpu.barrier, get_num_programs.
+// tt.assert (must hold), gpu.barrier, get_num_programs, block pointers, tensor descriptors (make_tensor_descriptor,
+// descriptor_load/store; not gather/scatter), views (alias_of arguments: a buffer of their own, filled from the
+// storage's window and written back to it at the end).
 // Anything else is an error, so a generator extension cannot silently go unchecked.
 //
 // Undefined lanes follow the documented rule: a masked-off load lane without `other` is undefined; any undefined
