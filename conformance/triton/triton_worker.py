@@ -18,11 +18,15 @@ TILESIM_TRITON_PLANT (tests of the campaign's machinery, not of Triton) plants a
 the first OLD in the optimised TTIR by NEW (e.g. `mismatch:arith.maxsi:arith.minsi`), `abort:OP` aborts the
 process and `hang:OP` sleeps forever when the input contains OP.
 A crash of Triton (an LLVM assertion: SIGABRT) ends the process: tilesim sees the pipe close, reads what Triton
-printed from the worker's stderr (a file it owns) and starts a new worker. MLIR diagnostics go to file
-descriptor 2 and are captured around each stage; anything Triton prints on stdout goes to stderr, never into the
-protocol.
+printed from the worker's stderr (a file it owns) and starts a new worker. MLIR's diagnostics go to that same
+file (descriptor 2), which tilesim empties before each request and adds to a failure's diagnostic; anything
+Triton prints on stdout goes there too, never into the protocol.
 
-    python3 conformance/triton/triton_worker.py      # then speak the protocol on stdin/stdout
+  launch     (started with `--launcher cuda|tilesim`: triton_worker_gpu.py) `launch NBYTES\\n` followed by NBYTES
+             of JSON {"case": DIR, "out": DIR, "tilesim": PATH}, answered `launched 0 0`, `compile-error LEN 0` or
+             `launch-error LEN 0` + the diagnostic; the buffers are in OUT/NAME.npy.
+
+    python3 conformance/triton/triton_worker.py [--launcher cuda|tilesim]   # then the protocol on stdin/stdout
 """
 import os
 import sys
@@ -64,15 +68,12 @@ class Compiler:
         return context
 
     def stage(self, action):
-        """Runs action() with fd 2 captured: (result, None) or (None, diagnostic text)."""
-        with self.triton_passes.CapturedStderr() as err:
-            try:
-                result, failure = action(), None
-            except BaseException as exc:  # noqa: BLE001 - whatever the bindings raise is the answer
-                result, failure = None, f"{type(exc).__name__}: {exc}"
-        if failure is None:
-            return result, None
-        return None, (err.text + "\n" + failure).strip()
+        """(result, None) or (None, the exception). MLIR's diagnostics go to file descriptor 2, a file tilesim
+        owns and reads back after a failure (or a crash: an LLVM assertion's message is there too)."""
+        try:
+            return action(), None
+        except BaseException as exc:  # noqa: BLE001 - whatever the bindings raise is the answer
+            return None, f"{type(exc).__name__}: {exc}"
 
     def compile(self, text, num_warps):
         """(status, first, second): see the protocol in the module's docstring."""
@@ -139,17 +140,21 @@ def apply_plant(plant, text, status, first, second):
 
 
 def read_request(stream):
+    """("compile", num_warps, ttir) or ("launch", request dict), None at the end of the input."""
     header = stream.readline()
     if not header:
         return None
     words = header.decode("ascii", "replace").split()
-    if len(words) != 3 or words[0] != "compile":
+    if not ((len(words) == 3 and words[0] == "compile") or (len(words) == 2 and words[0] == "launch")):
         raise ValueError(f"bad request header {header[:80]!r}")
-    num_warps, size = int(words[1]), int(words[2])
+    size = int(words[-1])
     body = stream.read(size)
     if len(body) != size:
         raise ValueError("the request ended early")
-    return num_warps, body.decode("utf-8", "replace")
+    if words[0] == "launch":
+        import json
+        return "launch", json.loads(body)
+    return "compile", int(words[1]), body.decode("utf-8", "replace")
 
 
 def answer(stream, status, first, second):
@@ -168,19 +173,33 @@ def main():
         replies.write(f"unavailable {exc}\n".encode())
         replies.flush()
         return 2
+    launcher = sys.argv[sys.argv.index("--launcher") + 1] if "--launcher" in sys.argv[:-1] else None
     try:
         compiler = Compiler()
-    except ImportError as exc:
-        replies.write(f"unavailable the triton package is not importable by {sys.executable} ({exc})\n".encode())
+        gpu = None
+        if launcher is not None:
+            import triton_worker_gpu
+            gpu = triton_worker_gpu.GpuRunner(launcher)
+    except (ImportError, ValueError) as exc:
+        replies.write(f"unavailable {sys.executable}: {exc}\n".encode())
         replies.flush()
         return UNAVAILABLE
-    replies.write(f"ready triton {compiler.triton.__version__}\n".encode())
+    replies.write(f"ready triton {compiler.triton.__version__}"
+                  f"{'' if launcher is None else ' launcher ' + launcher}\n".encode())
     replies.flush()
     while True:
         request = read_request(requests)
         if request is None:
             return 0
-        num_warps, text = request
+        if request[0] == "launch":
+            if gpu is None:
+                raise ValueError("a launch request to a worker started without --launcher")
+            status, text = gpu.run(request[1])
+            answer(replies, status, text, "")
+            if status == "launch-error" and triton_worker_gpu.cuda_error(text):
+                return 3  # the CUDA context may be unusable: tilesim starts a new worker
+            continue
+        _, num_warps, text = request
         status, first, second = apply_plant(plant, text, *compiler.compile(text, num_warps))
         answer(replies, status, first, second)
 

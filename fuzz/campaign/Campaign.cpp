@@ -150,6 +150,7 @@ class Worker {
       verdict.message = triton.message;
       verdict.failure = triton.failure;
       verdict.files = std::move(triton.files);
+      verdict.others = std::move(triton.others);
       if (triton.failed) return verdict;
     }
     if (target_) {

@@ -22,6 +22,7 @@
 
 #include "fuzz/campaign/TritonWorker.h"
 #include "fuzz/programs/KernelGen.h"
+#include "fuzz/programs/RegressionWriter.h"
 #include "fuzz/programs/ProgramCheck.h"
 #include "ir/launch/Engine.h"
 
@@ -31,6 +32,9 @@ struct TritonTargetOptions {
   std::string python;     // resolved by probeTritonTarget
   std::string script;     // conformance/triton/triton_worker.py
   double timeoutSeconds = 60;  // per program (compile request)
+  // "" : on the CPU (the passes above). "cuda" (`--triton-run gpu`): Triton compiles each program for sm_90 and
+  // launches it (TritonGpuRun.cpp); "tilesim": the same with the interpreter standing in for the GPU (tests).
+  std::string launcher;
 };
 
 struct TritonProbe {
@@ -49,6 +53,7 @@ struct TritonVerdict {
   std::string check, message;
   FailureClass failure;
   std::map<std::string, std::string> files;  // written beside a regression case: the optimised TTIR, the TTGIR
+  std::vector<EngineOutputs> others;          // --triton-run gpu: Triton's buffers, for the regression case
 };
 
 class TritonTarget {
@@ -62,8 +67,20 @@ class TritonTarget {
                       const std::function<void(const char*)>& ran);
 
  private:
+  // --triton-run gpu (TritonGpuRun.cpp): Triton compiles and launches the program, its buffers are judged against
+  // the interpreter's under the triton profile (bit for bit where only exact ops touched a value, within the
+  // interpreter's error bounds elsewhere), as `--engine gpu --profile triton` judges tilesim's GPU backend.
+  TritonVerdict checkOnGpu(const KernelPlan& plan, const CheckedProgram& program, bool compareResults,
+                           const std::function<void(const char*)>& ran);
+
   TritonWorker worker_;
+  bool onGpu_ = false;
 };
+
+// A Triton failure (crash, pass failure, parse error, failed compile): known ones are skipped, the others are
+// findings whose kind (what the shrinker keeps) is the concise diagnostic without numbers.
+TritonVerdict tritonFailure(const std::string& check, const std::string& stage, const std::string& diagnostic,
+                            const std::string& programText);
 
 // The first error line of an MLIR diagnostic without its file position, with the failing pass when named:
 // "failed to legalize unresolved materialization ... (pass ConvertTritonToTritonGPU)".

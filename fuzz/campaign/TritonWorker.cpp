@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 extern char** environ;
 
 namespace tilesim::fuzz {
@@ -90,12 +92,18 @@ std::string findTritonWorkerScript() {
   return "";
 }
 
-TritonWorker::TritonWorker(std::string python, std::string script, double timeoutSeconds)
-    : python_(std::move(python)), script_(std::move(script)), timeoutSeconds_(timeoutSeconds) {}
+TritonWorker::TritonWorker(std::string python, std::string script, double timeoutSeconds, std::string launcher)
+    : python_(std::move(python)), script_(std::move(script)), launcher_(std::move(launcher)),
+      timeoutSeconds_(timeoutSeconds) {}
 
 TritonWorker::~TritonWorker() { stop(false); }
 
 std::string TritonWorker::start() {
+  int status = 0;
+  if (pid_ > 0 && ::waitpid(pid_, &status, WNOHANG) == pid_) {  // it exited after its last answer (a CUDA error)
+    pid_ = -1;
+    stop(false);
+  }
   if (pid_ > 0) return "";
   int sockets[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sockets) != 0)
@@ -111,6 +119,7 @@ std::string TritonWorker::start() {
   posix_spawn_file_actions_adddup2(&actions, sockets[1], 1);
   if (log_ >= 0) posix_spawn_file_actions_adddup2(&actions, log_, 2);
   std::vector<std::string> argv = {python_, script_};
+  if (!launcher_.empty()) argv.insert(argv.end(), {"--launcher", launcher_});
   std::vector<char*> arguments;
   for (std::string& argument : argv) arguments.push_back(argument.data());
   arguments.push_back(nullptr);
@@ -129,7 +138,7 @@ std::string TritonWorker::start() {
   bool timedOut = false;
   // Importing triton takes about 0.4 s; a cold disk cache on a loaded machine much longer.
   if (!receive(line, -1, now() + std::max(60.0, timeoutSeconds_), timedOut)) {
-    std::string why = timedOut ? "did not start in time" : "exited at start-up: " + logTail();
+    std::string why = timedOut ? "did not start in time" : "exited at start-up: " + logText(2000);
     stop(true);
     return python_ + " " + script_ + ": " + why;
   }
@@ -188,18 +197,35 @@ bool TritonWorker::receive(std::string& out, long size, double deadline, bool& t
   }
 }
 
-std::string TritonWorker::logTail() {
+std::string TritonWorker::logText(size_t limit) {
   if (log_ < 0) return "(no log)";
   const off_t end = ::lseek(log_, 0, SEEK_END);
-  const off_t from = std::max<off_t>(0, end - 2000);
-  std::string text(static_cast<size_t>(end - from), '\0');
-  const ssize_t n = ::pread(log_, text.data(), text.size(), from);
-  text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+  auto read = [&](off_t from, size_t size) {
+    std::string text(size, '\0');
+    const ssize_t n = ::pread(log_, text.data(), size, from);
+    text.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    return text;
+  };
+  std::string text = end <= static_cast<off_t>(limit)
+                         ? read(0, static_cast<size_t>(std::max<off_t>(end, 0)))
+                         : read(0, limit / 2) + "\n[...]\n" + read(end - static_cast<off_t>(limit / 2), limit / 2);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
   return text.empty() ? "(it printed nothing)" : text;
 }
 
 TritonAnswer TritonWorker::compile(const std::string& ttir, int numWarps) {
+  return request("compile " + std::to_string(numWarps) + " " + std::to_string(ttir.size()) + "\n" + ttir);
+}
+
+TritonAnswer TritonWorker::launch(const std::string& caseDir, const std::string& outDir, const std::string& tilesim) {
+  nlohmann::json body = {{"case", caseDir}, {"out", outDir}, {"tilesim", tilesim}};
+  const std::string json = body.dump();
+  TritonAnswer answer = request("launch " + std::to_string(json.size()) + "\n" + json);
+  if (answer.kind == TritonAnswer::Kind::LaunchError) stop(false);  // a CUDA context may be unusable: a new worker
+  return answer;
+}
+
+TritonAnswer TritonWorker::request(const std::string& request) {
   TritonAnswer answer;
   if (std::string error = start(); !error.empty()) {
     answer.diagnostic = error;
@@ -208,7 +234,6 @@ TritonAnswer TritonWorker::compile(const std::string& ttir, int numWarps) {
   if (::ftruncate(log_, 0) != 0) {
     // Not fatal: an old crash's text may then precede this one's.
   }
-  std::string request = "compile " + std::to_string(numWarps) + " " + std::to_string(ttir.size()) + "\n" + ttir;
   for (size_t sent = 0; sent < request.size();) {
     const ssize_t n = ::send(socket_, request.data() + sent, request.size() - sent, MSG_NOSIGNAL);
     if (n < 0 && errno == EINTR) continue;
@@ -244,18 +269,26 @@ TritonAnswer TritonWorker::compile(const std::string& ttir, int numWarps) {
                       : WIFSIGNALED(wait)   ? "signal " + std::to_string(WTERMSIG(wait)) + ", " + strsignal(WTERMSIG(wait))
                                             : "exit " + std::to_string(WEXITSTATUS(wait));
     answer.kind = TritonAnswer::Kind::Crash;
-    answer.diagnostic = "Triton crashed the worker (" + how + "): " + logTail();
+    answer.diagnostic = "Triton crashed the worker (" + how + "): " + logText();
     if (reaped) pid_ = -1;
     stop(true);
     return answer;
   }
   const std::string kind = status;
+  // MLIR's errors (and what Python printed) are in the log; the answer has the exception.
+  if (kind == "ttgir-pass") second = logText() + "\n" + second;
+  else if (kind != "ok" && kind != "launched") first = logText() + "\n" + first;
   if (kind == "ok") {
     answer.kind = TritonAnswer::Kind::Ok;
     answer.ttir = std::move(first);
     answer.ttgir = std::move(second);
   } else if (kind == "parse" || kind == "ttir-pass") {
     answer.kind = kind == "parse" ? TritonAnswer::Kind::ParseError : TritonAnswer::Kind::TtirPass;
+    answer.diagnostic = std::move(first);
+  } else if (kind == "launched") {
+    answer.kind = TritonAnswer::Kind::Launched;
+  } else if (kind == "compile-error" || kind == "launch-error") {
+    answer.kind = kind == "compile-error" ? TritonAnswer::Kind::CompileError : TritonAnswer::Kind::LaunchError;
     answer.diagnostic = std::move(first);
   } else if (kind == "ttgir-pass") {
     answer.kind = TritonAnswer::Kind::TtgirPass;

@@ -34,6 +34,9 @@ struct TritonAnswer {
     Crash,         // the worker died (diagnostic: the signal and the tail of what it printed)
     Timeout,       // no answer within the timeout (the worker was killed)
     Unavailable,   // no worker could be started (diagnostic: why)
+    Launched,      // launch: the kernel ran; its buffers are in the request's OUT directory
+    CompileError,  // launch: triton.compile failed (diagnostic)
+    LaunchError,   // launch: the launch failed (diagnostic; after a CUDA error the worker is restarted)
   };
   Kind kind = Kind::Unavailable;
   std::string ttir, ttgir, diagnostic;
@@ -41,7 +44,8 @@ struct TritonAnswer {
 
 class TritonWorker {
  public:
-  TritonWorker(std::string python, std::string script, double timeoutSeconds);
+  // `launcher`: "" (compile requests only), "cuda" or "tilesim" (launch requests: triton_worker_gpu.py).
+  TritonWorker(std::string python, std::string script, double timeoutSeconds, std::string launcher = "");
   ~TritonWorker();
   TritonWorker(const TritonWorker&) = delete;
   TritonWorker& operator=(const TritonWorker&) = delete;
@@ -54,14 +58,19 @@ class TritonWorker {
   int restarts() const { return restarts_; }
 
   TritonAnswer compile(const std::string& ttir, int numWarps);
+  // Compiles and launches the case in `caseDir` (JSON request, see triton_worker_gpu.py), outputs to `outDir`.
+  TritonAnswer launch(const std::string& caseDir, const std::string& outDir, const std::string& tilesim);
 
  private:
+  TritonAnswer request(const std::string& message);
   void stop(bool kill);
   // Reads exactly `size` bytes or one line (size < 0) before the deadline; false on end of file or time out.
   bool receive(std::string& out, long size, double deadline, bool& timedOut);
-  std::string logTail();
+  // What the worker printed on stderr since the last request: all of it up to `limit` bytes, else its head and
+  // its tail (MLIR's errors come first, an abort's assertion last).
+  std::string logText(size_t limit = 16384);
 
-  std::string python_, script_, version_;
+  std::string python_, script_, launcher_, version_;
   double timeoutSeconds_;
   pid_t pid_ = -1;
   int socket_ = -1;  // the worker's stdin and stdout

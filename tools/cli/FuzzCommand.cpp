@@ -33,6 +33,7 @@ struct FuzzFlags {
   std::string shard = "0/1";
   std::string engine = "interp";
   std::string profile = "exact";
+  std::string tritonRun = "cpu";
   std::string emitDir;
   std::string regressionDir = "conformance/regressions";
   std::string json;
@@ -141,9 +142,24 @@ int runFuzz(const FuzzFlags& flags) {
   options.progress = !flags.quiet;
   options.timings = flags.timings;
   options.hangSeconds = flags.hangSeconds;
+  if (flags.tritonRun != "cpu" && flags.engine != "triton") {
+    printError("--triton-run applies to --engine triton only");
+    return kExitBadInput;
+  }
   if (flags.engine == "triton") {
     // Real Triton on the CPU (fuzz/campaign/TritonTarget.h): a Python that imports triton, or "skipped".
     options.triton.timeoutSeconds = flags.hangSeconds > 0 ? std::min(60.0, flags.hangSeconds / 2) : 60.0;
+    if (flags.tritonRun == "gpu") {
+      // Triton's kernels on the GPU; TILESIM_TRITON_LAUNCHER=tilesim lets the interpreter stand in (tests).
+      const char* launcher = std::getenv("TILESIM_TRITON_LAUNCHER");
+      options.triton.launcher = launcher ? launcher : "cuda";
+      if (options.triton.launcher != "cuda" && options.triton.launcher != "tilesim") {
+        printError("TILESIM_TRITON_LAUNCHER='" + options.triton.launcher + "': expected cuda or tilesim");
+        return kExitBadInput;
+      }
+      // A compile to a cubin takes seconds, not milliseconds.
+      options.triton.timeoutSeconds = flags.hangSeconds > 0 ? std::min(300.0, flags.hangSeconds / 2) : 300.0;
+    }
     fuzz::TritonProbe probe = fuzz::probeTritonTarget(options.triton);
     if (!probe.badInput.empty()) {
       printError(probe.badInput);
@@ -225,6 +241,10 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_option("--profile", flags->profile, "gpu target: exact (bit for bit, default) or triton (within the "
                                                 "interpreter's error bounds)")
       ->check(CLI::IsMember({"exact", "triton"}));
+  fuzz->add_option("--triton-run", flags->tritonRun, "triton target: cpu (Triton's TTIR and TTGIR passes, the "
+                                                    "optimised TTIR in the interpreter; default) or gpu (Triton "
+                                                    "compiles and launches each program on the GPU)")
+      ->check(CLI::IsMember({"cpu", "gpu"}));
   fuzz->add_option("--emit-dir", flags->emitDir, "write every program as a conformance case directory here");
   fuzz->add_option("--regressions", flags->regressionDir, "where minimal failing cases go (default conformance/regressions)");
   fuzz->add_option("--json", flags->json, "write the machine-readable summary (mergeable with --merge)");

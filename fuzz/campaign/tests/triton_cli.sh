@@ -6,6 +6,7 @@
 #  2. a planted optimiser bug (the worker's TILESIM_TRITON_PLANT swaps arith.maxsi for arith.minsi in Triton's
 #     output) is found as triton-opt-mismatch, shrunk, and written with Triton's optimised TTIR beside the case;
 #  3. a worker that aborts is a triton-crash finding and the campaign goes on with a new worker;
+#  4. --triton-run gpu end to end, with the interpreter standing in for the GPU (TILESIM_TRITON_LAUNCHER=tilesim);
 # and 2 shards of a smaller campaign merge into the unsharded one (digest, counts, the Triton checks).
 # Exit 4 (ctest: skipped) when no Python here imports triton (TILESIM_PYTHON, .venv, .venv-peer, python3).
 #   triton_cli.sh TILESIM WORKDIR [COUNT]     (COUNT: programs of the main campaign, default 500; the sanitizer
@@ -70,4 +71,14 @@ status=$?
 [ $status -eq 1 ] || { cat "$work/abort.txt"; fail "the planted abort campaign exited $status, expected 1"; }
 grep -q "signal 6" "$work/abort.txt" || fail "the abort is not reported as signal 6"
 [ "$(field "$work/abort.json" programs)" = 30 ] || fail "the campaign did not go on after the abort"
-echo "ok: $count programs, no findings; a planted mismatch shrank to $ops ops; an abort cost one program"
+# 4. --triton-run gpu with the interpreter standing in for the GPU (the compile to a cubin is Triton's, for real):
+# the case written per program, Triton's compile, the launch request and the outputs read back all work.
+TILESIM_TRITON_LAUNCHER=tilesim "$tilesim" fuzz --engine triton --triton-run gpu --count 12 --seed 1 --jobs 2 \
+  --quiet --no-shrink --regressions "$work/gpu" --json "$work/gpu.json" >"$work/gpu.txt" 2>&1
+status=$?
+[ $status -eq 0 ] || { cat "$work/gpu.txt"; fail "--triton-run gpu (stand-in launcher) exited $status"; }
+launched=$(field "$work/gpu.json" triton-launch)
+[ -n "$launched" ] && [ "$launched" -ge 5 ] || fail "--triton-run gpu launched ${launched:-0} of 12 programs"
+
+echo "ok: $count programs, no findings; a planted mismatch shrank to $ops ops; an abort cost one program;" \
+     "--triton-run gpu launched $launched of 12 (stand-in launcher)"
