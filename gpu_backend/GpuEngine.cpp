@@ -246,12 +246,13 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   std::vector<size_t> storageOf(launch.arguments.size(), SIZE_MAX);  // argument -> index into work.storages
   std::vector<size_t> ownerOf;                                       // storage -> argument
   std::vector<RedzoneLayout> layouts;                                // storage -> its allocation
+  const uint64_t alignment = promisedAlignment(*launch.kernel);
   for (size_t i = 0; i < launch.arguments.size(); ++i) {
     const LaunchArgument& argument = launch.arguments[i];
     if (!argument.isBuffer() || argument.isAlias()) continue;
     storageOf[i] = ownerOf.size();
     ownerOf.push_back(i);
-    layouts.push_back(redzoneLayout(argument.bytes.size()));
+    layouts.push_back(redzoneLayout(argument.bytes.size(), alignment));
   }
   work.parameters = workerParameters(launch, binding, storageOf);
   for (gpu::WorkerParameter& parameter : work.parameters)

@@ -45,6 +45,18 @@ RedzoneLayout redzoneLayout(uint64_t bytes, uint64_t alignment) {
   return layout;
 }
 
+uint64_t promisedAlignment(const Function& kernel) {
+  uint64_t alignment = kDeviceBufferAlignment;
+  for (size_t p = 0; p < kernel.numArguments(); ++p) {
+    const Attribute* divisibility = findAttribute(kernel.argumentAttributes(p), "tt.divisibility");
+    if (!divisibility || divisibility->kind() != Attribute::Kind::Integer || divisibility->intValue() <= 1) continue;
+    uint64_t power = 1;
+    while (power < static_cast<uint64_t>(divisibility->intValue()) && power < (uint64_t{1} << 30)) power <<= 1;
+    alignment = std::max(alignment, power);
+  }
+  return alignment;
+}
+
 std::vector<uint8_t> allocationWithRedzones(std::span<const uint8_t> bytes, const RedzoneLayout& layout) {
   // Appended in order, so the buffer's bytes are written once (no zero fill first: it can be GiBs).
   std::vector<uint8_t> allocation;
@@ -101,7 +113,7 @@ std::vector<Report> redzoneReports(const std::string& kernel, const std::string&
 }
 
 std::vector<OutOfBoundsWriteSite> redzoneVisibleWrites(const std::vector<LaunchArgument>& arguments,
-                                                       const std::vector<Report>& reports) {
+                                                       const std::vector<Report>& reports, uint64_t alignment) {
   std::vector<const LaunchArgument*> windows;  // window i + 1 -> storage
   for (const LaunchArgument& argument : arguments)
     if (argument.isBuffer() && !argument.isAlias()) windows.push_back(&argument);
@@ -130,7 +142,7 @@ std::vector<OutOfBoundsWriteSite> redzoneVisibleWrites(const std::vector<LaunchA
     if (home == 0 || home > windows.size()) continue;
     const LaunchArgument& storage = *windows[home - 1];
     const int64_t offset = static_cast<int64_t>(address - (home << kWindowBits));
-    const RedzoneLayout layout = redzoneLayout(storage.bytes.size());
+    const RedzoneLayout layout = redzoneLayout(storage.bytes.size(), alignment);
     const int64_t size = static_cast<int64_t>(layout.size);
     const bool covered = (offset < 0 && offset >= -static_cast<int64_t>(layout.front)) ||
                          (offset + std::max<int64_t>(bytes, 1) > size && offset < size + static_cast<int64_t>(layout.back));
@@ -140,13 +152,14 @@ std::vector<OutOfBoundsWriteSite> redzoneVisibleWrites(const std::vector<LaunchA
 }
 
 std::string compareOutOfBoundsWrites(const std::vector<LaunchArgument>& arguments, const std::vector<Report>& interpreter,
-                                     const std::vector<Report>& device, const std::string& deviceName) {
+                                     const std::vector<Report>& device, const std::string& deviceName,
+                                     uint64_t alignment) {
   std::map<Side, const Report*> seen;
   for (const Report& report : device)
     if (report.kind == Report::Kind::OutOfBounds && report.op == kRedzoneCheckOp)
       seen.emplace(Side{report.buffer, report.byteOffset < 0}, &report);
   std::map<Side, OutOfBoundsWriteSite> expected;
-  for (const OutOfBoundsWriteSite& site : redzoneVisibleWrites(arguments, interpreter))
+  for (const OutOfBoundsWriteSite& site : redzoneVisibleWrites(arguments, interpreter, alignment))
     expected.emplace(Side{site.buffer, site.byteOffset < 0}, site);
   std::string lines;
   for (const auto& [side, report] : seen)

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/IR.h"
 #include "ir/launch/Launch.h"
 #include "ir/launch/Report.h"
 
@@ -48,6 +49,11 @@ struct RedzoneLayout {
 
 // The layout for a buffer of `bytes`; `alignment` (a power of two) is what the buffer's start must keep.
 RedzoneLayout redzoneLayout(uint64_t bytes, uint64_t alignment = kDeviceBufferAlignment);
+
+// The alignment a launch of `kernel` promises its buffers: kDeviceBufferAlignment, or the largest tt.divisibility
+// of a parameter rounded up to a power of two when that is larger (a hand-written kernel may claim more than
+// Triton's 16), so that the front redzone never breaks a claim binding accepted (checkSpecialisation, Launch.h).
+uint64_t promisedAlignment(const Function& kernel);
 
 // The pattern byte at `offset` into an allocation.
 inline uint8_t redzonePatternByte(uint64_t offset) { return static_cast<uint8_t>(0xA7u + 0x3Bu * offset); }
@@ -80,13 +86,16 @@ struct OutOfBoundsWriteSite {
 // The interpreter's out-of-bounds writes among `reports` that a redzone of the launch's storages covers (the
 // interpreter's windows: one per owning buffer argument, in argument order; interpreter/Memory.h), decoded to
 // the storage they are next to. `arguments`: the launch's, with the sizes the launch ran with.
+// `alignment`: the layouts' (promisedAlignment of the kernel).
 std::vector<OutOfBoundsWriteSite> redzoneVisibleWrites(const std::vector<LaunchArgument>& arguments,
-                                                       const std::vector<Report>& reports);
+                                                       const std::vector<Report>& reports,
+                                                       uint64_t alignment = kDeviceBufferAlignment);
 
 // "" when the device's redzone findings (`device`, reports with op kRedzoneCheckOp) and the interpreter's
 // out-of-bounds writes a redzone covers (`interpreter`) name the same storages and sides; else one line per
 // disagreement, each starting with two spaces. `deviceName` names the device engine in the lines.
 std::string compareOutOfBoundsWrites(const std::vector<LaunchArgument>& arguments, const std::vector<Report>& interpreter,
-                                     const std::vector<Report>& device, const std::string& deviceName);
+                                     const std::vector<Report>& device, const std::string& deviceName,
+                                     uint64_t alignment = kDeviceBufferAlignment);
 
 }  // namespace tilesim

@@ -208,7 +208,8 @@ bool judgeStrayWrites(const Launch& launch, const LaunchResult& interpreter, con
       std::printf("  %s\n", report.str().c_str());
       found = true;
     }
-  const std::string disagreement = compareOutOfBoundsWrites(launch.arguments, interpreter.reports, other.reports, engineName);
+  const std::string disagreement = compareOutOfBoundsWrites(launch.arguments, interpreter.reports, other.reports, engineName,
+                                                            promisedAlignment(*launch.kernel));
   if (!disagreement.empty()) std::printf("out-of-bounds writes: interp and %s disagree\n%s", engineName.c_str(), disagreement.c_str());
   else if (found) std::printf("out-of-bounds writes: the interpreter reports them too\n");
   return found || !disagreement.empty();

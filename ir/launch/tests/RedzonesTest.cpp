@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "ir/launch/Redzones.h"
+#include "ir/text/Parser.h"
 
 namespace tilesim {
 namespace {
@@ -71,6 +72,22 @@ TEST(Redzones, AWriteOnEitherSideIsFoundWithItsOffsetAndBytes) {
             "its redzone after the GPU run of @vadd: now 00 00 80 3f [program unknown, redzone check]");
   std::vector<Report> before = redzoneReports("vadd", "x_ptr", layout, {writes[0]});
   EXPECT_NE(before[0].message.find("3 bytes before the start"), std::string::npos) << before[0].message;
+}
+
+TEST(Redzones, TheAlignmentPromisedIsTheLargestDivisibilityOr256) {
+  ParseResult parsed = parseModule(R"(
+module {
+  tt.func public @k(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %b: !tt.ptr<f32>) {
+    tt.return
+  }
+  tt.func public @wide(%a: !tt.ptr<f32> {tt.divisibility = 16 : i32}, %n: i32 {tt.divisibility = 1000 : i32}) {
+    tt.return
+  }
+}
+)", "alignment.ttir");
+  ASSERT_TRUE(parsed.module);
+  EXPECT_EQ(promisedAlignment(*parsed.module->kernel("k")), 256u);
+  EXPECT_EQ(promisedAlignment(*parsed.module->kernel("wide")), 1024u);
 }
 
 TEST(Redzones, AWrongSizeAllocationFindsNothingRatherThanReadingPastIt) {
