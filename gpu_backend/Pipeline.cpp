@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 
+#include "gpu_backend/NvptxWorkarounds.h"
 #include "gpu_backend/PtxasWorkarounds.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
 #include "gpu_backend/lowering/Lowering.h"
@@ -397,6 +398,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   }
   clock.lap(result.milliseconds.optimize);
   avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after optimisation, which forms the patterns
+  avoidNvptxSignedBoolToFloat(llvmModule);   // NvptxWorkarounds.h: likewise
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
   if (options.dumpStage == Stage::LlvmOptimized) {
