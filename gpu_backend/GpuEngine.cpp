@@ -13,6 +13,7 @@
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
+#include "ir/MutantTag.h"
 #include "ir/launch/Binding.h"
 #include "ir/launch/Redzones.h"
 #include "ir/text/Printer.h"
@@ -97,10 +98,12 @@ class GpuEngine final : public Engine {
 const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
                                   LaunchTiming* timing, std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
+  // In a mutation build the active mutant changes the code too: without it in the key, a campaign under one mutant
+  // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06).
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
                   launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
-                  printModule(*launch.module, PrintOptions{.locations = false})));
+                  printModule(*launch.module, PrintOptions{.locations = false}), mutation::activeMutantName()));
   auto fail = [&](std::string message) -> const KernelInfo* {
     diagnostics.push_back({{}, std::move(message)});
     return nullptr;

@@ -1,6 +1,7 @@
 // The active mutant of a mutation build (ir/Mutation.h): TILESIM_MUTANT read once and checked against the
 // registry fuzz/mutants/Mutants.def; in a normal build only the startup check that the variable is unset.
 #include "ir/Mutation.h"
+#include "ir/MutantTag.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -41,9 +42,17 @@ MutantId readActiveMutant() {
 
 void checkMutantEnvironment() { (void)activeMutant(); }
 
+const char* activeMutantName() {
+  if (activeMutant() == MutantId::None) return "";
+  const char* value = environmentValue();  // readActiveMutant checked that it names a mutant
+  return value ? value : "";
+}
+
 #else
 
 bool isMutationBuild() { return false; }
+
+const char* activeMutantName() { return ""; }
 
 void checkMutantEnvironment() {
   if (const char* value = environmentValue()) {
