@@ -177,7 +177,15 @@ class Worker {
         launchOptions.echoPrints = false;
         launchOptions.profile = options_.tritonProfile ? FloatProfile::Triton : FloatProfile::Exact;
         LaunchOutcome outcome = target_->run(launch, launchOptions);
-        if (!outcome.started()) {
+        if (!outcome.started() && isTargetFault(outcome.diagnostics[0].message)) {
+          verdict.status = ProgramStatus::Failed;
+          verdict.check = "target-fault";
+          verdict.failure = {"target-fault: " + withoutNumbers(outcome.diagnostics[0].message), {}};
+          verdict.message = std::string("target-fault: the interpreter runs the program with no report; ") +
+                            target_->name() + ": " + outcome.diagnostics[0].message + "\n" + program.built.summary +
+                            program.text;
+          return verdict;
+        } else if (!outcome.started()) {
           verdict.status = ProgramStatus::Skipped;
           verdict.check = "target-unsupported";
           verdict.message = outcome.diagnostics.empty() ? "did not start" : outcome.diagnostics[0].str();
@@ -338,7 +346,7 @@ class Worker {
     // Expected: the reference (interp target: the interpreter is what is wrong) or the interpreter (other targets).
     std::vector<std::vector<uint8_t>> expected;
     std::vector<EngineOutputs> others = final.others;
-    const bool targetCheck = final.check == "target-mismatch" || final.check == "oob-write";
+    const bool targetCheck = final.check == "target-mismatch" || final.check == "oob-write" || final.check == "target-fault";
     if (targetCheck) {
       // Expected: the interpreter's outputs under the campaign's profile, which case.json records, so that
       // `tilesim run DIR --engine gpu` judges as the campaign did (exact: bit for bit).

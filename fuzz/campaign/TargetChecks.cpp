@@ -17,6 +17,10 @@ namespace tilesim::fuzz {
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+bool isTargetFault(const std::string& diagnostic) {
+  return diagnostic.rfind("the GPU run of kernel @", 0) == 0 && diagnostic.find(" faulted: ") != std::string::npos;
+}
+
 std::string unfollowedApproximateValue(const Module& module) {
   analysis::ApproximationTaint taint(module, *module.kernel());
   std::optional<analysis::ApproximationTaint::UnfollowedUse> use = taint.firstUnfollowedUse();
