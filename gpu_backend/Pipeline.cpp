@@ -399,6 +399,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   clock.lap(result.milliseconds.optimize);
   avoidPtxasSixteenBitNegation(llvmModule);  // PtxasWorkarounds.h: after optimisation, which forms the patterns
   avoidNvptxSignedBoolToFloat(llvmModule);   // NvptxWorkarounds.h: likewise
+  avoidNvptxHalfSignOps(llvmModule);         // NvptxWorkarounds.h: likewise
   if (std::string name = unresolvedFunction(llvmModule); !name.empty())
     TILESIM_UNREACHABLE("gpu lowering left a call to the undefined function " + name);
   if (options.dumpStage == Stage::LlvmOptimized) {

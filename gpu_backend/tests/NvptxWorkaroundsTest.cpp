@@ -33,5 +33,15 @@ TEST(NvptxWorkarounds, SignedBoolToFloatSelectsMinusOne) {
   EXPECT_EQ(ptx.find("cvt.rn.f32.s32"), std::string::npos) << ptx;
 }
 
+// |x| of bf16 NaNs, bitcast to i16: NVPTX 19 selected `abs.bf16` (the H100 gives 0x7FFF for any NaN). After the
+// rewrite the sign bit is cleared by an integer `and` with 32767, as Triton 3.6 emits it, and no half-precision
+// abs or neg is left.
+TEST(NvptxWorkarounds, HalfPrecisionAbsKeepsTheNaNPayload) {
+  const std::string ptx = ptxOf("gpu_absf_bf16_nan_payload", 1);
+  EXPECT_EQ(ptx.find("abs.bf16"), std::string::npos) << ptx;
+  EXPECT_EQ(ptx.find("neg.bf16"), std::string::npos) << ptx;
+  EXPECT_NE(ptx.find("and.b16 %rs"), std::string::npos) << ptx;
+}
+
 }  // namespace
 }  // namespace tilesim::gpu
