@@ -3,13 +3,18 @@
 
 Given a `tilesim` built with -DTILESIM_MUTATION_TESTING=ON, runs for each mutant of fuzz/mutants/Mutants.def (the
 CPU set: engines interp and eval; the GPU set: engine gpu) a bounded campaign with that mutant active:
-    TILESIM_MUTANT=<id> tilesim fuzz --engine interp|gpu --seconds S --jobs J --max-failures 1 --no-shrink ...
-A campaign that fails (a program disagrees, or the tool crashes) kills the mutant; the time to kill is the
-campaign's own wall time (it stops at the first failure). A survivor is then checked for liveness: CPU mutants by
-the digest of a fixed campaign (hash of every program's interpreter outputs) against the unmutated build's, and
-by the conformance suite; GPU mutants by the PTX of the conformance kernels and of generated programs. A survivor
-that changes none of them is "unreached" (no program reaches it, or it is equivalent) and is not in the score.
-Score per engine: killed / live. Prints a table and writes it (text and JSON) under fuzz/results/.
+    TILESIM_MUTANT=<id> tilesim fuzz --engine interp|gpu --seconds S --jobs J --max-failures F+1 --no-shrink ...
+The unmutated build runs the same campaign first (same seed and bound). A mutant is killed only by a program the
+unmutated build passes: its campaign may run to one failure more than the unmutated build had, and each failing
+program is looked up in the unmutated build's failures (or, past the programs that campaign reached, replayed on
+the unmutated build alone: --first I --count I+1). A mutant whose every failure the unmutated build shares is
+"not decided" (the reason names the programs); it stays in the score's denominator, not among the killed. A tool
+crash or hang kills. The time to kill is the campaign's own wall time. A survivor is then checked for liveness:
+CPU mutants by the digest of a fixed campaign (hash of every program's interpreter outputs) against the unmutated
+build's, and by the conformance suite; GPU mutants by the PTX of the conformance kernels and of generated
+programs. A survivor that changes none of them is "unreached" (no program reaches it, or it is equivalent) and is
+not in the score. Score per engine: killed / live (a "not decided" mutant counts as live). Prints a table and
+writes it (text and JSON) under fuzz/results/.
 
     fuzz/mutants/mutation_score.py --tilesim build-mut/tools/cli/tilesim --engine-set cpu --seconds 120 --jobs 2
     fuzz/mutants/mutation_score.py --tilesim build-static/tools/cli/tilesim --engine-set gpu --seconds 30 --jobs 8
@@ -58,11 +63,14 @@ def parse_arguments(mutants):
                         help="bound each campaign by programs (--count N) instead of seconds: the same programs "
                              "whatever the load, so the outcome is deterministic (the ctest uses this)")
     parser.add_argument("--expect", default=None,
-                        help="a file of `id status` lines (survived / unreached); exit 1 unless exactly those mutants "
+                        help="a file of `id status` lines (survived / unreached / not-decided); exit 1 unless exactly those mutants "
                              "have those outcomes and every other one is killed")
     parser.add_argument("--jobs", type=int, default=2, help="campaign worker threads (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="campaign seed (default 1)")
     parser.add_argument("--only", default="", help="comma-separated mutant ids (default: the whole set)")
+    parser.add_argument("--baseline-failures", type=int, default=20,
+                        help="the unmutated build's campaign stops after this many failing programs (default 20); "
+                             "programs past it are replayed on the unmutated build one by one when a mutant fails them")
     parser.add_argument("--liveness-programs", type=int, default=300,
                         help="programs of the fixed campaign the liveness checks use (default 300)")
     parser.add_argument("--results", default=os.path.join(ROOT, "fuzz", "results"),
@@ -87,6 +95,8 @@ def parse_arguments(mutants):
         args.expected = read_expectations(args.expect, parser)
     if not 1 <= args.jobs <= 256:
         parser.error("--jobs must be in [1, 256]")
+    if not 1 <= args.baseline_failures <= 10000:
+        parser.error("--baseline-failures must be in [1, 10000]")
     if args.liveness_programs < 1:
         parser.error("--liveness-programs must be positive")
     if args.min_score is not None and not 0 <= args.min_score <= 100:
@@ -103,7 +113,7 @@ def parse_arguments(mutants):
 
 
 def read_expectations(path, parser):
-    """`id status  # why` lines; status is survived or unreached."""
+    """`id status  # why` lines; status is survived, unreached or not-decided."""
     expected = {}
     try:
         lines = open(path).read().splitlines()
@@ -114,9 +124,9 @@ def read_expectations(path, parser):
         words = line.split("#", 1)[0].split()
         if not words:
             continue
-        if len(words) != 2 or words[1] not in ("survived", "unreached") or words[0] not in known:
-            parser.error(f"--expect: {path}:{number}: expected `<mutant id> survived|unreached`, got: {line}")
-        expected[words[0]] = words[1]
+        if len(words) != 2 or words[1] not in ("survived", "unreached", "not-decided") or words[0] not in known:
+            parser.error(f"--expect: {path}:{number}: expected `<mutant id> survived|unreached|not-decided`, got: {line}")
+        expected[words[0]] = words[1].replace("-", " ")
     return expected
 
 
@@ -141,33 +151,110 @@ def check_mutation_build(args, mutants):
         sys.exit(2)
 
 
-def campaign(args, engine, mutant, work, name):
-    """One bounded campaign, stopping at the first failure. Returns (status, seconds, check, programs)."""
+class Outcome:
+    """What one campaign did: status (survived: no failure; failed: failing programs in `failures`, index ->
+    check; killed: the tool itself crashed or hung), seconds, programs run, and for a crash its check."""
+
+    def __init__(self, status, seconds, programs=None, failures=None, check=""):
+        self.status, self.seconds, self.programs, self.check = status, seconds, programs, check
+        self.failures = failures or {}
+
+
+def campaign(args, engine, mutant, work, name, max_failures=1, bound=None):
+    """One bounded campaign, stopping after `max_failures` failing programs."""
     summary = os.path.join(work, name + ".json")
     regressions = os.path.join(work, name + "-cases")
     os.makedirs(regressions, exist_ok=True)
-    command = [args.tilesim, "fuzz", "--engine", engine, *args.bound, "--jobs", str(args.jobs),
-               "--seed", str(args.seed), "--max-failures", "1", "--no-shrink", "--quiet", "--hang-seconds", "60",
-               "--regressions", regressions, "--json", summary]
+    command = [args.tilesim, "fuzz", "--engine", engine, *(bound or args.bound), "--jobs", str(args.jobs),
+               "--seed", str(args.seed), "--max-failures", str(max_failures), "--no-shrink", "--quiet",
+               "--hang-seconds", "60", "--regressions", regressions, "--json", summary]
     started = time.monotonic()
     code, output = run(command, mutant=mutant, timeout=args.timeout)
     wall = time.monotonic() - started
     if code is None:
-        return "killed", wall, "timeout (tool hung)", None
+        return Outcome("killed", wall, check="timeout (tool hung)")
     if code < 0 or code >= 128:
-        return "killed", wall, f"crash (signal {-code if code < 0 else code - 128})", None
+        return Outcome("killed", wall, check=f"crash (signal {-code if code < 0 else code - 128})")
     if code == 4:
         sys.exit(f"mutation_score: the {engine} engine is unavailable here:\n{output}")
     if code not in (0, 1) or not os.path.exists(summary):
         if code == 3:
-            return "killed", wall, "internal error", None
+            return Outcome("killed", wall, check="internal error")
         sys.exit(f"mutation_score: `{' '.join(command)}` exited {code}:\n{output}")
     with open(summary) as file:
         result = json.load(file)
-    if result.get("failed", 0) > 0:
-        failure = result["failures"][0]
-        return "killed", result["seconds"], failure.get("check", "?"), result["programs"]
-    return "survived", result["seconds"], "", result["programs"]
+    failures = {f["index"]: f.get("check", "?") for f in result.get("failures", []) if "index" in f}
+    if result.get("failed", 0) > 0 and not failures:  # a failure without a program (should not happen): a kill
+        return Outcome("killed", result["seconds"], result["programs"], check="failed (no program index)")
+    return Outcome("failed" if failures else "survived", result["seconds"], result["programs"], failures)
+
+
+class Baseline:
+    """The unmutated build's verdict per program: its campaign's failures, and single-program replays of the
+    programs that campaign did not reach (cached)."""
+
+    def __init__(self, args, engine, work, outcome, max_failures):
+        self.args, self.engine, self.work, self.outcome = args, engine, work, outcome
+        self.max_failures = max_failures
+        self.replayed = {}
+
+    def reached(self, index):
+        # Programs start in index order; a campaign stopped by --max-failures may have left programs after its
+        # last failure unfinished, so only those up to it count as reached.
+        if self.outcome.programs is None or index >= self.outcome.programs:
+            return False
+        stopped = len(self.outcome.failures) >= self.max_failures
+        return not stopped or index <= max(self.outcome.failures)
+
+    def fails(self, index):
+        """The unmutated build's check at program `index`, or "" when it passes (or skips) it."""
+        if self.reached(index):
+            return self.outcome.failures.get(index, "")
+        if index not in self.replayed:
+            replay = campaign(self.args, self.engine, None, self.work, f"unmutated-{index}",
+                              bound=["--first", str(index), "--count", str(index + 1)])
+            self.replayed[index] = replay.check or replay.failures.get(index, "")
+        return self.replayed[index]
+
+
+def mutant_campaign(args, engine, mutant, work, baseline, rounds=5):
+    """The mutant's campaign, judged: (status, check, seconds, programs). It may fail one program more than the
+    unmutated build did; when every failure so far is one the unmutated build shares and the campaign stopped for
+    that, it goes on after the last of them (--first), within what is left of the bound, up to `rounds` times."""
+    limit = len(baseline.outcome.failures) + 1
+    outcome = campaign(args, engine, mutant, work, mutant, max_failures=limit)
+    status, check = judge(outcome, baseline)
+    for round in range(1, rounds):
+        if status != "not decided" or len(outcome.failures) < limit:
+            break
+        start = max(outcome.failures) + 1
+        if args.programs is not None:
+            if start >= args.programs:
+                break
+            bound = ["--first", str(start), "--count", str(args.programs)]
+        else:
+            if args.seconds - outcome.seconds < 1:
+                break
+            bound = ["--first", str(start), "--seconds", f"{args.seconds - outcome.seconds:g}"]
+        more = campaign(args, engine, mutant, work, f"{mutant}-{round}", max_failures=limit, bound=bound)
+        if more.status == "killed":
+            return more.status, more.check, outcome.seconds + more.seconds, None
+        outcome = Outcome("failed" if outcome.failures or more.failures else "survived", outcome.seconds + more.seconds,
+                          start + (more.programs or 0), {**outcome.failures, **more.failures})
+        status, check = judge(outcome, baseline)
+    return status, check, outcome.seconds, outcome.programs
+
+
+def judge(outcome, baseline):
+    """killed / not decided / survived, and the check or reason, from a mutant's campaign and the baseline."""
+    if outcome.status != "failed":
+        return outcome.status, outcome.check
+    own = {i: c for i, c in sorted(outcome.failures.items()) if not baseline.fails(i)}
+    if own:
+        index, check = next(iter(own.items()))
+        return "killed", f"{check} (program {index})"
+    shared = ", ".join(f"#{i} {c}" for i, c in sorted(outcome.failures.items()))
+    return "not decided", f"fails only programs the unmutated build fails too: {shared}"
 
 
 def digest(args, mutant, work):
@@ -235,10 +322,12 @@ def score_table(results, engines):
             continue
         killed = sum(r["result"] == "killed" for r in mine)  # 0 with --liveness-only
         live = sum(r["result"] != "unreached" for r in mine)
-        scores[engine] = {"killed": killed, "live": live, "total": len(mine),
+        undecided = sum(r["result"] == "not decided" for r in mine)
+        scores[engine] = {"killed": killed, "live": live, "not_decided": undecided, "total": len(mine),
                           "percent": 100.0 * killed / live if live else 100.0}
         lines.append(f"score {engine}: {killed}/{live} live mutants killed ({scores[engine]['percent']:.0f}%); "
-                     f"{len(mine) - live} unreached; {len(mine)} in all")
+                     f"{undecided} not decided (counted live, not killed); {len(mine) - live} unreached; "
+                     f"{len(mine)} in all")
     killed = sum(r["result"] == "killed" for r in results)
     live = sum(r["result"] != "unreached" for r in results)
     scores["all"] = {"killed": killed, "live": live, "total": len(results),
@@ -262,12 +351,17 @@ def main():
     print(f"mutation score: {len(chosen)} {args.engine_set} mutants, {args.bound_text} each, --jobs {args.jobs}, "
           f"seed {args.seed}; {args.tilesim}", flush=True)
 
-    # The unmutated build first: a failure here is a real bug (or a flaky check), which would kill every mutant.
-    unmutated = "not run"
+    # The unmutated build first, on the same programs: a program it fails too (a real bug, or a flaky check)
+    # kills no mutant.
+    unmutated, baseline = "not run", None
     if not args.liveness_only:
-        status, seconds, check, programs = campaign(args, campaign_engine, None, work, "unmutated")
-        unmutated = (("failed: " + check + " (a real bug or a flaky check: kills below may be spurious)")
-                     if status == "killed" else "passed") + f" after {seconds:.1f} s, {programs} programs"
+        outcome = campaign(args, campaign_engine, None, work, "unmutated", max_failures=args.baseline_failures)
+        if outcome.status == "killed":
+            sys.exit(f"mutation_score: the unmutated build's campaign itself failed: {outcome.check}")
+        baseline = Baseline(args, campaign_engine, work, outcome, args.baseline_failures)
+        failed = ", ".join(f"#{i} {c}" for i, c in sorted(outcome.failures.items()))
+        unmutated = (f"failed {len(outcome.failures)} programs ({failed}): a mutant failing only these is not decided"
+                     if outcome.failures else "passed") + f" after {outcome.seconds:.1f} s, {outcome.programs} programs"
         print(f"unmutated build: {unmutated}", flush=True)
     baseline_digest = digest(args, None, work) if args.engine_set == "cpu" else None
     kernels, baseline_ptx = None, {}
@@ -277,7 +371,7 @@ def main():
         if args.liveness_only:
             status, seconds, check, programs = "survived", 0.0, "", None
         else:
-            status, seconds, check, programs = campaign(args, campaign_engine, mutant["id"], work, mutant["id"])
+            status, check, seconds, programs = mutant_campaign(args, campaign_engine, mutant["id"], work, baseline)
         evidence = "killed"
         if status == "survived":
             if args.engine_set == "cpu":
@@ -303,7 +397,7 @@ def main():
     method = (f"liveness only ({args.liveness_programs} generated programs and the conformance kernels)"
               if args.liveness_only else
               f"fuzz --engine {campaign_engine} {' '.join(args.bound)} --jobs {args.jobs} --seed {args.seed} "
-              f"--max-failures 1 --no-shrink")
+              f"--max-failures (the unmutated build's failures + 1) --no-shrink")
     header = (f"tilesim mutation score, {args.engine_set} mutants, {method}; "
               f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; whole run {elapsed:.0f} s; "
               f"load {os.getloadavg()[0]:.2f}")
