@@ -208,6 +208,26 @@ class Shrinker {
     return any;
   }
 
+  // One addressing variant of a pointer at a time (groups, the backwards rebase, i64 offsets, stride and shift,
+  // the mask's extra term), for a failure that needs one of them and not the others. `pointerOf` finds the
+  // pointer in a plan.
+  template <typename PointerOf>
+  bool simplifyPointer(PointerOf pointerOf) {
+    auto tryPointer = [&](auto change) {
+      KernelPlan c = plan_;
+      change(pointerOf(c));
+      return attempt(c);
+    };
+    bool any = false;
+    if (pointerOf(plan_).group != 1) any |= tryPointer([](PointerPlan& p) { p.group = 1; });
+    if (pointerOf(plan_).rebase) any |= tryPointer([](PointerPlan& p) { p.rebase = false; });
+    if (pointerOf(plan_).offsets64) any |= tryPointer([](PointerPlan& p) { p.offsets64 = false; });
+    if (pointerOf(plan_).stride != 1 || pointerOf(plan_).shift != 0)
+      any |= tryPointer([](PointerPlan& p) { p.stride = 1; p.shift = 0; });
+    if (pointerOf(plan_).maskKind != 0) any |= tryPointer([](PointerPlan& p) { p.maskKind = 0; });
+    return any;
+  }
+
   bool shrinkLaunch() {
     bool any = false;
     auto tryPlan = [&](auto change) {
@@ -225,6 +245,7 @@ class Shrinker {
       if (plan_.inputs[i].trim != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].trim = 0; });
       if (!plan_.inputs[i].withOther) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].withOther = true; });
       if (!plan_.inputs[i].pointer.plain()) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].pointer = PointerPlan{}; });
+      if (!plan_.inputs[i].pointer.plain()) any |= simplifyPointer([i](KernelPlan& c) -> PointerPlan& { return c.inputs[i].pointer; });
       if (plan_.inputs[i].convert != 0) any |= tryPlan([i](KernelPlan& c) { c.inputs[i].convert = 0; });
     }
     for (size_t j = 0; j < plan_.outputTrims.size(); ++j)

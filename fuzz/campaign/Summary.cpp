@@ -103,6 +103,8 @@ std::vector<std::string> programFeatures(const KernelPlan& plan, const std::map<
   for (const PointerPlan& pointer : pointers) {
     if (pointer.offsets64) features.insert("i64-offsets");
     if (pointer.stride > 1 || pointer.shift > 0) features.insert("strided");
+    if (pointer.group > 1) features.insert("grouped-index");
+    if (pointer.rebase) features.insert(pointer.offsets64 ? "negative-i64-offsets" : "negative-i32-offsets");
     if (pointer.maskKind == 1) features.insert("mask-holes");
     if (pointer.maskKind == 2) features.insert("mask-window");
     if (!pointer.claimDivisibility) features.insert("no-divisibility");

@@ -78,8 +78,16 @@ struct PointerPlan {
   int maskParam = 0;               // k, r or lo, from this number
   int shareStorage = -1;           // inputs: an earlier input of the same dtype whose storage this view shares
   bool descriptor = false;         // outputs: stored through a tensor descriptor (tt.descriptor_store)
+  // inputs: the pointer first advanced to the middle of the view (a scalar tt.addptr by half its length), then
+  // indexed by `index - half`: offsets below zero in the lanes before it, the same elements read.
+  bool rebase = false;
+  // inputs: lanes read in groups (2, 4, 8; 1: no groups), before the stride: in a 2-D block every lane of a row
+  // reads the row's first element (rows[:, None] * C broadcast: AxisInfo constancy C, contiguity 1, aligned), in
+  // a 1-D block groups of this many lanes read one element ((offs / group) * group).
+  int64_t group = 1;
   bool plain() const {
-    return viewOffset == 0 && claimDivisibility && !offsets64 && stride == 1 && shift == 0 && maskKind == 0 && shareStorage < 0 && !descriptor;
+    return viewOffset == 0 && claimDivisibility && !offsets64 && stride == 1 && shift == 0 && maskKind == 0 &&
+           shareStorage < 0 && !descriptor && !rebase && group == 1;
   }
 };
 

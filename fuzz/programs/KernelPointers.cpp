@@ -4,8 +4,10 @@
 // starts mid-storage (an `alias_of` argument) at any element offset, and claims only the divisibility its byte
 // offset honestly has (engines align storage far beyond 16 bytes, ir/launch/Launch.h) or none; inputs of one
 // dtype may be shifted, overlapping windows of one storage (read-only, so the program stays well defined);
-// offsets may be i64; inputs are read at `offs * stride + shift`; masks may have holes (`offs % k != r`) or a
-// lower bound (`offs >= lo`) besides the tail `index < n`.
+// offsets may be i64; inputs are read at `offs * stride + shift`, or in groups of lanes reading one element
+// (a row's first element broadcast along the row in 2-D, `(offs / g) * g` in 1-D), through a pointer advanced to the view's middle and indexed backwards from there (i32
+// offsets below zero); masks may have holes (`offs % k != r`) or a lower bound (`offs >= lo`) besides the tail
+// `index < n`.
 #include <algorithm>
 
 #include "fuzz/programs/KernelWriter.h"
@@ -69,9 +71,24 @@ int KernelWriter::claimedDivisibility(const PointerPlan& pointer, int64_t offset
   return static_cast<int>(std::min<int64_t>(16, bytes & -bytes));
 }
 
+// pid * numel + rows[:, None] * C broadcast to [R, C]: every lane of a row gets the offset of the row's first
+// element (a per-row value read by every column: aligned, contiguity 1, constancy C along the row).
+Tensor KernelWriter::rowStarts(const std::vector<int64_t>& shape) {
+  Tensor rows = kb_.mul(kb_.expandDims(kb_.arange(0, shape[0]), 1), Literal(static_cast<long long>(shape[1])));
+  rows = kb_.add(rows, kb_.mul(pid_, Literal(static_cast<long long>(blockNumel(shape)))));
+  return kb_.broadcastTo(rows, shape);
+}
+
 std::pair<Tensor, Tensor> KernelWriter::addressing(const PointerPlan& pointer, const Tensor& offs, int64_t length) {
   Tensor o = pointer.offsets64 ? kb_.cast(offs, DType::Int64) : offs;
   Tensor index = o;
+  if (pointer.group > 1 && offs.rank() == 2) {
+    index = rowStarts(offs.shape);  // built from the row range alone: AxisInfo sees constancy C along the row
+    if (pointer.offsets64) index = kb_.cast(index, DType::Int64);
+  } else if (pointer.group > 1) {
+    const Literal group(static_cast<long long>(pointer.group));
+    index = kb_.mul(kb_.floordiv(index, group), group);
+  }
   if (pointer.stride > 1) index = kb_.mul(index, Literal(static_cast<long long>(pointer.stride)));
   if (pointer.shift > 0) index = kb_.add(index, Literal(static_cast<long long>(pointer.shift)));
   Tensor mask = kb_.lt(index, Literal(static_cast<long long>(length)));
@@ -84,11 +101,25 @@ std::pair<Tensor, Tensor> KernelWriter::addressing(const PointerPlan& pointer, c
   return {index, mask};
 }
 
+// How far input i's pointer moves before it is indexed backwards (PointerPlan::rebase): half its view, rounded down
+// to a multiple of 16 bytes where that leaves something, so the move keeps the alignment vector accesses need.
+int64_t KernelWriter::rebaseElements(size_t i) const {
+  if (!plan_.inputs[i].pointer.rebase) return 0;
+  const int64_t half = inputLength(i) / 2;
+  const int64_t step = std::max<int64_t>(1, 16 / storageBytes(builder::scalarKindOf(plan_.inputs[i].dtype)));
+  return half >= step ? half / step * step : half;
+}
+
 // x_i = tl.load(in_i + index, mask, other) [then tl.where(mask, x_i, 0) when there is no `other`].
 Tensor KernelWriter::loadInput(size_t i, const Tensor& offs) {
   const InputPlan& input = plan_.inputs[i];
   auto [index, mask] = addressing(input.pointer, offs, inputLength(i));
-  Tensor pointer = kb_.add(inputs_[i], index);
+  Tensor base = inputs_[i];
+  if (const long long middle = rebaseElements(i); middle > 0) {
+    base = kb_.add(base, Literal(middle));  // in bounds: the view has inputLength(i) elements
+    index = kb_.sub(index, Literal(middle));
+  }
+  Tensor pointer = kb_.add(base, index);
   Tensor x = input.withOther
                  ? kb_.load(pointer, Operand(mask),
                             Operand(builder::isBool(input.dtype) ? Literal(false)

@@ -49,6 +49,8 @@ class KernelWriter {
   int64_t blockNumel(const std::vector<int64_t>& shape) const;
   // Elements of input i's buffer (its view, when it is one): what every access to it must stay inside.
   int64_t inputLength(size_t i) const;
+  int64_t rebaseElements(size_t i) const;
+  Tensor rowStarts(const std::vector<int64_t>& shape);
   int64_t outputLength(size_t j) const;
 
   // Views (KernelPointers.cpp): a buffer whose pointer starts `offset` elements into a storage buffer of its

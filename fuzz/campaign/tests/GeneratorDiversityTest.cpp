@@ -34,7 +34,8 @@ TEST(GeneratorDiversity, ViewsClaimOnlyHonestDivisibilityAndEveryVariantAppears)
   }
   // Each variant in at least 5% of programs (seed 20 gives 12% to 60%).
   for (const char* feature : {"view-16", "view-8", "view-4", "view-unaligned", "shared-storage", "i64-offsets",
-                              "strided", "mask-holes", "mask-window", "no-divisibility"})
+                              "strided", "mask-holes", "mask-window", "no-divisibility", "grouped-index",
+                              "negative-i32-offsets"})
     EXPECT_GE(programsWith[feature], kPrograms / 20) << feature;
 }
 
