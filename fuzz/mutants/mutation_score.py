@@ -224,7 +224,7 @@ def mutant_campaign(args, engine, mutant, work, baseline, rounds=5):
     limit = len(baseline.outcome.failures) + 1
     outcome = campaign(args, engine, mutant, work, mutant, max_failures=limit)
     status, check = judge(outcome, baseline)
-    for round in range(1, rounds):
+    for extra in range(1, rounds):
         if status != "not decided" or len(outcome.failures) < limit:
             break
         start = max(outcome.failures) + 1
@@ -236,7 +236,7 @@ def mutant_campaign(args, engine, mutant, work, baseline, rounds=5):
             if args.seconds - outcome.seconds < 1:
                 break
             bound = ["--first", str(start), "--seconds", f"{args.seconds - outcome.seconds:g}"]
-        more = campaign(args, engine, mutant, work, f"{mutant}-{round}", max_failures=limit, bound=bound)
+        more = campaign(args, engine, mutant, work, f"{mutant}-{extra}", max_failures=limit, bound=bound)
         if more.status == "killed":
             return more.status, more.check, outcome.seconds + more.seconds, None
         outcome = Outcome("failed" if outcome.failures or more.failures else "survived", outcome.seconds + more.seconds,
