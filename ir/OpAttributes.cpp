@@ -67,24 +67,26 @@ template <> std::span<const std::string_view> keywordNames<EvictionPolicy>() { r
 template <> std::span<const std::string_view> keywordNames<ProgramAxis>() { return kProgramAxes; }
 template <> std::span<const std::string_view> keywordNames<PaddingOption>() { return kPaddingOptions; }
 
-std::optional<IntPredicate> intPredicateFrom(const Attribute* attribute) {
+// An enumerated attribute written either way: MLIR's integer encoding or the keyword (none: nullopt).
+template <typename Enum>
+std::optional<Enum> encodingOrKeyword(const Attribute* attribute) {
   if (!attribute) return std::nullopt;
-  if (auto encoded = fromEncoding<IntPredicate>(attribute, std::size(kIntPredicates))) return encoded;
-  return keywordFrom<IntPredicate>(attribute);
+  if (auto encoded = fromEncoding<Enum>(attribute, keywordNames<Enum>().size())) return encoded;
+  return keywordFrom<Enum>(attribute);
+}
+
+std::optional<IntPredicate> intPredicateFrom(const Attribute* attribute) {
+  return encodingOrKeyword<IntPredicate>(attribute);
 }
 
 std::optional<FloatPredicate> floatPredicateFrom(const Attribute* attribute) {
-  if (!attribute) return std::nullopt;
-  if (attribute->kind() == Attribute::Kind::Bool)
+  if (attribute && attribute->kind() == Attribute::Kind::Bool)
     return attribute->boolValue() ? FloatPredicate::True : FloatPredicate::False;
-  if (auto encoded = fromEncoding<FloatPredicate>(attribute, std::size(kFloatPredicates))) return encoded;
-  return keywordFrom<FloatPredicate>(attribute);
+  return encodingOrKeyword<FloatPredicate>(attribute);
 }
 
 std::optional<RoundingMode> roundingModeFrom(const Attribute* attribute) {
-  if (!attribute) return std::nullopt;
-  if (auto encoded = fromEncoding<RoundingMode>(attribute, std::size(kRoundingModes))) return encoded;
-  return keywordFrom<RoundingMode>(attribute);
+  return encodingOrKeyword<RoundingMode>(attribute);
 }
 
 std::optional<PropagateNan> propagateNanFrom(const Attribute* attribute) {
