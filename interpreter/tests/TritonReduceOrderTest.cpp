@@ -12,7 +12,10 @@
 namespace tilesim::enginetest {
 namespace {
 
-std::string reduceKernel(const std::string& type, int n, const std::string& combineBody) {
+// y = reduce(x) with `combineBody` as the combine region (it defines %r from %a, %b); `prelude` computes the reduced
+// `operand` from %x_1, the loaded x, when that is not x itself.
+std::string reduceKernel(const std::string& type, int n, const std::string& combineBody,
+                         const std::string& prelude = "", const std::string& operand = "%x_1") {
   const std::string count = std::to_string(n);
   const std::string tensor = "tensor<" + count + "x" + type + ">";
   const std::string pointers = "tensor<" + count + "x!tt.ptr<" + type + ">>";
@@ -21,7 +24,9 @@ std::string reduceKernel(const std::string& type, int n, const std::string& comb
   text += "    %x = tt.splat %x_ptr : !tt.ptr<" + type + "> -> " + pointers + "\n";
   text += "    %x_0 = tt.addptr %x, %offs : " + pointers + ", tensor<" + count + "xi32>\n";
   text += "    %x_1 = tt.load %x_0 : " + pointers + "\n";
-  text += "    %0 = \"tt.reduce\"(%x_1) <{axis = 0 : i32}> ({\n    ^bb0(%a: " + type + ", %b: " + type + "):\n";
+  text += prelude;
+  text += "    %0 = \"tt.reduce\"(" + operand + ") <{axis = 0 : i32}> ({\n";
+  text += "    ^bb0(%a: " + type + ", %b: " + type + "):\n";
   text += combineBody + "      tt.reduce.return %r : " + type + "\n    }) : (" + tensor + ") -> " + type + "\n";
   text += "    tt.store %y_ptr, %0 : !tt.ptr<" + type + ">\n    tt.return\n  }\n}\n";
   return text;
@@ -145,23 +150,6 @@ namespace {
 // sum(x * x) with the product contracted into each thread's fold (ReduceAxisLayout::fusedMultiply), as the
 // PTX of liger's rms_norm shows: acc = fma(x0, x0, round(x1 * x1)), then acc = fma(xj, xj, acc).
 TEST(TritonReduceOrder, FusedProductFoldsWithFma) {
-  const char* text = R"(module {
-  tt.func public @k(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) {
-    %offs = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
-    %x_0 = tt.addptr %x, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
-    %x_1 = tt.load %x_0 : tensor<16x!tt.ptr<f32>>
-    %sq = arith.mulf %x_1, %x_1 : tensor<16xf32>
-    %0 = "tt.reduce"(%sq) <{axis = 0 : i32}> ({
-    ^bb0(%a: f32, %b: f32):
-      %r = arith.addf %a, %b : f32
-      tt.reduce.return %r : f32
-    }) : (tensor<16xf32>) -> f32
-    tt.store %y_ptr, %0 : !tt.ptr<f32>
-    tt.return
-  }
-}
-)";
   ReduceAxisLayout layout{4, 2, 2, true};  // thread (lane l, warp w) holds 8w + 4l .. 8w + 4l + 3
   auto square = [](float v) {  // rounded, whatever the host compiler's -ffp-contract
     volatile float product = v * v;
@@ -199,13 +187,9 @@ TEST(TritonReduceOrder, FusedProductFoldsWithFma) {
     found = floatBits(fusedSum(x)) != floatBits(unfusedSum(x));
   }
   ASSERT_TRUE(found);
-  KernelRun run(text);
+  KernelRun run(reduceKernel("f32", 16, kAddF, "    %sq = arith.mulf %x_1, %x_1 : tensor<16xf32>\n", "%sq"));
   run.buffer("x_ptr", ScalarKind::F32, x).buffer("y_ptr", ScalarKind::F32, std::vector<float>(1, 0));
-  LaunchOptions options = testOptions();
-  walk(*run.module()->kernel()->op(), [&](const Operation& op) {
-    if (op.kind == OpKind::TTReduce) options.reduceLayouts[&op] = layout;
-  });
-  ASSERT_TRUE(run.run(options).ok());
+  ASSERT_TRUE(run.run(withLayout(run, layout)).ok());
   EXPECT_EQ(floatBits(run.values<float>("y_ptr")[0]), floatBits(fusedSum(x)));
 }
 
