@@ -54,18 +54,22 @@ Enum optionalKeyword(const Operation& op, const char* name, Enum fallback) {
 
 }  // namespace
 
-template <> std::span<const std::string_view> keywordNames<IntPredicate>() { return kIntPredicates; }
-template <> std::span<const std::string_view> keywordNames<FloatPredicate>() { return kFloatPredicates; }
-template <> std::span<const std::string_view> keywordNames<RoundingMode>() { return kRoundingModes; }
-template <> std::span<const std::string_view> keywordNames<AtomicRmwKind>() { return kAtomicRmwKinds; }
-template <> std::span<const std::string_view> keywordNames<MemorySemantic>() { return kMemorySemantics; }
-template <> std::span<const std::string_view> keywordNames<MemoryScope>() { return kMemoryScopes; }
-template <> std::span<const std::string_view> keywordNames<InputPrecision>() { return kInputPrecisions; }
-template <> std::span<const std::string_view> keywordNames<PropagateNan>() { return kPropagateNans; }
-template <> std::span<const std::string_view> keywordNames<CacheModifier>() { return kCacheModifiers; }
-template <> std::span<const std::string_view> keywordNames<EvictionPolicy>() { return kEvictionPolicies; }
-template <> std::span<const std::string_view> keywordNames<ProgramAxis>() { return kProgramAxes; }
-template <> std::span<const std::string_view> keywordNames<PaddingOption>() { return kPaddingOptions; }
+// Each keyword enum's names, the tables above.
+#define TILESIM_KEYWORD_NAMES(Enum, table) \
+  template <> std::span<const std::string_view> keywordNames<Enum>() { return table; }
+TILESIM_KEYWORD_NAMES(IntPredicate, kIntPredicates)
+TILESIM_KEYWORD_NAMES(FloatPredicate, kFloatPredicates)
+TILESIM_KEYWORD_NAMES(RoundingMode, kRoundingModes)
+TILESIM_KEYWORD_NAMES(AtomicRmwKind, kAtomicRmwKinds)
+TILESIM_KEYWORD_NAMES(MemorySemantic, kMemorySemantics)
+TILESIM_KEYWORD_NAMES(MemoryScope, kMemoryScopes)
+TILESIM_KEYWORD_NAMES(InputPrecision, kInputPrecisions)
+TILESIM_KEYWORD_NAMES(PropagateNan, kPropagateNans)
+TILESIM_KEYWORD_NAMES(CacheModifier, kCacheModifiers)
+TILESIM_KEYWORD_NAMES(EvictionPolicy, kEvictionPolicies)
+TILESIM_KEYWORD_NAMES(ProgramAxis, kProgramAxes)
+TILESIM_KEYWORD_NAMES(PaddingOption, kPaddingOptions)
+#undef TILESIM_KEYWORD_NAMES
 
 // An enumerated attribute written either way: MLIR's integer encoding or the keyword (none: nullopt).
 template <typename Enum>

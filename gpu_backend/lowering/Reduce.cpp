@@ -277,9 +277,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
   const int axis = AxisView{op}.axis();
   const size_t count = op.numOperands();
   CombineOperands gathered = gatherCombineOperands(lowering, op, op.operand(0), "tt.reduce of a scalar");
-  const LinearLayout& layout = gathered.layout;
-  std::vector<std::vector<llvm::Value*>>& values = gathered.values;
-  const int registers = gathered.registers;
+  auto& [layout, values, registers] = gathered;
   // The triton profile does not fix the order (results are judged within bounds): reduce as Triton does.
   std::optional<TritonReduceAxis> tritonShape;
   if (lowering.options.profile == FloatProfile::Triton) tritonShape = tritonReduceOrder(op, layout);

@@ -32,9 +32,7 @@ void lowerScan(KernelLowering& lowering, const Operation& op) {
   const bool reverse = ScanView{op}.reverse();
   const size_t count = op.numOperands();
   CombineOperands gathered = gatherCombineOperands(lowering, op, op.result(0), "tt.scan of a scalar");
-  const LinearLayout& layout = gathered.layout;
-  std::vector<std::vector<llvm::Value*>>& values = gathered.values;
-  const int registers = gathered.registers;
+  auto& [layout, values, registers] = gathered;
   const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
   const int offset = layout.outDimOffset(axis);
   const uint64_t extent = uint64_t{1} << axisBits;
