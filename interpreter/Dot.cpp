@@ -112,36 +112,34 @@ const float* floatOperand(const Tile& tile, bool truncateTf32, std::vector<float
   return out;
 }
 
-void dotInt8(const Tile& a, const Tile& b, Tile* result, const DotShape& shape) {
-  const int8_t* av = a.as<int8_t>();
-  const int8_t* bv = b.as<int8_t>();
-  // uint32 arithmetic is the wrapping int32 accumulation, without signed-overflow UB.
-  uint32_t* acc = result->as<uint32_t>();
+// The plain batched loop of the int8 and f64 dots: acc[batch][m][n] = multiplyAdd(a[batch][m][k], b[batch][k][n],
+// acc[batch][m][n]) for k in order (one rounding or wrap per step, so the order is the contract's).
+template <typename Operand, typename Accumulator, typename MultiplyAdd>
+void batchedDot(const Tile& a, const Tile& b, Tile* result, const DotShape& shape, MultiplyAdd multiplyAdd) {
+  const Operand* av = a.as<Operand>();
+  const Operand* bv = b.as<Operand>();
+  Accumulator* acc = result->as<Accumulator>();
   for (int64_t batch = 0; batch < shape.batches; ++batch)
     for (int64_t m = 0; m < shape.rows; ++m) {
-      uint32_t* row = acc + (batch * shape.rows + m) * shape.columns;
+      Accumulator* row = acc + (batch * shape.rows + m) * shape.columns;
       for (int64_t k = 0; k < shape.depth; ++k) {
-        uint32_t factor = static_cast<uint32_t>(static_cast<int32_t>(av[(batch * shape.rows + m) * shape.depth + k]));
-        const int8_t* bRow = bv + (batch * shape.depth + k) * shape.columns;
+        const Operand factor = av[(batch * shape.rows + m) * shape.depth + k];
+        const Operand* bRow = bv + (batch * shape.depth + k) * shape.columns;
 #pragma omp simd
-        for (int64_t n = 0; n < shape.columns; ++n) row[n] += factor * static_cast<uint32_t>(static_cast<int32_t>(bRow[n]));
+        for (int64_t n = 0; n < shape.columns; ++n) row[n] = multiplyAdd(factor, bRow[n], row[n]);
       }
     }
 }
 
+void dotInt8(const Tile& a, const Tile& b, Tile* result, const DotShape& shape) {
+  // uint32 arithmetic is the wrapping int32 accumulation, without signed-overflow UB.
+  batchedDot<int8_t, uint32_t>(a, b, result, shape, [](int8_t x, int8_t y, uint32_t sum) {
+    return sum + static_cast<uint32_t>(static_cast<int32_t>(x)) * static_cast<uint32_t>(static_cast<int32_t>(y));
+  });
+}
+
 void dotF64(const Tile& a, const Tile& b, Tile* result, const DotShape& shape) {
-  const double* av = a.as<double>();
-  const double* bv = b.as<double>();
-  double* acc = result->as<double>();
-  for (int64_t batch = 0; batch < shape.batches; ++batch)
-    for (int64_t m = 0; m < shape.rows; ++m) {
-      double* row = acc + (batch * shape.rows + m) * shape.columns;
-      for (int64_t k = 0; k < shape.depth; ++k) {
-        double factor = av[(batch * shape.rows + m) * shape.depth + k];
-        const double* bRow = bv + (batch * shape.depth + k) * shape.columns;
-        for (int64_t n = 0; n < shape.columns; ++n) row[n] = std::fma(factor, bRow[n], row[n]);
-      }
-    }
+  batchedDot<double, double>(a, b, result, shape, [](double x, double y, double sum) { return std::fma(x, y, sum); });
 }
 
 // Per product |a*b|, the relative error of the GPU's split-operand schemes compared with an exact product
@@ -333,22 +331,22 @@ MutableTileRef evalDot(const Operation& op, const Tile& a, const Tile& b, const 
     fail(error, std::string("operand element types differ: ") + scalarKindName(aKind) + " and " + scalarKindName(bKind));
     return nullptr;
   }
+  // The exact dots (i8 -> i32, f64) accumulate in place: the result starts as a copy of c, if it has `expected` kind.
+  auto accumulatorFromC = [&](ScalarKind expected, const char* message) -> MutableTileRef {
+    if (resultKind != expected) {
+      fail(error, message);
+      return nullptr;
+    }
+    MutableTileRef accumulator = makeTile(resultType);
+    std::memcpy(accumulator->raw(), c.raw(), static_cast<size_t>(c.size() * storageBytes(expected)));
+    return accumulator;
+  };
   MutableTileRef result;
   if (aKind == ScalarKind::I8) {
-    if (resultKind != ScalarKind::I32) {
-      fail(error, "an i8 dot must produce i32");
-      return nullptr;
-    }
-    result = makeTile(resultType);
-    std::memcpy(result->raw(), c.raw(), static_cast<size_t>(c.size()) * 4);
+    if (!(result = accumulatorFromC(ScalarKind::I32, "an i8 dot must produce i32"))) return nullptr;
     dotInt8(a, b, result.get(), shape);
   } else if (aKind == ScalarKind::F64) {
-    if (resultKind != ScalarKind::F64) {
-      fail(error, "an f64 dot must produce f64");
-      return nullptr;
-    }
-    result = makeTile(resultType);
-    std::memcpy(result->raw(), c.raw(), static_cast<size_t>(c.size()) * 8);
+    if (!(result = accumulatorFromC(ScalarKind::F64, "an f64 dot must produce f64"))) return nullptr;
     dotF64(a, b, result.get(), shape);
     uint64_t* bits = result->as<uint64_t>();
     for (int64_t i = 0; i < result->size(); ++i)

@@ -1,10 +1,26 @@
 #include "ir/IR.h"
 
+#include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "ir/Assert.h"
 
 namespace tilesim {
+namespace {
+
+// A new value at the end of an operation's results or a block's arguments, its index its place there.
+Value* appendValue(std::vector<std::unique_ptr<Value>>& values, Type type, std::string name) {
+  auto value = std::make_unique<Value>();
+  value->type = type;
+  value->name = std::move(name);
+  value->index = static_cast<unsigned>(values.size());
+  values.push_back(std::move(value));
+  return values.back().get();
+}
+
+}  // namespace
 
 void Operation::setAttr(std::string_view attrName, Attribute value) {
   for (NamedAttribute& a : attributes) {
@@ -31,13 +47,9 @@ std::string Operation::keywordAttr(std::string_view attrName, std::string fallba
 }
 
 Value* Operation::addResult(Type type, std::string resultName) {
-  auto value = std::make_unique<Value>();
-  value->type = type;
-  value->name = std::move(resultName);
+  Value* value = appendValue(results, type, std::move(resultName));
   value->definingOp = this;
-  value->index = static_cast<unsigned>(results.size());
-  results.push_back(std::move(value));
-  return results.back().get();
+  return value;
 }
 
 Region& Operation::addRegion() {
@@ -52,14 +64,10 @@ Operation* Operation::parentOp() const {
 }
 
 Value* Block::addArgument(Type type, std::string argName, LocId argLoc) {
-  auto value = std::make_unique<Value>();
-  value->type = type;
-  value->name = std::move(argName);
+  Value* value = appendValue(arguments, type, std::move(argName));
   value->loc = argLoc;
   value->ownerBlock = this;
-  value->index = static_cast<unsigned>(arguments.size());
-  arguments.push_back(std::move(value));
-  return arguments.back().get();
+  return value;
 }
 
 Operation* Block::append(std::unique_ptr<Operation> op) {

@@ -54,37 +54,43 @@ Enum optionalKeyword(const Operation& op, const char* name, Enum fallback) {
 
 }  // namespace
 
-template <> std::span<const std::string_view> keywordNames<IntPredicate>() { return kIntPredicates; }
-template <> std::span<const std::string_view> keywordNames<FloatPredicate>() { return kFloatPredicates; }
-template <> std::span<const std::string_view> keywordNames<RoundingMode>() { return kRoundingModes; }
-template <> std::span<const std::string_view> keywordNames<AtomicRmwKind>() { return kAtomicRmwKinds; }
-template <> std::span<const std::string_view> keywordNames<MemorySemantic>() { return kMemorySemantics; }
-template <> std::span<const std::string_view> keywordNames<MemoryScope>() { return kMemoryScopes; }
-template <> std::span<const std::string_view> keywordNames<InputPrecision>() { return kInputPrecisions; }
-template <> std::span<const std::string_view> keywordNames<PropagateNan>() { return kPropagateNans; }
-template <> std::span<const std::string_view> keywordNames<CacheModifier>() { return kCacheModifiers; }
-template <> std::span<const std::string_view> keywordNames<EvictionPolicy>() { return kEvictionPolicies; }
-template <> std::span<const std::string_view> keywordNames<ProgramAxis>() { return kProgramAxes; }
-template <> std::span<const std::string_view> keywordNames<PaddingOption>() { return kPaddingOptions; }
+// Each keyword enum's names, the tables above.
+#define TILESIM_KEYWORD_NAMES(Enum, table) \
+  template <> std::span<const std::string_view> keywordNames<Enum>() { return table; }
+TILESIM_KEYWORD_NAMES(IntPredicate, kIntPredicates)
+TILESIM_KEYWORD_NAMES(FloatPredicate, kFloatPredicates)
+TILESIM_KEYWORD_NAMES(RoundingMode, kRoundingModes)
+TILESIM_KEYWORD_NAMES(AtomicRmwKind, kAtomicRmwKinds)
+TILESIM_KEYWORD_NAMES(MemorySemantic, kMemorySemantics)
+TILESIM_KEYWORD_NAMES(MemoryScope, kMemoryScopes)
+TILESIM_KEYWORD_NAMES(InputPrecision, kInputPrecisions)
+TILESIM_KEYWORD_NAMES(PropagateNan, kPropagateNans)
+TILESIM_KEYWORD_NAMES(CacheModifier, kCacheModifiers)
+TILESIM_KEYWORD_NAMES(EvictionPolicy, kEvictionPolicies)
+TILESIM_KEYWORD_NAMES(ProgramAxis, kProgramAxes)
+TILESIM_KEYWORD_NAMES(PaddingOption, kPaddingOptions)
+#undef TILESIM_KEYWORD_NAMES
+
+// An enumerated attribute written either way: MLIR's integer encoding or the keyword (none: nullopt).
+template <typename Enum>
+std::optional<Enum> encodingOrKeyword(const Attribute* attribute) {
+  if (!attribute) return std::nullopt;
+  if (auto encoded = fromEncoding<Enum>(attribute, keywordNames<Enum>().size())) return encoded;
+  return keywordFrom<Enum>(attribute);
+}
 
 std::optional<IntPredicate> intPredicateFrom(const Attribute* attribute) {
-  if (!attribute) return std::nullopt;
-  if (auto encoded = fromEncoding<IntPredicate>(attribute, std::size(kIntPredicates))) return encoded;
-  return keywordFrom<IntPredicate>(attribute);
+  return encodingOrKeyword<IntPredicate>(attribute);
 }
 
 std::optional<FloatPredicate> floatPredicateFrom(const Attribute* attribute) {
-  if (!attribute) return std::nullopt;
-  if (attribute->kind() == Attribute::Kind::Bool)
+  if (attribute && attribute->kind() == Attribute::Kind::Bool)
     return attribute->boolValue() ? FloatPredicate::True : FloatPredicate::False;
-  if (auto encoded = fromEncoding<FloatPredicate>(attribute, std::size(kFloatPredicates))) return encoded;
-  return keywordFrom<FloatPredicate>(attribute);
+  return encodingOrKeyword<FloatPredicate>(attribute);
 }
 
 std::optional<RoundingMode> roundingModeFrom(const Attribute* attribute) {
-  if (!attribute) return std::nullopt;
-  if (auto encoded = fromEncoding<RoundingMode>(attribute, std::size(kRoundingModes))) return encoded;
-  return keywordFrom<RoundingMode>(attribute);
+  return encodingOrKeyword<RoundingMode>(attribute);
 }
 
 std::optional<PropagateNan> propagateNanFrom(const Attribute* attribute) {

@@ -2,18 +2,16 @@
 # (1) run by Triton itself and (2) compiled by Triton only as far as TTIR, which tilesim's GPU engine then
 # compiles on its own (layouts, LLVM, PTX). CASES lists each benchmark case: its kernel, shapes, launch
 # configuration and how many bytes it must move (what GB/s is computed from).
+import os
+import runpy
+
 import triton
 import triton.language as tl
 
 
-@triton.jit
-def vadd(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = pid * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    a = tl.load(x_ptr + offs, mask=m)
-    b = tl.load(y_ptr + offs, mask=m)
-    tl.store(out_ptr + offs, a + b, mask=m)
+# vadd is the golden case's kernel (conformance/golden/kernels.py), loaded from there.
+vadd = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "conformance", "golden",
+                                   "kernels.py"))["vadd"]
 
 
 # Triton's tutorial 02 (fused softmax), one program per row.

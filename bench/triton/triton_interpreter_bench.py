@@ -24,6 +24,7 @@ if not TILESIM:
 
 import argparse
 import platform
+import runpy
 import signal
 import time
 import traceback
@@ -47,26 +48,10 @@ TILESIM_OPTIONS = {}
 # the same value instead; the interpreter runs a Python loop either way, so the work it does is the same (the
 # masks and offsets still use the runtime K and N_CTX).
 
-@triton.jit
-def vadd(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = pid * BLOCK + tl.arange(0, BLOCK)
-    m = offs < n
-    a = tl.load(x_ptr + offs, mask=m)
-    b = tl.load(y_ptr + offs, mask=m)
-    tl.store(out_ptr + offs, a + b, mask=m)
-
-
-@triton.jit
-def row_softmax(out_ptr, in_ptr, in_stride, out_stride, ncols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, BLOCK)
-    m = cols < ncols
-    v = tl.load(in_ptr + row * in_stride + cols, mask=m, other=-float("inf"))
-    v = v - tl.max(v, axis=0)
-    e = tl.exp(v)
-    s = tl.sum(e, axis=0)
-    tl.store(out_ptr + row * out_stride + cols, e / s, mask=m)
+# vadd and row_softmax are the golden cases' kernels (conformance/golden/kernels.py), loaded from there.
+GOLDEN_KERNELS = runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "conformance",
+                                             "golden", "kernels.py"))
+vadd, row_softmax = GOLDEN_KERNELS["vadd"], GOLDEN_KERNELS["row_softmax"]
 
 
 @triton.jit

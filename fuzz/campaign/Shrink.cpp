@@ -44,18 +44,27 @@ class Shrinker {
     return true;
   }
 
-  bool dropOutputs() {
+  // Tries removing each element of a list in turn, never the last one: `count(plan)` is the list's length, and
+  // `removeAndAttempt(i)` removes element i from a copy of the plan and says whether the copy still fails (then
+  // it is the plan, and the element now at i is tried next).
+  template <typename Count, typename RemoveAndAttempt>
+  bool dropEach(Count count, RemoveAndAttempt removeAndAttempt) {
     bool any = false;
-    for (size_t j = 0; plan_.outputs.size() > 1 && j < plan_.outputs.size();) {
+    for (size_t i = 0; count(plan_) > 1 && i < count(plan_);)
+      if (removeAndAttempt(i)) any = true; else ++i;
+    return any;
+  }
+
+  bool dropOutputs() {
+    return dropEach([](const KernelPlan& plan) { return plan.outputs.size(); }, [&](size_t j) {
       KernelPlan c = plan_;
       c.outputs.erase(c.outputs.begin() + static_cast<long>(j));
       if (j < c.outputTrims.size()) c.outputTrims.erase(c.outputTrims.begin() + static_cast<long>(j));
       if (j < c.outputPointers.size()) c.outputPointers.erase(c.outputPointers.begin() + static_cast<long>(j));
       std::vector<int> origin = origin_;
       origin.erase(origin.begin() + static_cast<long>(j));
-      if (attempt(c, origin)) any = true; else ++j;
-    }
-    return any;
+      return attempt(c, origin);
+    });
   }
 
   // Value indices as the builder resolves them (KernelWriter::pick): operand x of node j names value
@@ -146,14 +155,12 @@ class Shrinker {
   }
 
   bool dropInputs() {
-    bool any = false;
-    for (size_t i = 0; plan_.inputs.size() > 1 && i < plan_.inputs.size();) {
+    return dropEach([](const KernelPlan& plan) { return plan.inputs.size(); }, [&](size_t i) {
       KernelPlan c = plan_;
       c.inputs.erase(c.inputs.begin() + static_cast<long>(i));
       remap(plan_, c, -1, static_cast<int>(i));
-      if (attempt(c)) any = true; else ++i;
-    }
-    return any;
+      return attempt(c);
+    });
   }
 
   // Each output may store an earlier value instead.

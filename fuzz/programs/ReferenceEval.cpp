@@ -16,7 +16,7 @@
 #include "fuzz/programs/ReferenceState.h"
 #include "ir/OpAttributes.h"
 #include "ir/OpFacts.h"
-#include "ir/launch/ParameterName.h"
+#include "ir/launch/Binding.h"
 
 namespace tilesim::fuzz {
 namespace reference {
@@ -50,52 +50,79 @@ int64_t linearIndex(const std::vector<int64_t>& index, const std::vector<int64_t
   return linear;
 }
 
-// Views (alias_of arguments): the reference keeps each view as a buffer of its own, starting as its window of the
-// storage and written back into it at the end. That is the engines' shared memory as long as no element is
-// written through one pointer and accessed through another, which the generator's views never do (shared
-// windows are read-only, written views have a storage of their own).
-std::vector<std::pair<size_t, size_t>> Reference::viewsOfStorage() const {
-  std::vector<std::pair<size_t, size_t>> views;  // (view's buffer index, its storage's)
-  std::vector<std::string> names;
-  for (const LaunchArgument& argument : arguments_)
-    if (argument.kind == LaunchArgument::Kind::Buffer) names.push_back(argument.name);
-  size_t buffer = 0;
-  for (const LaunchArgument& argument : arguments_) {
-    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
-    if (argument.isAlias())
-      for (size_t s = 0; s < names.size(); ++s)
-        if (names[s] == argument.aliasOf) views.push_back({buffer, s});
-    ++buffer;
+// Binding: the reference binds its arguments as both engines do, through bindLaunch (ir/launch/Binding.h): by
+// position or name, kinds checked, buffers placed. It keeps each view (alias_of argument) as a buffer of its own,
+// starting as its window of the storage and written back into it at the end. That is the engines' shared memory
+// as long as no element is written through one pointer and accessed through another, which the generator's
+// views never do (shared windows are read-only, written views have a storage of their own).
+bool Reference::bindParameters() {
+  Launch launch;
+  launch.kernel = kernel_;
+  launch.arguments = arguments_;
+  launch.grid = grid_;
+  const LaunchBinding binding = bindLaunch(launch);
+  if (!binding.ok()) {
+    fail("reference: " + binding.diagnostics().front().message);
+    return false;
   }
-  return views;
+  std::vector<int> bufferOfArgument(launch.arguments.size(), -1);
+  for (size_t a = 0; a < launch.arguments.size(); ++a) {
+    LaunchArgument& argument = launch.arguments[a];
+    if (argument.kind != LaunchArgument::Kind::Buffer) continue;
+    bufferOfArgument[a] = static_cast<int>(buffers_.size());
+    const size_t elements = argument.bytes.size() / storageBytes(argument.elementKind);
+    buffers_.push_back({argument.elementKind, std::move(argument.bytes), std::vector<uint8_t>(elements)});
+  }
+  for (size_t a = 0; a < launch.arguments.size(); ++a) {
+    const BufferPlacement& placement = binding.placement(a);
+    if (bufferOfArgument[a] >= 0 && placement.storage != a)
+      views_.push_back({static_cast<size_t>(bufferOfArgument[a]),
+                        static_cast<size_t>(bufferOfArgument[placement.storage]), placement.offset});
+  }
+  for (size_t p = 0; p < binding.numParameters(); ++p) {
+    const BoundParameter& bound = binding.parameter(p);
+    const Type type = kernel_.argument(p)->type;
+    Lanes lanes = makeLanes(type);
+    switch (bound.kind) {
+      case BoundParameter::Kind::Pointer: lanes.buffer = bufferOfArgument[bound.argument]; break;
+      case BoundParameter::Kind::Scalar: {
+        // A float is rounded by the oracle's own conversion (OracleScalar.h), not ir/FloatBits as bindLaunch does.
+        const LaunchArgument& argument = arguments_[bound.argument];
+        const double value = argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue);
+        lanes.bits[0] = type.isFloat() ? oracle::encodeFloat(value, type.scalarKind())
+                                       : maskToWidth(bound.bits, type.scalarKind());
+        break;
+      }
+      case BoundParameter::Kind::TensorDescriptor:
+      case BoundParameter::Kind::DescriptorField:
+        fail("reference: host tensor descriptor arguments are not evaluated");
+        return false;
+    }
+    parameters_.push_back(std::move(lanes));
+  }
+  return true;
 }
 
 ReferenceOutcome Reference::run() {
-  std::vector<uint64_t> viewOffsets;
-  for (const LaunchArgument& argument : arguments_)
-    if (argument.kind == LaunchArgument::Kind::Buffer) {
-      buffers_.push_back({argument.elementKind, argument.bytes, std::vector<uint8_t>(argument.bytes.size() / storageBytes(argument.elementKind))});
-      viewOffsets.push_back(argument.aliasOffset);
-    }
-  const std::vector<std::pair<size_t, size_t>> views = viewsOfStorage();
-  for (auto [view, storage] : views) {
-    Buffer& v = buffers_[view];
-    const Buffer& s = buffers_[storage];
-    if (v.kind != s.kind || viewOffsets[view] + v.bytes.size() > s.bytes.size()) {
+  if (!bindParameters()) return std::move(outcome_);
+  for (const View& view : views_) {
+    Buffer& v = buffers_[view.buffer];
+    const Buffer& s = buffers_[view.storage];
+    if (v.kind != s.kind || view.offset + v.bytes.size() > s.bytes.size()) {
       fail("reference: a view of another element type than its storage, or outside it");
       return std::move(outcome_);
     }
-    std::copy_n(s.bytes.begin() + static_cast<int64_t>(viewOffsets[view]), v.bytes.size(), v.bytes.begin());
+    std::copy_n(s.bytes.begin() + static_cast<int64_t>(view.offset), v.bytes.size(), v.bytes.begin());
   }
   for (int64_t z = 0; z < grid_[2] && outcome_.error.empty(); ++z)
     for (int64_t y = 0; y < grid_[1] && outcome_.error.empty(); ++y)
       for (int64_t x = 0; x < grid_[0] && outcome_.error.empty(); ++x) runProgram({x, y, z});
-  for (auto [view, storage] : views) {
-    const Buffer& v = buffers_[view];
-    Buffer& s = buffers_[storage];
+  for (const View& view : views_) {
+    const Buffer& v = buffers_[view.buffer];
+    Buffer& s = buffers_[view.storage];
     const int bytes = storageBytes(s.kind);
-    std::copy(v.bytes.begin(), v.bytes.end(), s.bytes.begin() + static_cast<int64_t>(viewOffsets[view]));
-    for (size_t e = 0; e < v.undefined.size(); ++e) s.undefined[viewOffsets[view] / bytes + e] |= v.undefined[e];
+    std::copy(v.bytes.begin(), v.bytes.end(), s.bytes.begin() + static_cast<int64_t>(view.offset));
+    for (size_t e = 0; e < v.undefined.size(); ++e) s.undefined[view.offset / bytes + e] |= v.undefined[e];
   }
   for (Buffer& buffer : buffers_) {
     outcome_.buffers.push_back(std::move(buffer.bytes));
@@ -111,31 +138,8 @@ void Reference::fail(const std::string& message) {
 void Reference::runProgram(std::array<int64_t, 3> program) {
   program_ = program;
   env_.clear();
-  Block& body = kernel_.body();
-  for (size_t i = 0; i < kernel_.numArguments(); ++i) bindArgument(kernel_.argument(i), parameterBindingName(kernel_, i));
-  runBlock(body);
-}
-
-void Reference::bindArgument(const Value* parameter, const std::string& name) {
-  int bufferIndex = 0;
-  for (const LaunchArgument& argument : arguments_) {
-    bool isBuffer = argument.kind == LaunchArgument::Kind::Buffer;
-    if (argument.name == name) {
-      Lanes lanes = makeLanes(parameter->type);
-      if (isBuffer) {
-        lanes.buffer = bufferIndex;
-      } else if (parameter->type.isFloat()) {
-        lanes.bits[0] = oracle::encodeFloat(argument.scalarIsFloat ? argument.floatValue : static_cast<double>(argument.intValue),
-                                            parameter->type.scalarKind());
-      } else {
-        lanes.bits[0] = maskToWidth(static_cast<uint64_t>(argument.intValue), parameter->type.scalarKind());
-      }
-      env_[parameter] = std::move(lanes);
-      return;
-    }
-    if (isBuffer) ++bufferIndex;
-  }
-  fail("reference: no argument named " + name);
+  for (size_t p = 0; p < parameters_.size(); ++p) env_[kernel_.argument(p)] = parameters_[p];
+  runBlock(kernel_.body());
 }
 
 // Runs the ops of `block`; returns its terminator (null on an error or without one).

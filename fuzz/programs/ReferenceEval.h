@@ -40,8 +40,10 @@ struct ReferenceOutcome {
   std::string error;                          // an op the reference cannot evaluate; empty on success
 };
 
-// Runs `kernel` over `grid` on copies of `arguments` (bound to parameters by name, as runLaunch does). `profile`
-// picks the math functions' values: the exact profile's own algorithms or the correctly rounded ones (triton).
+// Runs `kernel` over `grid` on copies of `arguments` (bound to its parameters by bindLaunch, ir/launch/Binding.h,
+// as both engines bind them: a launch they reject, the reference rejects with the same message; a float scalar
+// is rounded to its parameter's type by the oracle's own conversion). `profile` picks the math functions' values:
+// the exact profile's own algorithms or the correctly rounded ones (triton).
 // `module` holds the functions tt.call names (null: a kernel without calls).
 // Whether the reference's result can depend on the float profile: only the math functions with an algorithm of
 // their own (exp, exp2, log, log2, sin, cos, rsqrt, erf) and float atomic adds (f32 flush to zero) read the

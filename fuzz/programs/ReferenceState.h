@@ -53,14 +53,13 @@ class Reference {
       : kernel_(kernel), arguments_(arguments), grid_(grid), exactMath_(profile == FloatProfile::Exact), module_(module) {}
 
   ReferenceOutcome run();
-  // For every view (alias_of argument): its buffer index and its storage's (ReferenceEval.cpp).
-  std::vector<std::pair<size_t, size_t>> viewsOfStorage() const;
 
  private:
   // ---- ReferenceEval.cpp: the walk ----
   void fail(const std::string& message);
+  // Binds the arguments (bindLaunch) into parameters_, buffers_ and views_; false (and an error) when it cannot.
+  bool bindParameters();
   void runProgram(std::array<int64_t, 3> program);
-  void bindArgument(const Value* parameter, const std::string& name);
   // Runs the ops of `block`; returns its terminator (null on an error or without one).
   const Operation* runOps(const Block& block);
   // Runs the ops of `block`; returns the terminator's operands.
@@ -157,6 +156,13 @@ class Reference {
   bool exactMath_;
   std::array<int64_t, 3> program_{};
   std::vector<Buffer> buffers_;
+  // A view (alias_of argument): its buffer, its storage's buffer, and its byte offset there.
+  struct View {
+    size_t buffer, storage;
+    uint64_t offset;
+  };
+  std::vector<View> views_;
+  std::vector<Lanes> parameters_;  // each kernel parameter's lanes, bound once per launch
   std::unordered_map<const Value*, Lanes> env_;
   ReferenceOutcome outcome_;
   const Module* module_;

@@ -27,6 +27,37 @@ Lowered fromPhis(const std::vector<llvm::PHINode*>& phis, const LinearLayout* la
   return lowered;
 }
 
+// A loop's blocks: where it is entered from, and its header, body and exit (created with the given names, in
+// that order). openLoop branches into the header and leaves the builder there.
+struct LoopBlocks {
+  llvm::BasicBlock *preheader, *header, *body, *exit;
+};
+LoopBlocks openLoop(KernelLowering& lowering, const char* header, const char* body, const char* exit) {
+  Builder& b = lowering.builder;
+  LoopBlocks blocks{};
+  blocks.preheader = b.GetInsertBlock();
+  llvm::Function* function = blocks.preheader->getParent();
+  blocks.header = llvm::BasicBlock::Create(lowering.context, header, function);
+  blocks.body = llvm::BasicBlock::Create(lowering.context, body, function);
+  blocks.exit = llvm::BasicBlock::Create(lowering.context, exit, function);
+  b.CreateBr(blocks.header);
+  b.SetInsertPoint(blocks.header);
+  return blocks;
+}
+
+// One phi per register of each loop-carried value, entered from `preheader` with its initial value.
+std::vector<std::vector<llvm::PHINode*>> carriedPhis(Builder& b, const std::vector<std::vector<llvm::Value*>>& initial,
+                                                     llvm::BasicBlock* preheader) {
+  std::vector<std::vector<llvm::PHINode*>> phis(initial.size());
+  for (size_t i = 0; i < initial.size(); ++i)
+    for (llvm::Value* value : initial[i]) {
+      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
+      phi->addIncoming(value, preheader);
+      phis[i].push_back(phi);
+    }
+  return phis;
+}
+
 void lowerFor(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   llvm::Value* lower = lowering.in(op.operand(0), nullptr)[0];
@@ -38,22 +69,11 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(3 + i), lowering.layoutOf(carried[i])));
 
-  llvm::BasicBlock* preheader = b.GetInsertBlock();
-  llvm::Function* function = preheader->getParent();
-  auto* header = llvm::BasicBlock::Create(lowering.context, "for.header", function);
-  auto* loop = llvm::BasicBlock::Create(lowering.context, "for.body", function);
-  auto* exit = llvm::BasicBlock::Create(lowering.context, "for.exit", function);
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
+  const LoopBlocks blocks = openLoop(lowering, "for.header", "for.body", "for.exit");
+  llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *loop = blocks.body, *exit = blocks.exit;
   llvm::PHINode* induction = b.CreatePHI(lower->getType(), 2, "iv");
   induction->addIncoming(lower, preheader);
-  std::vector<std::vector<llvm::PHINode*>> phis(carried.size());
-  for (size_t i = 0; i < carried.size(); ++i)
-    for (llvm::Value* value : initial[i]) {
-      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
-      phi->addIncoming(value, preheader);
-      phis[i].push_back(phi);
-    }
+  const std::vector<std::vector<llvm::PHINode*>> phis = carriedPhis(b, initial, preheader);
   // iv < ub (signed); a step <= 0 runs no iteration rather than forever (the interpreter traps on it).
   llvm::Value* positive = b.CreateICmpSGT(step, llvm::ConstantInt::get(step->getType(), 0));
   llvm::Value* below = TILESIM_MUTANT(gpu_for_runs_while_le, b.CreateICmpSLT(induction, upper), b.CreateICmpSLE(induction, upper));
@@ -61,7 +81,8 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
 
   b.SetInsertPoint(loop);
   lowering.set(body.argument(0), Lowered{{induction}, std::nullopt});
-  for (size_t i = 0; i < carried.size(); ++i) lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  for (size_t i = 0; i < carried.size(); ++i)
+    lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
   const Operation* yield = lowering.lowerBlockBody(body);
   TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.for body without scf.yield");
   std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
@@ -136,22 +157,11 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(i), lowering.layoutOf(carried[i])));
 
-  llvm::BasicBlock* preheader = b.GetInsertBlock();
-  llvm::Function* function = preheader->getParent();
-  auto* header = llvm::BasicBlock::Create(lowering.context, "while.before", function);
-  auto* body = llvm::BasicBlock::Create(lowering.context, "while.after", function);
-  auto* exit = llvm::BasicBlock::Create(lowering.context, "while.exit", function);
-  b.CreateBr(header);
-  b.SetInsertPoint(header);
-  std::vector<std::vector<llvm::PHINode*>> phis(carried.size());
-  for (size_t i = 0; i < carried.size(); ++i) {
-    for (llvm::Value* value : initial[i]) {
-      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
-      phi->addIncoming(value, preheader);
-      phis[i].push_back(phi);
-    }
+  const LoopBlocks blocks = openLoop(lowering, "while.before", "while.after", "while.exit");
+  llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *body = blocks.body, *exit = blocks.exit;
+  const std::vector<std::vector<llvm::PHINode*>> phis = carriedPhis(b, initial, preheader);
+  for (size_t i = 0; i < carried.size(); ++i)
     lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
-  }
   const Operation* condition = lowering.lowerBlockBody(before);
   TILESIM_ASSERT(condition && condition->kind == OpKind::SCFCondition, "scf.while before region without scf.condition");
   llvm::Value* flag = lowering.in(condition->operand(0), nullptr)[0];

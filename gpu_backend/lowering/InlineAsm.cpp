@@ -13,22 +13,12 @@
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/OpAttributes.h"
+#include "ir/SplitText.h"
 
 namespace tilesim::gpu {
 namespace {
 
 using Builder = llvm::IRBuilder<>;
-
-std::vector<std::string> splitConstraints(const std::string& text) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= text.size(); ++i)
-    if (i == text.size() || text[i] == ',') {
-      parts.push_back(text.substr(start, i - start));
-      start = i + 1;
-    }
-  return parts;
-}
 
 // The register type the constraint letter asks for, for a group of `bits` bits.
 llvm::Type* registerType(Builder& b, char letter, int bits) {
@@ -68,7 +58,7 @@ void lowerInlineAsm(KernelLowering& lowering, const Operation& op) {
   const int pack = static_cast<int>(packed);
   const bool pure = view.pure();
   const int outputs = static_cast<int>(op.numResults()), inputs = static_cast<int>(op.numOperands());
-  std::vector<std::string> constraints = splitConstraints(*constraintText);
+  std::vector<std::string> constraints = splitAt(*constraintText, ',');
   if (static_cast<int>(constraints.size()) < outputs + inputs)
     lowering.unsupported(op, "with fewer constraints than outputs and inputs");
   if (pack < 1 || pack > 8) lowering.unsupported(op, "with packed_element " + std::to_string(pack));

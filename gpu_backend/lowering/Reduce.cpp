@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "gpu_backend/lowering/CombineRegion.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/Mutation.h"
@@ -163,11 +164,8 @@ void lowerReduceTritonOrder(KernelLowering& lowering, const Operation& op, const
       sharedBytes += slices * warps * elementBytes;
     }
   }
-  const Block& combine = op.region(0).front();
   auto combinePair = [&](const std::vector<llvm::Value*>& left, const std::vector<llvm::Value*>& right) {
-    std::vector<llvm::Value*> arguments = left;
-    arguments.insert(arguments.end(), right.begin(), right.end());
-    return lowering.inlineRegion(combine, arguments);
+    return applyCombine(lowering, op, left, right);
   };
   uint32_t axisRegisters = 0;  // register bits holding axis bits
   for (int k = 0; k < layout.inDimBits(kRegisterDim); ++k)
@@ -278,13 +276,8 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   const int axis = AxisView{op}.axis();
   const size_t count = op.numOperands();
-  const LinearLayout* layoutPointer = lowering.layoutOf(op.operand(0));
-  TILESIM_ASSERT(layoutPointer, "tt.reduce of a scalar");
-  const LinearLayout layout = *layoutPointer;
-  const Block& combine = op.region(0).front();
-  std::vector<std::vector<llvm::Value*>> values;
-  for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
-  const int registers = numRegisters(layout);
+  CombineOperands gathered = gatherCombineOperands(lowering, op, op.operand(0), "tt.reduce of a scalar");
+  auto& [layout, values, registers] = gathered;
   // The triton profile does not fix the order (results are judged within bounds): reduce as Triton does.
   std::optional<TritonReduceAxis> tritonShape;
   if (lowering.options.profile == FloatProfile::Triton) tritonShape = tritonReduceOrder(op, layout);
@@ -296,9 +289,7 @@ void lowerReduce(KernelLowering& lowering, const Operation& op) {
 
   // Combines lower (bit 0) with upper (bit 1) for every operand; returns the combined values.
   auto combinePair = [&](const std::vector<llvm::Value*>& lower, const std::vector<llvm::Value*>& upper) {
-    std::vector<llvm::Value*> arguments = lower;
-    arguments.insert(arguments.end(), upper.begin(), upper.end());
-    return lowering.inlineRegion(combine, arguments);
+    return applyCombine(lowering, op, lower, upper);
   };
   auto column = [&](int r) {
     std::vector<llvm::Value*> result;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "gpu_backend/lowering/CombineRegion.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/OpAttributes.h"
@@ -30,21 +31,14 @@ void lowerScan(KernelLowering& lowering, const Operation& op) {
   const int axis = AxisView{op}.axis();
   const bool reverse = ScanView{op}.reverse();
   const size_t count = op.numOperands();
-  const LinearLayout* layoutPointer = lowering.layoutOf(op.result(0));
-  TILESIM_ASSERT(layoutPointer, "tt.scan of a scalar");
-  const LinearLayout layout = *layoutPointer;
-  const Block& combine = op.region(0).front();
-  std::vector<std::vector<llvm::Value*>> values;
-  for (const Value* operand : op.operands) values.push_back(lowering.in(operand, &layout));
-  const int registers = numRegisters(layout);
+  CombineOperands gathered = gatherCombineOperands(lowering, op, op.result(0), "tt.scan of a scalar");
+  auto& [layout, values, registers] = gathered;
   const int axisBits = layout.outDims()[static_cast<size_t>(axis)].bits;
   const int offset = layout.outDimOffset(axis);
   const uint64_t extent = uint64_t{1} << axisBits;
   const uint64_t axisMask = (extent - 1) << offset;
   auto combineAt = [&](const std::vector<llvm::Value*>& earlier, const std::vector<llvm::Value*>& later) {
-    std::vector<llvm::Value*> arguments = earlier;
-    arguments.insert(arguments.end(), later.begin(), later.end());
-    return lowering.inlineRegion(combine, arguments);
+    return applyCombine(lowering, op, earlier, later);
   };
 
   if (axisInRegistersOnly(layout, axisMask)) {

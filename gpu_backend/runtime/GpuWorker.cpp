@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <mutex>
+#include <type_traits>
 
 namespace tilesim::gpu {
 namespace {
@@ -41,53 +42,49 @@ void closeDescriptorsFrom(int first) {
   }
 }
 
-void write(MessageWriter& out, const WorkerHello& hello) {
-  out.boolean(hello.ok);
-  out.string(hello.whyNot);
-  out.string(hello.deviceName);
-  out.i64(hello.computeCapability);
-  out.i64(hello.driverVersion);
+// The fixed-field messages list their fields once, in wire order (fieldsOf: one call of `io` per field);
+// FieldWriter writes them and FieldReader reads them back, so the two sides cannot drift apart.
+struct FieldWriter {
+  MessageWriter& out;
+  void operator()(bool value) { out.boolean(value); }
+  void operator()(const std::string& value) { out.string(value); }
+  void operator()(int value) { out.i64(value); }
+  void operator()(double value) { out.f64(value); }
+};
+struct FieldReader {
+  MessageReader& in;
+  void operator()(bool& value) { value = in.boolean(); }
+  void operator()(std::string& value) { value = in.string(); }
+  void operator()(int& value) { value = static_cast<int>(in.i64()); }
+  void operator()(double& value) { value = in.f64(); }
+};
+
+template <typename T, typename Message>
+concept MessageOf = std::is_same_v<std::remove_const_t<T>, Message>;
+
+template <typename Io, MessageOf<WorkerHello> Hello>
+void fieldsOf(Io& io, Hello& hello) {
+  io(hello.ok), io(hello.whyNot), io(hello.deviceName), io(hello.computeCapability), io(hello.driverVersion);
 }
-void read(MessageReader& in, WorkerHello& hello) {
-  hello.ok = in.boolean();
-  hello.whyNot = in.string();
-  hello.deviceName = in.string();
-  hello.computeCapability = static_cast<int>(in.i64());
-  hello.driverVersion = static_cast<int>(in.i64());
+template <typename Io, MessageOf<KernelImage> Image>
+void fieldsOf(Io& io, Image& image) {
+  io(image.key), io(image.name), io(image.threads), io(image.sharedBytes), io(image.ptx);
+}
+template <typename Io, MessageOf<LoadReply> Reply>
+void fieldsOf(Io& io, Reply& reply) {
+  io(reply.found), io(reply.error), io(reply.source), io(reply.name), io(reply.threads), io(reply.sharedBytes);
+  io(reply.loadMs);
 }
 
-void write(MessageWriter& out, const KernelImage& image) {
-  out.string(image.key);
-  out.string(image.name);
-  out.i64(image.threads);
-  out.i64(image.sharedBytes);
-  out.string(image.ptx);
+template <typename Message>
+void write(MessageWriter& out, const Message& message) {
+  FieldWriter io{out};
+  fieldsOf(io, message);
 }
-void read(MessageReader& in, KernelImage& image) {
-  image.key = in.string();
-  image.name = in.string();
-  image.threads = static_cast<int>(in.i64());
-  image.sharedBytes = static_cast<int>(in.i64());
-  image.ptx = in.string();
-}
-
-void write(MessageWriter& out, const LoadReply& reply) {
-  out.boolean(reply.found);
-  out.string(reply.error);
-  out.string(reply.source);
-  out.string(reply.name);
-  out.i64(reply.threads);
-  out.i64(reply.sharedBytes);
-  out.f64(reply.loadMs);
-}
-void read(MessageReader& in, LoadReply& reply) {
-  reply.found = in.boolean();
-  reply.error = in.string();
-  reply.source = in.string();
-  reply.name = in.string();
-  reply.threads = static_cast<int>(in.i64());
-  reply.sharedBytes = static_cast<int>(in.i64());
-  reply.loadMs = in.f64();
+template <typename Message>
+void read(MessageReader& in, Message& message) {
+  FieldReader io{in};
+  fieldsOf(io, message);
 }
 
 void write(MessageWriter& out, const WorkerLaunch& launch) {
@@ -315,26 +312,27 @@ bool WorkerClient::exchange(MessageType type, const std::vector<uint8_t>& reques
   return false;
 }
 
-LoadReply WorkerClient::load(const KernelImage& image, WorkerDeath* death) {
+template <typename Reply>
+bool WorkerClient::exchangeDecoded(MessageType type, const std::vector<uint8_t>& request, const char* what,
+                                   Reply* reply, WorkerDeath* death) {
   std::vector<uint8_t> payload;
+  if (!exchange(type, request, &payload, death)) return false;
+  if (decode(payload, *reply)) return true;
+  *death = {true, false, std::string("the GPU worker sent a malformed ") + what + " reply; " + reap(true)};
+  *reply = {};
+  return false;
+}
+
+LoadReply WorkerClient::load(const KernelImage& image, WorkerDeath* death) {
   LoadReply reply;
-  if (!exchange(MessageType::Load, encode(image), &payload, death)) return reply;
-  if (!decode(payload, reply)) {
-    *death = {true, false, "the GPU worker sent a malformed load reply; " + reap(true)};
-    return {};
-  }
+  exchangeDecoded(MessageType::Load, encode(image), "load", &reply, death);
   return reply;
 }
 
 WorkerResult WorkerClient::launch(const WorkerLaunch& launch, WorkerDeath* death) {
-  std::vector<uint8_t> payload;
   WorkerResult result;
-  if (!exchange(MessageType::Launch, encode(launch), &payload, death)) return result;
-  if (!decode(payload, result)) {
-    *death = {true, false, "the GPU worker sent a malformed launch reply; " + reap(true)};
-    return {};
-  }
-  if (result.sticky) reap(false);  // it exits by itself after a sticky error
+  if (exchangeDecoded(MessageType::Launch, encode(launch), "launch", &result, death) && result.sticky)
+    reap(false);  // it exits by itself after a sticky error
   return result;
 }
 

@@ -130,6 +130,10 @@ class WorkerClient {
  private:
   // Sends a request and waits for the reply; on a death, stops and reaps the worker and says why.
   bool exchange(MessageType type, const std::vector<uint8_t>& request, std::vector<uint8_t>* reply, WorkerDeath* death);
+  // exchange, then decode the reply into `reply`; a malformed one (`what` names it) stops and reaps the worker.
+  template <typename Reply>
+  bool exchangeDecoded(MessageType type, const std::vector<uint8_t>& request, const char* what, Reply* reply,
+                       WorkerDeath* death);
   void stop(bool kill);
   std::string reap(bool kill);
 

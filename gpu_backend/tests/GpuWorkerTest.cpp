@@ -108,6 +108,14 @@ WorkerResult launchNamed(WorkerClient& client, const std::string& name, WorkerDe
   return client.launch(launch, death);
 }
 
+// Launches fake kernel `name`, which must end the worker; how it died.
+WorkerDeath deathLaunching(WorkerClient& client, const std::string& name) {
+  WorkerDeath death;
+  launchNamed(client, name, &death);
+  EXPECT_TRUE(death.died) << name;
+  return death;
+}
+
 TEST(WorkerProtocol, FieldsRoundTripAndTruncationIsDetected) {
   MessageWriter out;
   out.u32(7);
@@ -151,9 +159,7 @@ TEST(GpuWorker, RunsALaunchAndSendsTheBuffersBack) {
 
 TEST(GpuWorker, ACrashIsReportedAndTheNextLaunchStartsANewWorker) {
   WorkerClient client(makeFake, 10);
-  WorkerDeath death;
-  launchNamed(client, "crash", &death);
-  ASSERT_TRUE(death.died);
+  WorkerDeath death = deathLaunching(client, "crash");
   EXPECT_FALSE(death.timedOut);
   EXPECT_NE(death.reason.find("killed by signal 11"), std::string::npos) << death.reason;
   EXPECT_FALSE(client.running());
@@ -165,9 +171,7 @@ TEST(GpuWorker, ACrashIsReportedAndTheNextLaunchStartsANewWorker) {
 
 TEST(GpuWorker, AnExitIsReported) {
   WorkerClient client(makeFake, 10);
-  WorkerDeath death;
-  launchNamed(client, "quit", &death);
-  ASSERT_TRUE(death.died);
+  const WorkerDeath death = deathLaunching(client, "quit");
   EXPECT_NE(death.reason.find("exited with status 7"), std::string::npos) << death.reason;
 }
 

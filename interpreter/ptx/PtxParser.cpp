@@ -10,6 +10,7 @@
 
 #include "interpreter/ptx/PtxOpcodes.h"
 #include "interpreter/ptx/PtxSubset.h"
+#include "ir/SplitText.h"
 
 namespace tilesim::ptx {
 namespace {
@@ -57,17 +58,6 @@ std::vector<std::string> splitOperands(std::string_view text) {
   return parts;
 }
 
-std::vector<std::string> splitDots(std::string_view word) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= word.size(); ++i)
-    if (i == word.size() || word[i] == '.') {
-      parts.emplace_back(word.substr(start, i - start));
-      start = i + 1;
-    }
-  return parts;
-}
-
 class Parser {
  public:
   Parser(int placeholders, PtxProgram& program) : program_(program) {
@@ -93,7 +83,7 @@ class Parser {
       rest = trim(rest.substr(space));
     }
     size_t space = rest.find_first_of(" \t\n");
-    std::vector<std::string> words = splitDots(rest.substr(0, space));
+    std::vector<std::string> words = splitAt(rest.substr(0, space), '.');
     instruction.opcode = words[0];
     instruction.modifiers.assign(words.begin() + 1, words.end());
     if (space != std::string::npos)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <string>
 
 #include "interpreter/MeasuredBounds.h"
 #include "interpreter/tests/EngineSupport.h"
@@ -153,11 +154,18 @@ TEST(MeasuredBounds, RowsAreFoundBySignAndExponent) {
   EXPECT_FALSE(findMeasuredFunction("no such function", ScalarKind::F32).measured());
 }
 
+// The three lines that store `value` (a tensor<4xi32>) at %<name>_ptr[%offs], %offs being 0..3.
+std::string storeFourI32(const std::string& name, const std::string& value) {
+  return "    %" + name + "_lanes = tt.splat %" + name + "_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
+         "    %" + name + "_at = tt.addptr %" + name + "_lanes, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
+         "    tt.store %" + name + "_at, " + value + " : tensor<4x!tt.ptr<i32>>\n";
+}
+
 // Findings G9: a quotient (div.full.f32, 2 ulp under the triton profile) truncated by fptosi, then used as an
 // integer. x / y = {3.5, -1, 2, 1/3}: the GPU's quotient lies within 2 ulp, so fptosi gives {3, -1 or 0,
 // 1 or 2, 0}: lanes 1 and 2 straddle an integer (bound 1), lanes 0 and 3 cannot differ (bound 0). Expected
 // bounds below follow from those integer sets by hand, not from the engine.
-constexpr const char* kQuotientToIntegerKernel = R"(module {
+const std::string kQuotientToIntegerKernel = std::string(R"(module {
   tt.func public @k(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>, %src_ptr: !tt.ptr<i32>, %n_ptr: !tt.ptr<i32>,
                     %same_ptr: !tt.ptr<i32>, %ult_ptr: !tt.ptr<i32>, %and_ptr: !tt.ptr<i32>, %g_ptr: !tt.ptr<i32>,
                     %l_ptr: !tt.ptr<i32>, %out_ptr: !tt.ptr<i32>, %lm_ptr: !tt.ptr<i32>, %lu_ptr: !tt.ptr<i32>) {
@@ -174,51 +182,27 @@ constexpr const char* kQuotientToIntegerKernel = R"(module {
     %src = tt.load %sq : tensor<8x!tt.ptr<i32>>
     %q = arith.divf %x, %y : tensor<4xf32>
     %n = arith.fptosi %q : tensor<4xf32> to tensor<4xi32>
-    %np = tt.splat %n_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %nq = tt.addptr %np, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %nq, %n : tensor<4x!tt.ptr<i32>>
-    %c100 = arith.constant dense<100> : tensor<4xi32>
+)") + storeFourI32("n", "%n") + R"(    %c100 = arith.constant dense<100> : tensor<4xi32>
     %c200 = arith.constant dense<200> : tensor<4xi32>
     %nan = arith.cmpf une, %q, %q : tensor<4xf32>
     %same = arith.select %nan, %c100, %c200 : tensor<4xi1>, tensor<4xi32>
-    %samep = tt.splat %same_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %sameq = tt.addptr %samep, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %sameq, %same : tensor<4x!tt.ptr<i32>>
-    %c5 = arith.constant dense<5> : tensor<4xi32>
+)" + storeFourI32("same", "%same") + R"(    %c5 = arith.constant dense<5> : tensor<4xi32>
     %below = arith.cmpi ult, %n, %c5 : tensor<4xi32>
     %ult = arith.select %below, %c100, %c200 : tensor<4xi1>, tensor<4xi32>
-    %ultp = tt.splat %ult_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %ultq = tt.addptr %ultp, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %ultq, %ult : tensor<4x!tt.ptr<i32>>
-    %c7 = arith.constant dense<7> : tensor<4xi32>
+)" + storeFourI32("ult", "%ult") + R"(    %c7 = arith.constant dense<7> : tensor<4xi32>
     %m = arith.andi %n, %c7 : tensor<4xi32>
-    %andp = tt.splat %and_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %andq = tt.addptr %andp, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %andq, %m : tensor<4x!tt.ptr<i32>>
-    %g = tt.gather %src[%m] {axis = 0 : i32} : (tensor<8xi32>, tensor<4xi32>) -> tensor<4xi32>
-    %gp = tt.splat %g_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %gq = tt.addptr %gp, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %gq, %g : tensor<4x!tt.ptr<i32>>
-    %lp = tt.splat %src_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+)" + storeFourI32("and", "%m") + R"(    %g = tt.gather %src[%m] {axis = 0 : i32} : (tensor<8xi32>, tensor<4xi32>) -> tensor<4xi32>
+)" + storeFourI32("g", "%g") + R"(    %lp = tt.splat %src_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
     %lq = tt.addptr %lp, %m : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
     %l = tt.load %lq : tensor<4x!tt.ptr<i32>>
-    %lop = tt.splat %l_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %loq = tt.addptr %lop, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %loq, %l : tensor<4x!tt.ptr<i32>>
-    %c2 = arith.constant dense<2> : tensor<4xi32>
+)" + storeFourI32("l", "%l") + R"(    %c2 = arith.constant dense<2> : tensor<4xi32>
     %first2 = arith.cmpi slt, %offs, %c2 : tensor<4xi32>
     %cm5 = arith.constant dense<-5> : tensor<4xi32>
     %lm = tt.load %lq, %first2, %cm5 : tensor<4x!tt.ptr<i32>>
-    %lmp = tt.splat %lm_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %lmq = tt.addptr %lmp, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %lmq, %lm : tensor<4x!tt.ptr<i32>>
-    %sp4 = tt.splat %src_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
+)" + storeFourI32("lm", "%lm") + R"(    %sp4 = tt.splat %src_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
     %sq4 = tt.addptr %sp4, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
     %lu = tt.load %sq4, %below, %cm5 : tensor<4x!tt.ptr<i32>>
-    %lup = tt.splat %lu_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
-    %luq = tt.addptr %lup, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>
-    tt.store %luq, %lu : tensor<4x!tt.ptr<i32>>
-    %c4 = arith.constant dense<4> : tensor<4xi32>
+)" + storeFourI32("lu", "%lu") + R"(    %c4 = arith.constant dense<4> : tensor<4xi32>
     %at = arith.addi %n, %c4 : tensor<4xi32>
     %op = tt.splat %out_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>
     %oq = tt.addptr %op, %at : tensor<4x!tt.ptr<i32>>, tensor<4xi32>

@@ -2,10 +2,25 @@
 // output collected in program order in the GPU's line format (docs/semantics.md "Control flow and calls"), and byte-identical outputs over
 // thread counts and program orders set through LaunchOptions. Control flow itself (scf.while, scf.for, scf.if,
 // tt.call, tt.assert) is pinned by the conformance cases in conformance/engine/control/.
+#include <string>
+
 #include "interpreter/tests/EngineSupport.h"
 
 namespace tilesim::enginetest {
 namespace {
+
+// %6: the `width` floats of x_ptr that program %pid owns (x[pid * width + i]), and %3 their offsets; the kernel
+// defines %pid and %c<width>_i32 before it.
+std::string loadProgramSlice(int width) {
+  const std::string w = std::to_string(width);
+  return "    %0 = arith.muli %pid, %c" + w + "_i32 : i32\n"
+         "    %1 = tt.make_range {end = " + w + " : i32, start = 0 : i32} : tensor<" + w + "xi32>\n"
+         "    %2 = tt.splat %0 : i32 -> tensor<" + w + "xi32>\n"
+         "    %3 = arith.addi %2, %1 : tensor<" + w + "xi32>\n"
+         "    %4 = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<" + w + "x!tt.ptr<f32>>\n"
+         "    %5 = tt.addptr %4, %3 : tensor<" + w + "x!tt.ptr<f32>>, tensor<" + w + "xi32>\n"
+         "    %6 = tt.load %5 : tensor<" + w + "x!tt.ptr<f32>>\n";
+}
 
 TEST(EngineControl, PrintIsCollectedInProgramOrder) {
   KernelRun run(R"(module {
@@ -13,14 +28,7 @@ TEST(EngineControl, PrintIsCollectedInProgramOrder) {
     %c2_i32 = arith.constant 2 : i32
     %pid = tt.get_program_id x : i32
     tt.print " pid: " {hex = false, isSigned = array<i32: 1>} : %pid : i32
-    %0 = arith.muli %pid, %c2_i32 : i32
-    %1 = tt.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32>
-    %2 = tt.splat %0 : i32 -> tensor<2xi32>
-    %3 = arith.addi %2, %1 : tensor<2xi32>
-    %4 = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<2x!tt.ptr<f32>>
-    %5 = tt.addptr %4, %3 : tensor<2x!tt.ptr<f32>>, tensor<2xi32>
-    %6 = tt.load %5 : tensor<2x!tt.ptr<f32>>
-    tt.print " x: " {hex = false, isSigned = array<i32: 0>} : %6 : tensor<2xf32>
+)" + loadProgramSlice(2) + R"(    tt.print " x: " {hex = false, isSigned = array<i32: 0>} : %6 : tensor<2xf32>
     tt.return
   }
 }
@@ -48,14 +56,7 @@ TEST(EngineDeterminism, SameBytesForEveryThreadCountAndProgramOrder) {
   tt.func public @rows(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) attributes {noinline = false} {
     %c16_i32 = arith.constant 16 : i32
     %pid = tt.get_program_id x : i32
-    %0 = arith.muli %pid, %c16_i32 : i32
-    %1 = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-    %2 = tt.splat %0 : i32 -> tensor<16xi32>
-    %3 = arith.addi %2, %1 : tensor<16xi32>
-    %4 = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
-    %5 = tt.addptr %4, %3 : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
-    %6 = tt.load %5 : tensor<16x!tt.ptr<f32>>
-    %7 = math.exp %6 : tensor<16xf32>
+)" + loadProgramSlice(16) + R"(    %7 = math.exp %6 : tensor<16xf32>
     %8 = "tt.reduce"(%7) <{axis = 0 : i32}> ({
     ^bb0(%arg2: f32, %arg3: f32):
       %14 = arith.addf %arg2, %arg3 : f32

@@ -5,13 +5,17 @@
 // combine a*a + 3b makes every tree a different number; a float sum checks that the rounding follows the same tree.
 #include <cmath>
 #include <functional>
+#include <optional>
 
 #include "interpreter/tests/EngineSupport.h"
 
 namespace tilesim::enginetest {
 namespace {
 
-std::string reduceKernel(const std::string& type, int n, const std::string& combineBody) {
+// y = reduce(x) with `combineBody` as the combine region (it defines %r from %a, %b); `prelude` computes the reduced
+// `operand` from %x_1, the loaded x, when that is not x itself.
+std::string reduceKernel(const std::string& type, int n, const std::string& combineBody,
+                         const std::string& prelude = "", const std::string& operand = "%x_1") {
   const std::string count = std::to_string(n);
   const std::string tensor = "tensor<" + count + "x" + type + ">";
   const std::string pointers = "tensor<" + count + "x!tt.ptr<" + type + ">>";
@@ -20,7 +24,9 @@ std::string reduceKernel(const std::string& type, int n, const std::string& comb
   text += "    %x = tt.splat %x_ptr : !tt.ptr<" + type + "> -> " + pointers + "\n";
   text += "    %x_0 = tt.addptr %x, %offs : " + pointers + ", tensor<" + count + "xi32>\n";
   text += "    %x_1 = tt.load %x_0 : " + pointers + "\n";
-  text += "    %0 = \"tt.reduce\"(%x_1) <{axis = 0 : i32}> ({\n    ^bb0(%a: " + type + ", %b: " + type + "):\n";
+  text += prelude;
+  text += "    %0 = \"tt.reduce\"(" + operand + ") <{axis = 0 : i32}> ({\n";
+  text += "    ^bb0(%a: " + type + ", %b: " + type + "):\n";
   text += combineBody + "      tt.reduce.return %r : " + type + "\n    }) : (" + tensor + ") -> " + type + "\n";
   text += "    tt.store %y_ptr, %0 : !tt.ptr<" + type + ">\n    tt.return\n  }\n}\n";
   return text;
@@ -53,36 +59,33 @@ std::vector<int32_t> data(int n) {
   return x;
 }
 
+// The interpreter's c-reduction of x: in Triton's order for `layout`, or in the contract order without one.
+int32_t reduceI32(const std::vector<int32_t>& x, std::optional<ReduceAxisLayout> layout) {
+  KernelRun run(reduceKernel("i32", static_cast<int>(x.size()), kSquarePlusThree));
+  run.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
+  LaunchResult result = layout ? run.run(withLayout(run, *layout)) : run.run();
+  EXPECT_TRUE(result.ok()) << describe(result);
+  return run.values<int32_t>("y_ptr")[0];
+}
+
 // sizePerThread 2, threadsPerWarp 4, warpsPerCTA 2 over 16 elements: thread (lane l, warp w) holds elements
 // 8w + 2l and 8w + 2l + 1.
 TEST(TritonReduceOrder, RegistersThenLaneButterflyThenWarps) {
   std::vector<int32_t> x = data(16);
-  KernelRun run(reduceKernel("i32", 16, kSquarePlusThree));
-  run.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
-  LaunchResult result = run.run(withLayout(run, {2, 4, 2}));
-  ASSERT_TRUE(result.ok()) << describe(result);
   auto thread = [&](int lane, int warp) { return c(x[8 * warp + 2 * lane], x[8 * warp + 2 * lane + 1]); };
   // lanes: xor 2 first (lane 0 with 2, 1 with 3), then xor 1
   auto warpValue = [&](int warp) {
     return c(c(thread(0, warp), thread(2, warp)), c(thread(1, warp), thread(3, warp)));
   };
   const int32_t expected = c(warpValue(0), warpValue(1));
-  EXPECT_EQ(run.values<int32_t>("y_ptr")[0], expected);
-  // and it is not the contract order's tree
-  KernelRun contract(reduceKernel("i32", 16, kSquarePlusThree));
-  contract.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
-  ASSERT_TRUE(contract.run().ok());
-  EXPECT_NE(contract.values<int32_t>("y_ptr")[0], expected);
+  EXPECT_EQ(reduceI32(x, ReduceAxisLayout{2, 4, 2}), expected);
+  EXPECT_NE(reduceI32(x, std::nullopt), expected);  // and it is not the contract order's tree
 }
 
 // 32 elements on a 2 x 4 x 2 layout: each register repeats once (rep 1 holds elements 16 + ...), and the fold
 // runs rep-major: acc = c(c(c(x[e], x[e+1]), x[e+16]), x[e+17]) with e = 8w + 2l.
 TEST(TritonReduceOrder, RepeatedRegistersFoldInRegisterOrder) {
   std::vector<int32_t> x = data(32);
-  KernelRun run(reduceKernel("i32", 32, kSquarePlusThree));
-  run.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
-  LaunchResult result = run.run(withLayout(run, {2, 4, 2}));
-  ASSERT_TRUE(result.ok()) << describe(result);
   auto thread = [&](int lane, int warp) {
     const int e = 8 * warp + 2 * lane;
     return c(c(c(x[e], x[e + 1]), x[e + 16]), x[e + 17]);
@@ -90,17 +93,14 @@ TEST(TritonReduceOrder, RepeatedRegistersFoldInRegisterOrder) {
   auto warpValue = [&](int warp) {
     return c(c(thread(0, warp), thread(2, warp)), c(thread(1, warp), thread(3, warp)));
   };
-  EXPECT_EQ(run.values<int32_t>("y_ptr")[0], c(warpValue(0), warpValue(1)));
+  EXPECT_EQ(reduceI32(x, ReduceAxisLayout{2, 4, 2}), c(warpValue(0), warpValue(1)));
 }
 
 // One element per thread, 8 lanes, one warp: the butterfly alone, xor 4, 2, 1.
 TEST(TritonReduceOrder, ButterflyStartsAtTheHighestLaneBit) {
   std::vector<int32_t> x = data(8);
-  KernelRun run(reduceKernel("i32", 8, kSquarePlusThree));
-  run.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
-  ASSERT_TRUE(run.run(withLayout(run, {1, 8, 1})).ok());
   const int32_t expected = c(c(c(x[0], x[4]), c(x[2], x[6])), c(c(x[1], x[5]), c(x[3], x[7])));
-  EXPECT_EQ(run.values<int32_t>("y_ptr")[0], expected);
+  EXPECT_EQ(reduceI32(x, ReduceAxisLayout{1, 8, 1}), expected);
   EXPECT_NE(expected, c(c(c(x[0], x[1]), c(x[2], x[3])), c(c(x[4], x[5]), c(x[6], x[7]))));
 }
 
@@ -137,11 +137,8 @@ TEST(TritonReduceOrder, FloatSumRoundsInTritonsOrder) {
 // A layout that does not tile the extent is ignored: the contract order applies.
 TEST(TritonReduceOrder, LayoutThatDoesNotTileTheExtentKeepsTheContractOrder) {
   std::vector<int32_t> x = data(8);
-  KernelRun run(reduceKernel("i32", 8, kSquarePlusThree));
-  run.buffer("x_ptr", ScalarKind::I32, x).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>(1, 0));
-  ASSERT_TRUE(run.run(withLayout(run, {4, 4, 1})).ok());
   const int32_t contract = c(c(c(x[0], x[1]), c(x[2], x[3])), c(c(x[4], x[5]), c(x[6], x[7])));
-  EXPECT_EQ(run.values<int32_t>("y_ptr")[0], contract);
+  EXPECT_EQ(reduceI32(x, ReduceAxisLayout{4, 4, 1}), contract);
 }
 
 }  // namespace
@@ -153,23 +150,6 @@ namespace {
 // sum(x * x) with the product contracted into each thread's fold (ReduceAxisLayout::fusedMultiply), as the
 // PTX of liger's rms_norm shows: acc = fma(x0, x0, round(x1 * x1)), then acc = fma(xj, xj, acc).
 TEST(TritonReduceOrder, FusedProductFoldsWithFma) {
-  const char* text = R"(module {
-  tt.func public @k(%x_ptr: !tt.ptr<f32>, %y_ptr: !tt.ptr<f32>) {
-    %offs = tt.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
-    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<16x!tt.ptr<f32>>
-    %x_0 = tt.addptr %x, %offs : tensor<16x!tt.ptr<f32>>, tensor<16xi32>
-    %x_1 = tt.load %x_0 : tensor<16x!tt.ptr<f32>>
-    %sq = arith.mulf %x_1, %x_1 : tensor<16xf32>
-    %0 = "tt.reduce"(%sq) <{axis = 0 : i32}> ({
-    ^bb0(%a: f32, %b: f32):
-      %r = arith.addf %a, %b : f32
-      tt.reduce.return %r : f32
-    }) : (tensor<16xf32>) -> f32
-    tt.store %y_ptr, %0 : !tt.ptr<f32>
-    tt.return
-  }
-}
-)";
   ReduceAxisLayout layout{4, 2, 2, true};  // thread (lane l, warp w) holds 8w + 4l .. 8w + 4l + 3
   auto square = [](float v) {  // rounded, whatever the host compiler's -ffp-contract
     volatile float product = v * v;
@@ -207,13 +187,9 @@ TEST(TritonReduceOrder, FusedProductFoldsWithFma) {
     found = floatBits(fusedSum(x)) != floatBits(unfusedSum(x));
   }
   ASSERT_TRUE(found);
-  KernelRun run(text);
+  KernelRun run(reduceKernel("f32", 16, kAddF, "    %sq = arith.mulf %x_1, %x_1 : tensor<16xf32>\n", "%sq"));
   run.buffer("x_ptr", ScalarKind::F32, x).buffer("y_ptr", ScalarKind::F32, std::vector<float>(1, 0));
-  LaunchOptions options = testOptions();
-  walk(*run.module()->kernel()->op(), [&](const Operation& op) {
-    if (op.kind == OpKind::TTReduce) options.reduceLayouts[&op] = layout;
-  });
-  ASSERT_TRUE(run.run(options).ok());
+  ASSERT_TRUE(run.run(withLayout(run, layout)).ok());
   EXPECT_EQ(floatBits(run.values<float>("y_ptr")[0]), floatBits(fusedSum(x)));
 }
 

@@ -48,6 +48,13 @@ Tensor Emitter::cast(const Tensor& x, DType to, std::optional<std::string> fpDow
     Value* result = createValue(kind, {x.value}, typeOf(to, false, x.shape), std::move(attributes));
     return tensorOf(result, to, false, x.shape);
   };
+  // A cast to bool is x != 0 (`predicate` an integer or float compare keyword), as Triton emits it.
+  auto notEqualZero = [&](OpKind compare, Literal zeroValue, const char* predicate) {
+    Tensor zero = constant(zeroValue, from, x.shape);
+    Value* result = createValue(compare, {x.value, zero.value}, typeOf(DType::Int1, false, x.shape),
+                                {{"predicate", keyword(predicate)}});
+    return tensorOf(result, DType::Int1, false, x.shape);
+  };
   bool truncatesFloat = isFloating(from) && isFloating(to) && primitiveBitWidth(from) > primitiveBitWidth(to);
   bool customRounding = false;
   if (fpDowncastRounding) {
@@ -69,24 +76,14 @@ Tensor Emitter::cast(const Tensor& x, DType to, std::optional<std::string> fpDow
   if (truncatesFloat) return emit(OpKind::ArithTruncF);
   if (isFloating(from) && isFloating(to)) return emit(OpKind::ArithExtF);
   if (isInt(from) && isInt(to)) {
-    if (isBool(to)) {
-      Tensor zero = constant(Literal(0), from, x.shape);
-      Value* result = createValue(OpKind::ArithCmpI, {x.value, zero.value}, typeOf(DType::Int1, false, x.shape),
-                                  {{"predicate", keyword("ne")}});
-      return tensorOf(result, DType::Int1, false, x.shape);
-    }
+    if (isBool(to)) return notEqualZero(OpKind::ArithCmpI, Literal(0), "ne");
     int fromBits = primitiveBitWidth(from), toBits = primitiveBitWidth(to);
     if (fromBits == toBits) return tensorOf(x.value, to, false, x.shape);  // a signedness change: no op
     if (fromBits > toBits) return emit(OpKind::ArithTruncI);
     return emit(isSignedInt(from) ? OpKind::ArithExtSI : OpKind::ArithExtUI);
   }
   if (isFloating(from) && isInt(to)) {
-    if (isBool(to)) {
-      Tensor zero = constant(Literal(0.0), from, x.shape);
-      Value* result = createValue(OpKind::ArithCmpF, {x.value, zero.value}, typeOf(DType::Int1, false, x.shape),
-                                  {{"predicate", keyword("une")}});
-      return tensorOf(result, DType::Int1, false, x.shape);
-    }
+    if (isBool(to)) return notEqualZero(OpKind::ArithCmpF, Literal(0.0), "une");
     return emit(isSignedInt(to) ? OpKind::ArithFPToSI : OpKind::ArithFPToUI);
   }
   // int to float

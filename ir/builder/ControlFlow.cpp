@@ -26,6 +26,22 @@ class BlockScope {
   Emitter& emitter_;
 };
 
+// A loop op (scf.for, scf.while) with `operands` then the carried initial values as operands and one result per
+// carried value. The op itself takes no name: the name hint is the carried results' (set by the caller).
+Operation* createLoop(Emitter& emitter, OpKind kind, std::vector<Value*> operands,
+                      const std::vector<Tensor>& initialValues) {
+  std::vector<Type> resultTypes;
+  for (const Tensor& init : initialValues) {
+    operands.push_back(init.value);
+    resultTypes.push_back(init.value->type);
+  }
+  const std::string savedHint = emitter.nameHint();
+  emitter.setNameHint("");
+  Operation* op = emitter.create(kind, operands, resultTypes);
+  emitter.setNameHint(savedHint);
+  return op;
+}
+
 // A Triton type as Python prints it: `fp32`, `pointer<fp32>`, `<(16, 16), fp32>`.
 std::string tritonTypeString(const Tensor& t) {
   std::string element = t.pointer ? "pointer<" + std::string(dtypeName(t.dtype)) + ">" : std::string(dtypeName(t.dtype));
@@ -89,16 +105,9 @@ std::vector<Tensor> KernelBuilder::forLoop(const Operand& lower, const Operand& 
     };
     for (Tensor& bound : bounds) bound = castBound(bound);
 
-    std::vector<Value*> operands{bounds[0].value, bounds[1].value, bounds[2].value};
-    std::vector<Type> resultTypes;
-    for (const Tensor& init : initialValues) {
-      operands.push_back(init.value);
-      resultTypes.push_back(init.value->type);
-    }
-    std::string savedHint = emitter_->nameHint();
-    emitter_->setNameHint("");
-    Operation* op = emitter_->create(OpKind::SCFFor, operands, resultTypes);
-    emitter_->setNameHint(savedHint);
+    const std::string savedHint = emitter_->nameHint();
+    Operation* op = createLoop(*emitter_, OpKind::SCFFor, {bounds[0].value, bounds[1].value, bounds[2].value},
+                               initialValues);
     if (!ivSigned) op->setAttr("unsignedCmp", Attribute::unit());
     Block& block = op->addRegion().addBlock();
     Value* ivValue = block.addArgument(Emitter::typeOf(ivType, false, {}));
@@ -226,17 +235,10 @@ std::vector<Tensor> KernelBuilder::whileLoop(const std::vector<Tensor>& initialV
                                              const WhileBody& body) {
   if (error_) return {};
   try {
-    std::vector<Value*> operands;
-    std::vector<Type> types;
-    for (const Tensor& init : initialValues) {
+    for (const Tensor& init : initialValues)
       if (!init.valid()) throwFrontendError(FrontendError::Kind::ValueError, "while-carried initial value is not a tensor");
-      operands.push_back(init.value);
-      types.push_back(init.value->type);
-    }
-    std::string savedHint = emitter_->nameHint();
-    emitter_->setNameHint("");
-    Operation* op = emitter_->create(OpKind::SCFWhile, operands, types);
-    emitter_->setNameHint(savedHint);
+    const std::string savedHint = emitter_->nameHint();
+    Operation* op = createLoop(*emitter_, OpKind::SCFWhile, {}, initialValues);
     auto carriedOf = [&](Block& block) {
       std::vector<Tensor> carried;
       for (const Tensor& init : initialValues)

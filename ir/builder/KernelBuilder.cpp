@@ -175,10 +175,13 @@ Tensor KernelBuilder::atomicCas(const Tensor& pointer, const Operand& compare, c
   });
 }
 
-#define TILESIM_BINARY(method, op) \
+// The two-operand methods: `semantic::rule(..., semantic::Family::op, a, b)` under guarded.
+#define TILESIM_TWO_OPERANDS(method, rule, family, op) \
   Tensor KernelBuilder::method(const Operand& a, const Operand& b) { \
-    return guarded([&] { return semantic::binary(*emitter_, semantic::BinaryOp::op, a, b); }); \
+    return guarded([&] { return semantic::rule(*emitter_, semantic::family::op, a, b); }); \
   }
+#define TILESIM_BINARY(method, op) TILESIM_TWO_OPERANDS(method, binary, BinaryOp, op)
+#define TILESIM_COMPARE(method, op) TILESIM_TWO_OPERANDS(method, compare, CompareOp, op)
 TILESIM_BINARY(add, Add)
 TILESIM_BINARY(sub, Sub)
 TILESIM_BINARY(mul, Mul)
@@ -192,10 +195,6 @@ TILESIM_BINARY(shl, Shl)
 TILESIM_BINARY(shr, Shr)
 #undef TILESIM_BINARY
 
-#define TILESIM_COMPARE(method, op) \
-  Tensor KernelBuilder::method(const Operand& a, const Operand& b) { \
-    return guarded([&] { return semantic::compare(*emitter_, semantic::CompareOp::op, a, b); }); \
-  }
 TILESIM_COMPARE(lt, Lt)
 TILESIM_COMPARE(le, Le)
 TILESIM_COMPARE(gt, Gt)
@@ -203,6 +202,7 @@ TILESIM_COMPARE(ge, Ge)
 TILESIM_COMPARE(eq, Eq)
 TILESIM_COMPARE(ne, Ne)
 #undef TILESIM_COMPARE
+#undef TILESIM_TWO_OPERANDS
 
 #define TILESIM_MATH(method, op) \
   Tensor KernelBuilder::method(const Tensor& x) { \

@@ -82,22 +82,23 @@ static Tensor promoteForMinMax(KernelBuilder& kb, const Tensor& x) {
   return input;
 }
 
-Tensor KernelBuilder::max(const Tensor& x, int axis, bool keepDims) {
-  Tensor input = promoteForMinMax(*this, x);
-  auto combine = [](KernelBuilder& kb, const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-    return std::vector<Tensor>{kb.maximum(a[0], b[0])};
+// tl.max / tl.min: one reduction whose combine is kb.maximum or kb.minimum (narrow types promoted first).
+static Tensor minMaxReduce(KernelBuilder& kb, const Tensor& x, int axis, bool keepDims,
+                           Tensor (KernelBuilder::*pick)(const Operand&, const Operand&, PropagateNan)) {
+  Tensor input = promoteForMinMax(kb, x);
+  auto combine = [pick](KernelBuilder& k, const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+    return std::vector<Tensor>{(k.*pick)(a[0], b[0], PropagateNan::None)};
   };
-  std::vector<Tensor> results = error_ ? std::vector<Tensor>{} : reduce({input}, axis, combine, keepDims);
+  std::vector<Tensor> results = kb.error() ? std::vector<Tensor>{} : kb.reduce({input}, axis, combine, keepDims);
   return results.empty() ? Tensor{} : results[0];
 }
 
+Tensor KernelBuilder::max(const Tensor& x, int axis, bool keepDims) {
+  return minMaxReduce(*this, x, axis, keepDims, &KernelBuilder::maximum);
+}
+
 Tensor KernelBuilder::min(const Tensor& x, int axis, bool keepDims) {
-  Tensor input = promoteForMinMax(*this, x);
-  auto combine = [](KernelBuilder& kb, const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
-    return std::vector<Tensor>{kb.minimum(a[0], b[0])};
-  };
-  std::vector<Tensor> results = error_ ? std::vector<Tensor>{} : reduce({input}, axis, combine, keepDims);
-  return results.empty() ? Tensor{} : results[0];
+  return minMaxReduce(*this, x, axis, keepDims, &KernelBuilder::minimum);
 }
 
 // _reduce_with_indices with _argmax/_argmin_combine_tie_break_left.

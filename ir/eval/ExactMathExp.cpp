@@ -78,11 +78,8 @@ template <typename T> T expOfDoubleWord(T hi, T lo) {
 template float expOfDoubleWord<float>(float, float);
 template double expOfDoubleWord<double>(double, double);
 
-TILESIM_EXACT_MATH_ENTRY float exp(float x) { return expImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double exp(double x) { return expImpl(x); }
-TILESIM_EXACT_MATH_ENTRY float exp2(float x) { return exp2Impl(x); }
-TILESIM_EXACT_MATH_ENTRY double exp2(double x) { return exp2Impl(x); }
-TILESIM_EXACT_MATH_ENTRY float exp10(float x) { return exp10Impl(x); }
-TILESIM_EXACT_MATH_ENTRY double exp10(double x) { return exp10Impl(x); }
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp, expImpl)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp2, exp2Impl)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp10, exp10Impl)
 
 }  // namespace tilesim::exactmath

@@ -71,11 +71,8 @@ template <typename T> T logImpl(T x, Base base) {
 
 }  // namespace
 
-TILESIM_EXACT_MATH_ENTRY float log(float x) { return logImpl(x, Base::E); }
-TILESIM_EXACT_MATH_ENTRY double log(double x) { return logImpl(x, Base::E); }
-TILESIM_EXACT_MATH_ENTRY float log2(float x) { return logImpl(x, Base::Two); }
-TILESIM_EXACT_MATH_ENTRY double log2(double x) { return logImpl(x, Base::Two); }
-TILESIM_EXACT_MATH_ENTRY float log10(float x) { return logImpl(x, Base::Ten); }
-TILESIM_EXACT_MATH_ENTRY double log10(double x) { return logImpl(x, Base::Ten); }
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(log, logImpl, Base::E)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(log2, logImpl, Base::Two)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(log10, logImpl, Base::Ten)
 
 }  // namespace tilesim::exactmath

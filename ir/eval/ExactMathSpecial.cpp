@@ -76,11 +76,8 @@ template <typename T> T erfImpl(T x) {
 
 }  // namespace
 
-TILESIM_EXACT_MATH_ENTRY float rsqrt(float x) { return rsqrtImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double rsqrt(double x) { return rsqrtImpl(x); }
-TILESIM_EXACT_MATH_ENTRY float tanh(float x) { return tanhImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double tanh(double x) { return tanhImpl(x); }
-TILESIM_EXACT_MATH_ENTRY float erf(float x) { return erfImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double erf(double x) { return erfImpl(x); }
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(rsqrt, rsqrtImpl)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(tanh, tanhImpl)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(erf, erfImpl)
 
 }  // namespace tilesim::exactmath

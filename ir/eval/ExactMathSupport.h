@@ -41,6 +41,12 @@ template <typename T> inline T fromBits(Word<T> w) { return std::bit_cast<T>(w);
 #endif
 #endif
 
+// The float and the double entry point of one public function, both `return impl(x, extra...)` (impl a template
+// on the type, instantiated once per type).
+#define TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(name, impl, ...)                                          \
+  TILESIM_EXACT_MATH_ENTRY float name(float x) { return impl(x __VA_OPT__(, ) __VA_ARGS__); }   \
+  TILESIM_EXACT_MATH_ENTRY double name(double x) { return impl(x __VA_OPT__(, ) __VA_ARGS__); }
+
 // One rounding of a*b + c (fma.rn); round to the nearest integer, ties to even (cvt.rni).
 template <typename T> inline T fma(T a, T b, T c) { return std::fma(a, b, c); }
 template <typename T> inline T roundToInt(T x) { return std::nearbyint(x); }

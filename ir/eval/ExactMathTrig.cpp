@@ -113,9 +113,7 @@ template <typename T> T cosImpl(T x) {
 
 }  // namespace
 
-TILESIM_EXACT_MATH_ENTRY float sin(float x) { return sinImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double sin(double x) { return sinImpl(x); }
-TILESIM_EXACT_MATH_ENTRY float cos(float x) { return cosImpl(x); }
-TILESIM_EXACT_MATH_ENTRY double cos(double x) { return cosImpl(x); }
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(sin, sinImpl)
+TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(cos, cosImpl)
 
 }  // namespace tilesim::exactmath

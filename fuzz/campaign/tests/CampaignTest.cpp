@@ -19,6 +19,7 @@
 #include "engines/GpuCompiler.h"
 #include "fuzz/campaign/Campaign.h"
 #include "fuzz/campaign/Shrink.h"
+#include "fuzz/campaign/tests/TestEngine.h"
 #include "interpreter/Interpreter.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
@@ -34,10 +35,9 @@ int countWord(const std::string& words, const std::string& word) {
 }
 
 // Test only: the interpreter on a module where every arith.subi became arith.addi (a wrong lowering of one op).
-class SubIsAddEngine final : public Engine {
+class SubIsAddEngine final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "subisadd"; }
-  std::string description() const override { return "test engine: arith.subi computes a + b"; }
+  SubIsAddEngine() : InterpreterVariantEngine("subisadd", "test engine: arith.subi computes a + b") {}
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
     std::string text = printModule(*launch.module);
     for (size_t at = text.find("arith.subi"); at != std::string::npos; at = text.find("arith.subi", at))
@@ -53,17 +53,13 @@ class SubIsAddEngine final : public Engine {
     launch.kernel = originalKernel;
     return outcome;
   }
-
- private:
-  InterpreterEngine interpreter_;
 };
 
 // Test only: an engine whose launches never end (a GPU kernel in an endless loop holds its thread in the driver).
 // It waits on a condition nobody signals; the objects are leaked so that the stuck thread outlives the test.
-class NeverEndingEngine final : public Engine {
+class NeverEndingEngine final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "never"; }
-  std::string description() const override { return "test engine: its launches never end"; }
+  NeverEndingEngine() : InterpreterVariantEngine("never", "test engine: its launches never end") {}
   LaunchOutcome run(Launch&, const LaunchOptions&) override {
     static auto* mutex = new std::mutex;
     static auto* never = new std::condition_variable;
@@ -76,10 +72,11 @@ class NeverEndingEngine final : public Engine {
 // Test only: SubIsAddEngine's bug, and a second, different one that shows only once a program has no arith.subi
 // left: element 0 of the first input buffer comes back changed. Shrinking a subi disagreement by dropping the subi
 // turns it into this other disagreement (another buffer), which the shrinker must not accept.
-class SubIsAddOrCorruptsInputEngine final : public Engine {
+class SubIsAddOrCorruptsInputEngine final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "subisadd-or-corrupt"; }
-  std::string description() const override { return "test engine: arith.subi computes a + b; without one, in0[0] changes"; }
+  SubIsAddOrCorruptsInputEngine()
+      : InterpreterVariantEngine("subisadd-or-corrupt",
+                                 "test engine: arith.subi computes a + b; without one, in0[0] changes") {}
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
     const bool hasSub = printModule(*launch.module).find("arith.subi") != std::string::npos;
     LaunchOutcome outcome = subIsAdd_.run(launch, options);
@@ -304,18 +301,16 @@ TEST(Campaign, ReportsAProgramThatNeverEndsAsAHangAndReturns) {
 
 // Test only: the interpreter reducing every tt.reduce in the order the GPU backend lowers it to under the triton
 // profile (gpu::tritonReduceLayouts) — what the H200 computed for the 9 order cases of 2026-12-01 (bit for bit but one f64 NaN's bits).
-class GpuOrderInterpreter final : public Engine {
+class GpuOrderInterpreter final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "gpu"; }
-  std::string description() const override { return "test engine: the interpreter in the GPU backend's reduce order"; }
+  GpuOrderInterpreter()
+      : InterpreterVariantEngine("gpu",
+                                 "test engine: the interpreter in the GPU backend's reduce order") {}
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
     LaunchOptions ordered = options;
     ordered.reduceLayouts = reduceOrderOf(EngineKind::Gpu, launch);
     return interpreter_.run(launch, ordered);
   }
-
- private:
-  InterpreterEngine interpreter_;
 };
 
 // The programs of the H200 triton-profile campaign (seed 2) whose reductions are order-sensitive beyond any bound

@@ -18,6 +18,7 @@
 
 #include "conformance/runner/Conformance.h"
 #include "fuzz/campaign/Campaign.h"
+#include "fuzz/campaign/tests/TestEngine.h"
 #include "interpreter/Interpreter.h"
 #include "ir/FloatBits.h"
 #include "ir/launch/Redzones.h"
@@ -26,10 +27,9 @@
 namespace tilesim::fuzz {
 namespace {
 
-class LastBitEngine final : public Engine {
+class LastBitEngine final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "lastbit"; }
-  std::string description() const override { return "test engine: the last bit of bounded float outputs flipped"; }
+  LastBitEngine() : InterpreterVariantEngine("lastbit", "test engine: the last bit of bounded float outputs flipped") {}
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
     Launch triton = launch;
     LaunchOptions tritonOptions = options;
@@ -54,15 +54,13 @@ class LastBitEngine final : public Engine {
     }
     return outcome;
   }
-
- private:
-  InterpreterEngine interpreter_;
 };
 
-class StrayStoreEngine final : public Engine {
+class StrayStoreEngine final : public InterpreterVariantEngine {
  public:
-  const char* name() const override { return "stray"; }
-  std::string description() const override { return "test engine: a kernel with arith.subi writes past its last buffer"; }
+  StrayStoreEngine()
+      : InterpreterVariantEngine("stray",
+                                 "test engine: a kernel with arith.subi writes past its last buffer") {}
   LaunchOutcome run(Launch& launch, const LaunchOptions& options) override {
     LaunchOutcome outcome = interpreter_.run(launch, options);
     if (!outcome.started() || printModule(*launch.module).find("arith.subi") == std::string::npos) return outcome;
@@ -76,9 +74,6 @@ class StrayStoreEngine final : public Engine {
     }
     return outcome;
   }
-
- private:
-  InterpreterEngine interpreter_;
 };
 
 CampaignOptions replayOptions(const std::string& name, int64_t count) {

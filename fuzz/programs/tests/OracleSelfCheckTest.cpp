@@ -2,6 +2,7 @@
 // code with it or with ir/eval: double -> float and int64 -> float/double in the FPU (nearest-even, and toward zero
 // through the MXCSR rounding mode), and double/int64 -> _Float16 through GCC's libgcc (nearest-even). Samples are
 // biased to ties, subnormals and overflow. Without _Float16 (not x86-64 GCC/Clang) that part is skipped visibly.
+#include <bit>
 #include <cfenv>
 #include <cstring>
 
@@ -11,16 +12,9 @@
 namespace tilesim::fuzz::oracle::testing {
 namespace {
 
-uint64_t bitsOf(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-double doubleOf(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
+// The host's own bit casts (std::bit_cast), not the oracle's helpers.
+uint64_t bitsOf(float value) { return std::bit_cast<uint32_t>(value); }
+double doubleOf(uint64_t bits) { return std::bit_cast<double>(bits); }
 
 // The hardware's double -> float under the current rounding mode (volatile: computed at run time, in this mode).
 float hardwareNarrow(double value) {

@@ -44,22 +44,24 @@ TEST(UseLists, FindsEveryOperandSlotIncludingNestedRegions) {
   EXPECT_FALSE(uses.hasUses(findValue(*module, "unused")));
 }
 
-TEST(Rewriter, ReplaceAllUsesMovesEveryUse) {
-  auto module = parseVerified(kKernel);
-  UseLists uses(*module->kernel()->op());
-  Rewriter rewriter(uses);
+// The kernel parsed, its use lists and a rewriter over them; after each test the module must still verify.
+class RewriterOnKernel : public ::testing::Test {
+ protected:
+  void TearDown() override { EXPECT_TRUE(verifyModule(*module).empty()); }
+  std::unique_ptr<Module> module = parseVerified(kKernel);
+  UseLists uses{*module->kernel()->op()};
+  Rewriter rewriter{uses};
+};
+
+TEST_F(RewriterOnKernel, ReplaceAllUsesMovesEveryUse) {
   Value *a = findValue(*module, "a"), *x = findValue(*module, "x");
   EXPECT_EQ(rewriter.replaceAllUsesWith(a, x), 4u);
   EXPECT_FALSE(uses.hasUses(a));
   EXPECT_EQ(uses.numUses(x), 6u);  // its own two uses and the four moved
   EXPECT_EQ(definingOp(*module, "d")->operand(0), x);
-  EXPECT_TRUE(verifyModule(*module).empty());
 }
 
-TEST(Rewriter, EraseRefusesWhileUsedAndSucceedsAfterwards) {
-  auto module = parseVerified(kKernel);
-  UseLists uses(*module->kernel()->op());
-  Rewriter rewriter(uses);
+TEST_F(RewriterOnKernel, EraseRefusesWhileUsedAndSucceedsAfterwards) {
   Operation* add = definingOp(*module, "a");
   EXPECT_FALSE(rewriter.eraseOp(*add));
   EXPECT_EQ(add->parentBlock->operations.size(), 6u);  // nothing changed
@@ -69,13 +71,9 @@ TEST(Rewriter, EraseRefusesWhileUsedAndSucceedsAfterwards) {
   size_t usesOfA = uses.numUses(findValue(*module, "a"));
   ASSERT_TRUE(rewriter.eraseOp(*ifOp));  // its nested subi used %a: that use goes too
   EXPECT_EQ(uses.numUses(findValue(*module, "a")), usesOfA - 1);
-  EXPECT_TRUE(verifyModule(*module).empty());
 }
 
-TEST(Rewriter, InsertedOpsAreTrackedAndPrinted) {
-  auto module = parseVerified(kKernel);
-  UseLists uses(*module->kernel()->op());
-  Rewriter rewriter(uses);
+TEST_F(RewriterOnKernel, InsertedOpsAreTrackedAndPrinted) {
   Value* x = findValue(*module, "x");
   auto twice = std::make_unique<Operation>(OpKind::ArithAddI);
   twice->operands = {x, x};
@@ -87,7 +85,6 @@ TEST(Rewriter, InsertedOpsAreTrackedAndPrinted) {
   rewriter.setOperand(*add, 0, inserted->result());
   EXPECT_EQ(uses.numUses(x), 3u);
   EXPECT_EQ(uses.numUses(inserted->result()), 1u);
-  EXPECT_TRUE(verifyModule(*module).empty());
   std::string text = printModule(*module);
   EXPECT_NE(text.find("%twice = arith.addi %x, %x : i32"), std::string::npos) << text;
   EXPECT_NE(text.find("%a = arith.addi %twice, %y : i32"), std::string::npos) << text;

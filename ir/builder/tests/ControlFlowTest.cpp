@@ -12,6 +12,7 @@
 
 #include "interpreter/Interpreter.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/NameHint.h"
 #include "ir/builder/tests/RunSupport.h"
 #include "ir/builder/tests/WellFormed.h"
 
@@ -28,32 +29,21 @@ TEST(BuilderControlFlow, KLoopMatmulMatchesSequentialFma) {
   Tensor a = kb.pointerArg("a_ptr", DType::Fp32);
   Tensor b = kb.pointerArg("b_ptr", DType::Fp32);
   Tensor c = kb.pointerArg("c_ptr", DType::Fp32);
-  kb.setNameHint("rm");
-  Tensor rm = kb.arange(0, kM);
-  kb.setNameHint("rn");
-  Tensor rn = kb.arange(0, kN);
-  kb.setNameHint("rk");
-  Tensor rk = kb.arange(0, kBlockK);
-  kb.setNameHint("a_ptrs");
-  Tensor aPtrs = kb.add(a, kb.add(kb.mul(kb.expandDims(rm, 1), kK), kb.expandDims(rk, 0)));
-  kb.setNameHint("b_ptrs");
-  Tensor bPtrs = kb.add(b, kb.add(kb.mul(kb.expandDims(rk, 1), kN), kb.expandDims(rn, 0)));
-  kb.setNameHint("acc");
-  Tensor acc = kb.zeros({kM, kN}, DType::Fp32);
+  Tensor rm = named(kb, "rm").arange(0, kM);
+  Tensor rn = named(kb, "rn").arange(0, kN);
+  Tensor rk = named(kb, "rk").arange(0, kBlockK);
+  Tensor aPtrs = named(kb, "a_ptrs").add(a, kb.add(kb.mul(kb.expandDims(rm, 1), kK), kb.expandDims(rk, 0)));
+  Tensor bPtrs = named(kb, "b_ptrs").add(b, kb.add(kb.mul(kb.expandDims(rk, 1), kN), kb.expandDims(rn, 0)));
+  Tensor acc = named(kb, "acc").zeros({kM, kN}, DType::Fp32);
   kb.setNameHint("");
   std::vector<Tensor> out = kb.forLoop(
       0, kK, kBlockK, {acc, aPtrs, bPtrs},
       [&](KernelBuilder& k, const Tensor&, const std::vector<Tensor>& carried) {
-        k.setNameHint("a");
-        Tensor aTile = k.load(carried[1]);
-        k.setNameHint("b");
-        Tensor bTile = k.load(carried[2]);
-        k.setNameHint("acc");
-        Tensor next = k.dot(aTile, bTile, carried[0], "ieee");
-        k.setNameHint("a_ptrs");
-        Tensor nextA = k.add(carried[1], kBlockK);
-        k.setNameHint("b_ptrs");
-        Tensor nextB = k.add(carried[2], kBlockK * kN);
+        Tensor aTile = named(k, "a").load(carried[1]);
+        Tensor bTile = named(k, "b").load(carried[2]);
+        Tensor next = named(k, "acc").dot(aTile, bTile, carried[0], "ieee");
+        Tensor nextA = named(k, "a_ptrs").add(carried[1], kBlockK);
+        Tensor nextB = named(k, "b_ptrs").add(carried[2], kBlockK * kN);
         k.setNameHint("");
         return std::vector<Tensor>{next, nextA, nextB};
       },
@@ -91,14 +81,11 @@ TEST(BuilderControlFlow, RuntimeTripCountAndNegativeStep) {
   Tensor up = kb.pointerArg("up_ptr", DType::Int32);
   Tensor down = kb.pointerArg("down_ptr", DType::Int32);
   Tensor n = kb.scalarArg("n", DType::Int32);
-  kb.setNameHint("offs");
-  Tensor offs = kb.arange(0, kSize);
-  kb.setNameHint("v");
-  Tensor v = kb.load(kb.add(x, offs));
+  Tensor offs = named(kb, "offs").arange(0, kSize);
+  Tensor v = named(kb, "v").load(kb.add(x, offs));
   kb.setNameHint("");
   auto step = [](KernelBuilder& k, const Tensor& i, const std::vector<Tensor>& carried) {
-    k.setNameHint("v");
-    Tensor next = k.add(k.mul(carried[0], 3), i);
+    Tensor next = named(k, "v").add(k.mul(carried[0], 3), i);
     k.setNameHint("");
     return std::vector<Tensor>{next};
   };
@@ -158,12 +145,9 @@ TEST(BuilderControlFlow, IfElseOnProgramIdParity) {
   KernelBuilder kb("parity_kernel");
   Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
   Tensor out = kb.pointerArg("out_ptr", DType::Fp32);
-  kb.setNameHint("pid");
-  Tensor pid = kb.programId(0);
-  kb.setNameHint("offs");
-  Tensor offs = kb.add(kb.mul(pid, kSize), kb.arange(0, kSize));
-  kb.setNameHint("v");
-  Tensor v = kb.load(kb.add(x, offs));
+  Tensor pid = named(kb, "pid").programId(0);
+  Tensor offs = named(kb, "offs").add(kb.mul(pid, kSize), kb.arange(0, kSize));
+  Tensor v = named(kb, "v").load(kb.add(x, offs));
   kb.setNameHint("");
   std::vector<Tensor> r = kb.ifThenElse(
       kb.eq(kb.mod(pid, 2), 0), [&](KernelBuilder& k) { return std::vector<Tensor>{k.mul(v, 2.0), k.add(pid, 100)}; },

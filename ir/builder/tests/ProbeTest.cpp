@@ -14,6 +14,7 @@
 #include "conformance/probes/ProbeRecords.h"
 #include "ir/FloatBits.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/NameHint.h"
 #include "ir/builder/tests/WellFormed.h"
 
 namespace tilesim::builder {
@@ -146,18 +147,15 @@ Outcome buildProbe(const nlohmann::json& job) {
   KernelBuilder kb(castProbe ? "cast" : "binop");
   Tensor aPtr = kb.pointerArg("a_ptr", typeA);
   Tensor bPtr = kb.pointerArg(castProbe ? "o_ptr" : "b_ptr", typeB);
-  kb.setNameHint("offs");
-  Tensor offs = kb.arange(0, 16);
-  kb.setNameHint("a");
-  Tensor a = kb.load(kb.add(aPtr, offs));
+  Tensor offs = named(kb, "offs").arange(0, 16);
+  Tensor a = named(kb, "a").load(kb.add(aPtr, offs));
   if (castProbe) {
     kb.setNameHint("");
     kb.store(kb.add(bPtr, offs), kb.cast(a, typeB));
   } else {
     Tensor ofPtr = kb.pointerArg("of_ptr", DType::Fp64);
     Tensor oiPtr = kb.pointerArg("oi_ptr", DType::Int64);
-    kb.setNameHint("b");
-    Tensor b = kb.load(kb.add(bPtr, offs));
+    Tensor b = named(kb, "b").load(kb.add(bPtr, offs));
     kb.setNameHint("r");
     Tensor r = applyOp(kb, job[1], offs, a, b);
     kb.setNameHint("");

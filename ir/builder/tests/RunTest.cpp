@@ -10,6 +10,7 @@
 
 #include "interpreter/Interpreter.h"
 #include "ir/builder/KernelBuilder.h"
+#include "ir/builder/NameHint.h"
 #include "ir/builder/kernels/SampleKernels.h"
 #include "ir/builder/tests/RunSupport.h"
 #include "ir/builder/tests/WellFormed.h"
@@ -47,14 +48,10 @@ TEST(BuilderRun, RowSumOfA2DTile) {
   KernelBuilder kb("row_sum");
   Tensor x = kb.pointerArg("x_ptr", DType::Fp32);
   Tensor out = kb.pointerArg("out_ptr", DType::Fp32);
-  kb.setNameHint("rows");
-  Tensor rows = kb.arange(0, kRows);
-  kb.setNameHint("columns");
-  Tensor columns = kb.arange(0, kColumns);
-  kb.setNameHint("offs");
-  Tensor offs = kb.add(kb.mul(kb.expandDims(rows, 1), kColumns), kb.expandDims(columns, 0));
-  kb.setNameHint("total");
-  Tensor total = kb.sum(kb.load(kb.add(x, offs)), 1);
+  Tensor rows = named(kb, "rows").arange(0, kRows);
+  Tensor columns = named(kb, "columns").arange(0, kColumns);
+  Tensor offs = named(kb, "offs").add(kb.mul(kb.expandDims(rows, 1), kColumns), kb.expandDims(columns, 0));
+  Tensor total = named(kb, "total").sum(kb.load(kb.add(x, offs)), 1);
   kb.setNameHint("");
   kb.store(kb.add(out, rows), total);
   kb.ret();

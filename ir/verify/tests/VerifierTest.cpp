@@ -3,6 +3,9 @@
 // terminators, calls, dominance and module level are in VerifierRegionsTest.cpp). Each builds a small kernel in
 // code with exactly one defect and checks that exactly one diagnostic comes back, on the right op's line, naming
 // the op and the problem.
+#include <functional>
+#include <string>
+
 #include "ir/verify/tests/VerifierTestKit.h"
 
 namespace tilesim::verifier_test {
@@ -83,33 +86,39 @@ const VectorAddDefect kArithDefects[] = {
 INSTANTIATE_TEST_SUITE_P(Arith, VerifierDefect, ::testing::ValuesIn(kArithDefects), defectName);
 
 // ---- T1-T3: ranges and shape ops ----
-TEST(Verifier, MakeRangeNotPowerOfTwo) {
+// Kernels of no parameters, one op (line 2) and a return.
+struct SingleOpDefect {
+  const char* name;
+  const char* message;
+  std::function<void(KernelBuilder&)> append;
+};
+class VerifierSingleOp : public ::testing::TestWithParam<SingleOpDefect> {};
+TEST_P(VerifierSingleOp, GivesOneDiagnostic) {
   KernelBuilder b({});
-  b.value(OpKind::TTMakeRange, {}, tensor({4}, kI32), {intAttr("start", 0), intAttr("end", 3)});
+  GetParam().append(b);
   b.ret();
-  expectOne(b.module, 2, "tt.make_range: end - start = 3 is not a power of two");
+  expectOne(b.module, 2, GetParam().message);
 }
-
-TEST(Verifier, MakeRangeEndBeforeStart) {
-  KernelBuilder b({});
-  b.value(OpKind::TTMakeRange, {}, tensor({4}, kI32), {intAttr("start", 8), intAttr("end", 4)});
-  b.ret();
-  expectOne(b.module, 2, "must be greater than start");
-}
-
-TEST(Verifier, MakeRangeResultSize) {
-  KernelBuilder b({});
-  b.value(OpKind::TTMakeRange, {}, tensor({8}, kI32), {intAttr("start", 0), intAttr("end", 4)});
-  b.ret();
-  expectOne(b.module, 2, "expected tensor<4xi32>");
-}
-
-TEST(Verifier, ProgramIdAxis) {
-  KernelBuilder b({});
-  b.value(OpKind::TTGetProgramId, {}, kI32, {keyAttr("axis", "w")});
-  b.ret();
-  expectOne(b.module, 2, "tt.get_program_id: axis must be x, y or z");
-}
+const SingleOpDefect kRangeAndProgramIdDefects[] = {
+    {"MakeRangeNotPowerOfTwo", "tt.make_range: end - start = 3 is not a power of two",
+     [](KernelBuilder& b) {
+       b.value(OpKind::TTMakeRange, {}, tensor({4}, kI32), {intAttr("start", 0), intAttr("end", 3)});
+     }},
+    {"MakeRangeEndBeforeStart", "must be greater than start",
+     [](KernelBuilder& b) {
+       b.value(OpKind::TTMakeRange, {}, tensor({4}, kI32), {intAttr("start", 8), intAttr("end", 4)});
+     }},
+    {"MakeRangeResultSize", "expected tensor<4xi32>",
+     [](KernelBuilder& b) {
+       b.value(OpKind::TTMakeRange, {}, tensor({8}, kI32), {intAttr("start", 0), intAttr("end", 4)});
+     }},
+    {"ProgramIdAxis", "tt.get_program_id: axis must be x, y or z",
+     [](KernelBuilder& b) { b.value(OpKind::TTGetProgramId, {}, kI32, {keyAttr("axis", "w")}); }},
+};
+INSTANTIATE_TEST_SUITE_P(Ranges, VerifierSingleOp, ::testing::ValuesIn(kRangeAndProgramIdDefects),
+                         [](const ::testing::TestParamInfo<SingleOpDefect>& info) {
+                           return std::string(info.param.name);
+                         });
 
 const VectorAddDefect kRangesAndShapeOpsDefects[] = {
     {"SplatOfTensor", 8, "tt.splat: must turn a scalar into a tensor",

@@ -19,21 +19,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# numpy dtype -> (Triton's type name, tilesim element type)
-_NUMPY_TYPES = {
-    np.dtype(np.bool_): ("int1", "i1"),
-    np.dtype(np.int8): ("int8", "i8"),
-    np.dtype(np.int16): ("int16", "i16"),
-    np.dtype(np.int32): ("int32", "i32"),
-    np.dtype(np.int64): ("int64", "i64"),
-    np.dtype(np.uint8): ("uint8", "i8"),
-    np.dtype(np.uint16): ("uint16", "i16"),
-    np.dtype(np.uint32): ("uint32", "i32"),
-    np.dtype(np.uint64): ("uint64", "i64"),
-    np.dtype(np.float16): ("float16", "f16"),
-    np.dtype(np.float32): ("float32", "f32"),
-    np.dtype(np.float64): ("float64", "f64"),
-}
+# numpy dtype -> (Triton's type name, tilesim element type); numpy's unsigned integers are tilesim's signless ones
+_NUMPY_TYPES = {np.dtype(np.bool_): ("int1", "i1")}
+for _bits in (8, 16, 32, 64):
+    _NUMPY_TYPES[np.dtype(f"int{_bits}")] = (f"int{_bits}", f"i{_bits}")
+    _NUMPY_TYPES[np.dtype(f"uint{_bits}")] = (f"uint{_bits}", f"i{_bits}")
+for _bits in (16, 32, 64):
+    _NUMPY_TYPES[np.dtype(f"float{_bits}")] = (f"float{_bits}", f"f{_bits}")
 # Triton dtype name -> tilesim element type, for as_dtype and torch tensors.
 _TRITON_ELEMENT = {
     "int1": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
