@@ -14,10 +14,7 @@
 
 namespace tilesim {
 
-struct TypeStorage {
-  Type::Kind kind = Type::Kind::Invalid;
-  ScalarKind scalar = ScalarKind::I1;
-  Signedness signedness = Signedness::Signless;  // scalars
+struct TypeStorage : TypeHead {
   int addressSpace = 0;
   std::vector<int64_t> shape;   // tensors
   std::vector<Type> children;   // pointee / element / function inputs then results
@@ -48,7 +45,7 @@ size_t hashOf(const TypeShape& t) {
 }
 
 bool sameStructure(const TypeShape& t, const TypeStorage& s) {
-  return t.kind == s.kind && t.scalar == s.scalar && t.signedness == s.signedness &&
+  return static_cast<uint8_t>(t.kind) == s.kind && t.scalar == s.scalar && t.signedness == s.signedness &&
          t.addressSpace == s.addressSpace && t.numInputs == s.numInputs &&
          std::ranges::equal(t.shape, s.shape) && std::ranges::equal(t.children, s.children);
 }
@@ -73,6 +70,8 @@ Uniquer& uniquer() {
   return *instance;
 }
 
+const TypeStorage& data(const TypeHead* head) { return static_cast<const TypeStorage&>(*head); }
+
 const TypeStorage* intern(const TypeShape& t) {
   const size_t hash = hashOf(t);
   // Engines build the same few types over and over on every thread: look in this thread's cache first so
@@ -83,9 +82,15 @@ const TypeStorage* intern(const TypeShape& t) {
   std::lock_guard<std::mutex> lock(u.mutex);
   const TypeStorage* result = find(u.types, hash, t);
   if (!result) {
-    auto storage = std::make_unique<TypeStorage>(TypeStorage{t.kind, t.scalar, t.signedness, t.addressSpace,
-                                                             {t.shape.begin(), t.shape.end()},
-                                                             {t.children.begin(), t.children.end()}, t.numInputs});
+    auto storage = std::make_unique<TypeStorage>();
+    storage->kind = static_cast<uint8_t>(t.kind);
+    storage->scalar = t.scalar;
+    storage->signedness = t.signedness;
+    storage->addressSpace = t.addressSpace;
+    storage->shape.assign(t.shape.begin(), t.shape.end());
+    storage->children.assign(t.children.begin(), t.children.end());
+    storage->numInputs = t.numInputs;
+    storage->element = t.kind == Type::Kind::Tensor ? static_cast<const TypeHead*>(storage->children[0].opaque()) : storage.get();
     result = storage.get();
     u.storage.push_back(std::move(storage));
     u.types.emplace(hash, result);
@@ -95,9 +100,6 @@ const TypeStorage* intern(const TypeShape& t) {
 }
 
 }  // namespace
-
-bool isIntegerKind(ScalarKind kind) { return kind <= ScalarKind::I64; }
-bool isFloatKind(ScalarKind kind) { return kind > ScalarKind::I64; }
 
 int bitWidth(ScalarKind kind) {
   switch (kind) {
@@ -184,27 +186,10 @@ Type Type::tensorDesc(Type block) {
   return Type(intern(t));
 }
 
-Type::Kind Type::kind() const { return storage_ ? storage_->kind : Kind::Invalid; }
-
-Type Type::element() const { return isTensor() ? storage_->children[0] : *this; }
-
-bool Type::isInteger() const {
-  Type e = element();
-  return e.isScalar() && isIntegerKind(e.storage_->scalar);
-}
-
-bool Type::isFloat() const {
-  Type e = element();
-  return e.isScalar() && isFloatKind(e.storage_->scalar);
-}
-
 bool Type::isBlockPointer() const { return isPointer() && pointee().isTensor(); }
 
-ScalarKind Type::scalarKind() const {
-  Type e = element();
-  TILESIM_ASSERT(e.isScalar(), "scalarKind() of non-scalar type " + str());
-  return e.storage_->scalar;
-}
+
+void Type::notScalar() const { TILESIM_UNREACHABLE("scalarKind() of non-scalar type " + str()); }
 
 Signedness Type::signedness() const {
   Type e = element();
@@ -225,19 +210,19 @@ int Type::bitWidth() const {
 
 Type Type::pointee() const {
   TILESIM_ASSERT(isPointer(), "pointee() of non-pointer type " + str());
-  return storage_->children[0];
+  return data(storage_).children[0];
 }
 
 Type Type::descBlock() const {
   TILESIM_ASSERT(isTensorDesc(), "descBlock() of non-descriptor type " + str());
-  return storage_->children[0];
+  return data(storage_).children[0];
 }
 
-int Type::addressSpace() const { return isPointer() ? storage_->addressSpace : 0; }
+int Type::addressSpace() const { return isPointer() ? data(storage_).addressSpace : 0; }
 
 std::span<const int64_t> Type::shape() const {
   if (!isTensor()) return {};
-  return storage_->shape;
+  return data(storage_).shape;
 }
 
 int64_t Type::numElements() const {
@@ -254,12 +239,12 @@ Type Type::withShape(std::span<const int64_t> newShape) const { return tensor(ne
 
 std::span<const Type> Type::inputs() const {
   TILESIM_ASSERT(isFunction(), "inputs() of non-function type");
-  return std::span<const Type>(storage_->children).subspan(0, storage_->numInputs);
+  return std::span<const Type>(data(storage_).children).subspan(0, data(storage_).numInputs);
 }
 
 std::span<const Type> Type::results() const {
   TILESIM_ASSERT(isFunction(), "results() of non-function type");
-  return std::span<const Type>(storage_->children).subspan(storage_->numInputs);
+  return std::span<const Type>(data(storage_).children).subspan(data(storage_).numInputs);
 }
 
 std::string shapeString(std::span<const int64_t> shape) {
@@ -281,7 +266,7 @@ std::string Type::str() const {
     }
     case Kind::Pointer: {
       std::string s = "!tt.ptr<" + pointee().str();
-      if (storage_->addressSpace != 1) s += ", " + std::to_string(storage_->addressSpace);
+      if (data(storage_).addressSpace != 1) s += ", " + std::to_string(data(storage_).addressSpace);
       return s + ">";
     }
     case Kind::Tensor: {
