@@ -178,8 +178,10 @@ TEST(MeasuredBounds, TheIndexFindsTheRowTheScanFinds) {
         const MeasuredBound* a = indexed.at(x);
         const MeasuredBound* b = scanned.at(x);
         ASSERT_EQ(a == nullptr, b == nullptr) << key.first << " at " << x;
-        if (a) ASSERT_EQ(a->maxUlp, b->maxUlp) << key.first << " at " << x;
-        if (a) ASSERT_EQ(a->exponentLow, b->exponentLow) << key.first << " at " << x;
+        if (a) {
+          ASSERT_EQ(a->maxUlp, b->maxUlp) << key.first << " at " << x;
+          ASSERT_EQ(a->exponentLow, b->exponentLow) << key.first << " at " << x;
+        }
         ++compared;
       }
   }
@@ -194,7 +196,9 @@ TEST(MeasuredBounds, BitExponentsEqualIlogbAndLdexp) {
                                 0x1p-126, 0x1p-149, 65504.0, DBL_MAX};
   for (int i = 0; i < 200000; ++i) values.push_back(std::bit_cast<double>(random()));
   for (double x : values) {
-    if (std::isfinite(x) && x != 0) ASSERT_EQ(boundExponent(x), std::ilogb(x)) << x;
+    if (std::isfinite(x) && x != 0) {
+      ASSERT_EQ(boundExponent(x), std::ilogb(x)) << x;
+    }
     for (ScalarKind kind : {ScalarKind::F32, ScalarKind::F64, ScalarKind::F16, ScalarKind::BF16, ScalarKind::F8E4M3FN,
                             ScalarKind::F8E5M2}) {
       double expected = INFINITY;
