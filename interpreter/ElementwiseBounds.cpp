@@ -9,6 +9,7 @@
 // bounds are LibdeviceBounds.cpp. Integers carry bounds too (an approximate float through fptosi, cmpf, then
 // integer ops: findings G9), read modulo 2^w: ElementwiseIntegerBounds.cpp.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <optional>
 
@@ -21,13 +22,24 @@ namespace tilesim::elementwise {
 // Distance between adjacent values of `kind` around `value` (subnormal spacing below the normal range).
 double ulpOf(double value, ScalarKind kind) {
   if (!isFloatKind(kind)) return 1.0;
-  FloatFormat format = floatFormat(kind);
-  double magnitude = std::fabs(value);
-  if (!std::isfinite(magnitude)) return kInf;
-  int exponent = magnitude == 0 ? 0 : std::ilogb(magnitude);
-  int minExponent = 1 - format.bias;
+  // Read off the double's bits (this runs for every lane of every float op under the triton profile): what
+  // ilogb and ldexp would give, without the calls.
+  const uint64_t bits = std::bit_cast<uint64_t>(value) & ~(uint64_t{1} << 63);
+  if (bits >= 0x7FF0000000000000ull) return kInf;  // inf or NaN
+  int mantissaBits = 52, minExponent = -1022;
+  if (kind == ScalarKind::F32) {
+    mantissaBits = 23;
+    minExponent = -126;
+  } else if (kind != ScalarKind::F64) {
+    const FloatFormat format = floatFormat(kind);
+    mantissaBits = format.mantissaBits;
+    minExponent = 1 - format.bias;
+  }
+  // ilogb of a normal double; a subnormal double (below every format's minimum exponent) is clamped below anyway.
+  int exponent = bits == 0 ? 0 : static_cast<int>(bits >> 52) - 1023;
   if (exponent < minExponent) exponent = minExponent;
-  return std::ldexp(1.0, exponent - format.mantissaBits);
+  const int scale = exponent - mantissaBits;
+  return scale >= -1022 ? std::bit_cast<double>(static_cast<uint64_t>(scale + 1023) << 52) : std::ldexp(1.0, scale);
 }
 
 bool isF32Subnormal(double value, ScalarKind kind) {

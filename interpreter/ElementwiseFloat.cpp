@@ -122,6 +122,13 @@ void exactMathLoop(const Tile& a, Tile& result, MathFunction function) {
     exactmath::DoubleFunction fn = exactmath::doubleFunction(function);
     for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i])));
   } else {
+    if constexpr (K == ScalarKind::F32) {
+      if (exactmath::FloatArrayFunction whole = exactmath::floatArrayFunction(function)) {
+        whole(pa, out, result.size());  // the whole tile in one call (vectorised), then canonical NaNs
+        for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(out[i]);
+        return;
+      }
+    }
     exactmath::FloatFunction fn = exactmath::floatFunction(function);
     for (int64_t i = 0, n = result.size(); i < n; ++i) out[i] = Codec::store(fn(Codec::load(pa[i])));
   }

@@ -347,7 +347,12 @@ void Executor::executeElementwise(const Operation& op, Frame& frame) {
   operands.reserve(op.numOperands());
   for (const Value* v : op.operands) operands.push_back(get(frame, v));
   if (frame.vectorized) operands = uniformShapes(std::move(operands));
+  set(frame, op.result(), evaluateElementwise(op, operands));
+}
+
+MutableTileRef Executor::evaluateElementwise(const Operation& op, std::span<const TileRef> operands) {
   std::vector<const Tile*> raw;
+  raw.reserve(operands.size());
   for (const TileRef& t : operands) raw.push_back(t.get());
   std::vector<UBEvent> ubEvents;
   ElementwiseContext ctx;
@@ -381,7 +386,7 @@ void Executor::executeElementwise(const Operation& op, Frame& frame) {
       }
     }
   }
-  set(frame, op.result(), result);
+  return result;
 }
 
 }  // namespace tilesim

@@ -119,6 +119,10 @@ class Executor {
 
   // Runs the ops of `block` with its arguments bound to `arguments`; returns the terminator's operands.
   std::vector<TileRef> runBlock(const Block& block, std::span<const TileRef> arguments, Frame& frame);
+  // An elementwise op (the IntArith, FloatArith, Math, Compare, Cast and extern families) on operand tiles of one
+  // shape: its result with the undefined lanes of its operands, UB lanes reported (with checkUB); what
+  // executing the op in a frame does, for callers that hold the tiles themselves (a reduction's levels).
+  MutableTileRef evaluateElementwise(const Operation& op, std::span<const TileRef> operands);
 
   Report makeReport(Report::Kind kind, const Operation& op, const Tile* tile, int64_t lane, std::string message) const;
   void report(Report::Kind kind, const Operation& op, const Tile* tile, int64_t lane, std::string message) {

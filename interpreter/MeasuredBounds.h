@@ -31,10 +31,15 @@ constexpr int kSpecialExponent = 2000;
 int boundExponent(double x);
 
 // Every row of one function and kind (empty when it was not measured).
+// The row of each (sign, exponent) of one function, found once (MeasuredBounds.cpp): a lane's lookup is one load
+// instead of a scan over the function's rows (a few hundred for the measured ones).
+struct MeasuredRowIndex;
+
 class MeasuredFunction {
  public:
   MeasuredFunction() = default;
-  explicit MeasuredFunction(std::span<const MeasuredBound> rows) : rows_(rows) {}
+  explicit MeasuredFunction(std::span<const MeasuredBound> rows, const MeasuredRowIndex* index = nullptr)
+      : rows_(rows), index_(index) {}
   bool measured() const { return !rows_.empty(); }
   // The row covering x, or null (a measured function with a gap in its ranges gives null there too).
   const MeasuredBound* at(double x) const;
@@ -43,6 +48,7 @@ class MeasuredFunction {
 
  private:
   std::span<const MeasuredBound> rows_;
+  const MeasuredRowIndex* index_ = nullptr;  // null: scan the rows (a table built by hand, in tests)
 };
 
 MeasuredFunction findMeasuredFunction(std::string_view function, ScalarKind kind);

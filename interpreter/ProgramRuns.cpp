@@ -2,15 +2,15 @@
 // collectResults): the order programs start in, race detection by access log or shadow with the single-thread
 // rerun of a launch that raced, tt.print lines kept by program id, and reports merged and sorted so the output
 // does not depend on the thread count or the order.
-#include <omp.h>
-
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <new>
 #include <numeric>
 #include <random>
 
 #include "interpreter/LaunchSteps.h"
+#include "interpreter/ProgramPool.h"
 
 namespace tilesim {
 namespace {
@@ -141,14 +141,13 @@ void ProgramRuns::runPrograms(int threadCount, const LaunchOptions& options) {
   if (context_.trace) return runTracedProgram();
   const ProgramOrderMap order(programs_, options);
   PrintCollector& prints = *prints_;
-#pragma omp parallel num_threads(threadCount)
-  {
-    const auto thread = static_cast<size_t>(omp_get_thread_num());
-    Executor executor(context_, sinks_[thread]);
-    if (!logs_.empty()) executor.setAccessLog(&logs_[thread]);
-#pragma omp for schedule(dynamic, 1)
-    for (int64_t i = 0; i < programs_; ++i) runOneProgram(context_, executor, order[i], prints);
-  }
+  std::atomic<int64_t> next{0};  // programs are taken one at a time, by whichever thread is free
+  const int threadsUsed = static_cast<int>(std::min<int64_t>(threadCount, programs_));
+  runOnPoolThreads(threadsUsed, [&](int slot) {
+    Executor executor(context_, sinks_[static_cast<size_t>(slot)]);
+    if (!logs_.empty()) executor.setAccessLog(&logs_[static_cast<size_t>(slot)]);
+    for (int64_t i = next++; i < programs_; i = next++) runOneProgram(context_, executor, order[i], prints);
+  });
 }
 
 // The traced program runs on this thread, alone, so the trace hook needs no locking.

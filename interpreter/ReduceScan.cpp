@@ -15,6 +15,7 @@
 // (orderBound below); with LaunchOptions::reduceOrder set from the kernel's TTGIR the interpreter uses Triton's
 // own order instead (TritonReduceOrder.h) and the bound is only what the operands carry.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -208,6 +209,75 @@ std::vector<TileRef> runCombine(Executor& executor, const Block& combine, std::v
   return results;
 }
 
+// The op of a combine region that is one elementwise op on the region's two arguments in order,
+// `%r = op %a, %b; tt.reduce.return %r` (sum, product, max, min, and, or, xor: almost every reduction users
+// write), or null.
+const Operation* singleElementwiseCombine(const Block& combine) {
+  if (combine.operations.size() != 2 || combine.arguments.size() != 2) return nullptr;
+  const Operation& op = *combine.operations[0];
+  const Operation& terminator = *combine.operations[1];
+  const OpFamily family = opFamily(op.kind);
+  if (family != OpFamily::IntArith && family != OpFamily::FloatArith && family != OpFamily::Compare) return nullptr;
+  const bool onArguments = op.numOperands() == 2 && op.operand(0) == combine.argument(0) &&
+                           op.operand(1) == combine.argument(1) && op.numResults() == 1;
+  const bool returnsIt = terminator.numOperands() == 1 && terminator.operand(0) == op.result(0);
+  return onArguments && returnsIt && op.result(0)->type.isScalar() ? &op : nullptr;
+}
+
+// The even and the odd positions among the first 2 * half along `axis` (what slice(input, axis, 0 or 1, half, 2)
+// gives), in one pass, with their undefined lanes and error bounds.
+std::array<MutableTileRef, 2> evenAndOdd(const Tile& input, int axis, int64_t half) {
+  const AxisGeometry g = geometry(input.shape(), axis);
+  const Type type = input.type().withShape(sliceShape(input.shape(), axis, half));
+  std::array<MutableTileRef, 2> parts{makeTileToOverwrite(type), makeTileToOverwrite(type)};
+  const size_t bytes = static_cast<size_t>(input.elementBytes()), run = bytes * static_cast<size_t>(g.inner);
+  const auto* in = static_cast<const char*>(input.raw());
+  char* out[2] = {static_cast<char*>(parts[0]->raw()), static_cast<char*>(parts[1]->raw())};
+  auto copyShadow = [&](auto read, auto write) {  // per lane, only where the input has the shadow
+    for (int64_t o = 0; o < g.outer; ++o)
+      for (int64_t n = 0; n < 2 * half; ++n)
+        for (int64_t i = 0; i < g.inner; ++i)
+          write(n & 1, (o * half + n / 2) * g.inner + i, read((o * g.extent + n) * g.inner + i));
+  };
+  for (int64_t o = 0; o < g.outer; ++o) {
+    const char* row = in + static_cast<size_t>(o * g.extent) * run;
+    if (g.inner == 1 && bytes == 4) {  // the common case: a reduction of 32-bit values along the last dim
+      auto* even = reinterpret_cast<uint32_t*>(out[0]) + o * half;
+      auto* odd = reinterpret_cast<uint32_t*>(out[1]) + o * half;
+      const auto* source = reinterpret_cast<const uint32_t*>(row);
+      for (int64_t n = 0; n < half; ++n) {
+        even[n] = source[2 * n];
+        odd[n] = source[2 * n + 1];
+      }
+      continue;
+    }
+    for (int64_t n = 0; n < 2 * half; ++n)
+      std::memcpy(out[n & 1] + static_cast<size_t>(o * half + n / 2) * run, row + static_cast<size_t>(n) * run, run);
+  }
+  if (const uint8_t* undefined = input.undefinedMask())
+    copyShadow([&](int64_t lane) { return undefined[lane]; },
+               [&](int side, int64_t lane, uint8_t v) { parts[side]->mutableUndefinedMask()[lane] = v; });
+  if (const double* bounds = input.errorBounds())
+    copyShadow([&](int64_t lane) { return bounds[lane]; },
+               [&](int side, int64_t lane, double v) { parts[side]->mutableErrorBounds()[lane] = v; });
+  return parts;
+}
+
+// The contract-order tree of the loop in executeReduce for a single-op combine, without the region machinery:
+// each level evaluates the op on the even and odd halves as running the region on them would (the same
+// evaluator, shadows, UB reports and step counts), with no frame, index lists or lane gathers.
+TileRef reduceBySingleOp(Executor& executor, const Operation& combineOp, const Block& combine, TileRef current,
+                         int axis, int64_t size) {
+  for (; size > 1; size /= 2) {
+    std::array<MutableTileRef, 2> halves = evenAndOdd(*current, axis, size / 2);
+    const std::array<TileRef, 2> operands{halves[0], halves[1]};
+    executor.countSteps(combineOp, 1);
+    current = executor.evaluateElementwise(combineOp, operands);
+    executor.countSteps(*combine.terminator(), 1);
+  }
+  return current;
+}
+
 // The per-thread fold of a reduce over a single-use f32 mulf, contracted as LLVM does (ReduceAxisLayout::
 // fusedMultiply): acc = fma(a_0, b_0, x_1), then acc = fma(a_j, b_j, acc), x_1 = round(a_1 b_1) the reduce's
 // input. Returns one partial per thread group along the axis (group = lane + t * warp), with the addf rule's
@@ -300,8 +370,11 @@ void executeReduce(Executor& executor, const Operation& op, Executor::Frame& fra
       }
     }
   }
-  for (int64_t size = layout ? 1 : TILESIM_MUTANT(interp_reduce16_drops_upper, extent, extent == 16 ? 8 : extent); size > 1;
-       size /= 2) {
+  const int64_t treeSize = layout ? 1 : TILESIM_MUTANT(interp_reduce16_drops_upper, extent, extent == 16 ? 8 : extent);
+  const Operation* singleOp = count == 1 ? singleElementwiseCombine(combine) : nullptr;
+  if (singleOp && treeSize > 1 && first.elementType().isScalar())
+    current[0] = reduceBySingleOp(executor, *singleOp, combine, current[0], axis, treeSize);
+  for (int64_t size = singleOp ? 1 : treeSize; size > 1; size /= 2) {
     const int64_t half = size / 2;
     std::vector<TileRef> arguments;  // (even positions..., odd positions...): the lowest remaining index bit
     for (size_t k = 0; k < count; ++k) arguments.push_back(slice(*current[k], axis, 0, half, 2));

@@ -1,19 +1,20 @@
-// Interning of types: one global, mutex-protected uniquer keyed by the type's structure.
+// Interning of types: one global, mutex-protected uniquer keyed by the type's structure, in front of it one
+// cache per thread. Engines ask for the same few types millions of times (every op's result tile, every slice
+// of a reduction), so a lookup that hits allocates nothing: the caller's structure is hashed and compared in
+// place (TypeShape), and storage is built only the first time a type is seen.
 #include "ir/Type.h"
 
-#include <map>
+#include <algorithm>
+#include <functional>
 #include <memory>
 #include <mutex>
-#include <tuple>
+#include <unordered_map>
 
 #include "ir/Assert.h"
 
 namespace tilesim {
 
-struct TypeStorage {
-  Type::Kind kind = Type::Kind::Invalid;
-  ScalarKind scalar = ScalarKind::I1;
-  Signedness signedness = Signedness::Signless;  // scalars
+struct TypeStorage : TypeHead {
   int addressSpace = 0;
   std::vector<int64_t> shape;   // tensors
   std::vector<Type> children;   // pointee / element / function inputs then results
@@ -22,11 +23,46 @@ struct TypeStorage {
 
 namespace {
 
-using Key = std::tuple<int, int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t>;
+// A type's structure as the caller has it (borrowed spans): what is hashed and compared.
+struct TypeShape {
+  Type::Kind kind = Type::Kind::Invalid;
+  ScalarKind scalar = ScalarKind::I1;
+  Signedness signedness = Signedness::Signless;
+  int addressSpace = 0;
+  std::span<const int64_t> shape;
+  std::span<const Type> children;
+  size_t numInputs = 0;
+};
+
+size_t hashOf(const TypeShape& t) {
+  size_t h = static_cast<size_t>(t.kind) | static_cast<size_t>(t.scalar) << 8 |
+             static_cast<size_t>(t.signedness) << 16 | static_cast<size_t>(t.addressSpace) << 24 | t.numInputs << 40;
+  auto mix = [&h](size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+  for (int64_t d : t.shape) mix(static_cast<size_t>(d));
+  mix(t.shape.size());
+  for (Type child : t.children) mix(std::hash<const void*>{}(child.opaque()));
+  return h;
+}
+
+bool sameStructure(const TypeShape& t, const TypeStorage& s) {
+  return static_cast<uint8_t>(t.kind) == s.kind && t.scalar == s.scalar && t.signedness == s.signedness &&
+         t.addressSpace == s.addressSpace && t.numInputs == s.numInputs &&
+         std::ranges::equal(t.shape, s.shape) && std::ranges::equal(t.children, s.children);
+}
+
+using Table = std::unordered_multimap<size_t, const TypeStorage*>;
+
+const TypeStorage* find(const Table& table, size_t hash, const TypeShape& t) {
+  auto [begin, end] = table.equal_range(hash);
+  for (auto it = begin; it != end; ++it)
+    if (sameStructure(t, *it->second)) return it->second;
+  return nullptr;
+}
 
 struct Uniquer {
   std::mutex mutex;
-  std::map<Key, std::unique_ptr<TypeStorage>> types;
+  Table types;
+  std::vector<std::unique_ptr<TypeStorage>> storage;
 };
 
 Uniquer& uniquer() {
@@ -34,35 +70,36 @@ Uniquer& uniquer() {
   return *instance;
 }
 
-}  // namespace
+const TypeStorage& data(const TypeHead* head) { return static_cast<const TypeStorage&>(*head); }
 
-namespace detail {
-const TypeStorage* intern(TypeStorage proto) {
-  std::vector<const void*> children;
-  for (Type child : proto.children) children.push_back(child.opaque());
-  Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), static_cast<int>(proto.signedness),
-          proto.addressSpace, proto.shape, children, proto.numInputs};
+const TypeStorage* intern(const TypeShape& t) {
+  const size_t hash = hashOf(t);
   // Engines build the same few types over and over on every thread: look in this thread's cache first so
   // the global lock is taken once per distinct type per thread.
-  thread_local std::map<Key, const TypeStorage*> cache;
-  if (auto hit = cache.find(key); hit != cache.end()) return hit->second;
+  thread_local Table cache;
+  if (const TypeStorage* hit = find(cache, hash, t)) return hit;
   Uniquer& u = uniquer();
   std::lock_guard<std::mutex> lock(u.mutex);
-  auto it = u.types.find(key);
-  if (it != u.types.end()) {
-    cache.emplace(key, it->second.get());
-    return it->second.get();
+  const TypeStorage* result = find(u.types, hash, t);
+  if (!result) {
+    auto storage = std::make_unique<TypeStorage>();
+    storage->kind = static_cast<uint8_t>(t.kind);
+    storage->scalar = t.scalar;
+    storage->signedness = t.signedness;
+    storage->addressSpace = t.addressSpace;
+    storage->shape.assign(t.shape.begin(), t.shape.end());
+    storage->children.assign(t.children.begin(), t.children.end());
+    storage->numInputs = t.numInputs;
+    storage->element = t.kind == Type::Kind::Tensor ? static_cast<const TypeHead*>(storage->children[0].opaque()) : storage.get();
+    result = storage.get();
+    u.storage.push_back(std::move(storage));
+    u.types.emplace(hash, result);
   }
-  auto storage = std::make_unique<TypeStorage>(std::move(proto));
-  const TypeStorage* result = storage.get();
-  cache.emplace(key, result);
-  u.types.emplace(std::move(key), std::move(storage));
+  cache.emplace(hash, result);
   return result;
 }
-}  // namespace detail
 
-bool isIntegerKind(ScalarKind kind) { return kind <= ScalarKind::I64; }
-bool isFloatKind(ScalarKind kind) { return kind > ScalarKind::I64; }
+}  // namespace
 
 int bitWidth(ScalarKind kind) {
   switch (kind) {
@@ -102,29 +139,29 @@ const char* scalarKindName(ScalarKind kind) {
 
 Type Type::scalar(ScalarKind kind, Signedness signedness) {
   TILESIM_ASSERT(signedness == Signedness::Signless || isIntegerKind(kind), "a signed or unsigned float type");
-  TypeStorage proto;
-  proto.kind = Kind::Scalar;
-  proto.scalar = kind;
-  proto.signedness = signedness;
-  return Type(detail::intern(std::move(proto)));
+  TypeShape t;
+  t.kind = Kind::Scalar;
+  t.scalar = kind;
+  t.signedness = signedness;
+  return Type(intern(t));
 }
 
 Type Type::pointer(Type pointee, int addressSpace) {
   TILESIM_ASSERT(pointee.isValid(), "pointer to an invalid type");
-  TypeStorage proto;
-  proto.kind = Kind::Pointer;
-  proto.addressSpace = addressSpace;
-  proto.children = {pointee};
-  return Type(detail::intern(std::move(proto)));
+  TypeShape t;
+  t.kind = Kind::Pointer;
+  t.addressSpace = addressSpace;
+  t.children = std::span<const Type>(&pointee, 1);
+  return Type(intern(t));
 }
 
 Type Type::tensor(std::span<const int64_t> shape, Type element) {
   TILESIM_ASSERT(element.isValid() && !element.isTensor(), "tensor of an invalid or tensor type");
-  TypeStorage proto;
-  proto.kind = Kind::Tensor;
-  proto.shape.assign(shape.begin(), shape.end());
-  proto.children = {element};
-  return Type(detail::intern(std::move(proto)));
+  TypeShape t;
+  t.kind = Kind::Tensor;
+  t.shape = shape;
+  t.children = std::span<const Type>(&element, 1);
+  return Type(intern(t));
 }
 
 Type Type::tensor(std::initializer_list<int64_t> shape, Type element) {
@@ -132,43 +169,27 @@ Type Type::tensor(std::initializer_list<int64_t> shape, Type element) {
 }
 
 Type Type::function(std::span<const Type> inputs, std::span<const Type> results) {
-  TypeStorage proto;
-  proto.kind = Kind::Function;
-  proto.children.assign(inputs.begin(), inputs.end());
-  proto.children.insert(proto.children.end(), results.begin(), results.end());
-  proto.numInputs = inputs.size();
-  return Type(detail::intern(std::move(proto)));
+  std::vector<Type> children(inputs.begin(), inputs.end());
+  children.insert(children.end(), results.begin(), results.end());
+  TypeShape t;
+  t.kind = Kind::Function;
+  t.children = children;
+  t.numInputs = inputs.size();
+  return Type(intern(t));
 }
 
 Type Type::tensorDesc(Type block) {
   TILESIM_ASSERT(block.isTensor(), "tensor descriptor of a non-tensor type");
-  TypeStorage proto;
-  proto.kind = Kind::TensorDesc;
-  proto.children = {block};
-  return Type(detail::intern(std::move(proto)));
-}
-
-Type::Kind Type::kind() const { return storage_ ? storage_->kind : Kind::Invalid; }
-
-Type Type::element() const { return isTensor() ? storage_->children[0] : *this; }
-
-bool Type::isInteger() const {
-  Type e = element();
-  return e.isScalar() && isIntegerKind(e.storage_->scalar);
-}
-
-bool Type::isFloat() const {
-  Type e = element();
-  return e.isScalar() && isFloatKind(e.storage_->scalar);
+  TypeShape t;
+  t.kind = Kind::TensorDesc;
+  t.children = std::span<const Type>(&block, 1);
+  return Type(intern(t));
 }
 
 bool Type::isBlockPointer() const { return isPointer() && pointee().isTensor(); }
 
-ScalarKind Type::scalarKind() const {
-  Type e = element();
-  TILESIM_ASSERT(e.isScalar(), "scalarKind() of non-scalar type " + str());
-  return e.storage_->scalar;
-}
+
+void Type::notScalar() const { TILESIM_UNREACHABLE("scalarKind() of non-scalar type " + str()); }
 
 Signedness Type::signedness() const {
   Type e = element();
@@ -189,19 +210,19 @@ int Type::bitWidth() const {
 
 Type Type::pointee() const {
   TILESIM_ASSERT(isPointer(), "pointee() of non-pointer type " + str());
-  return storage_->children[0];
+  return data(storage_).children[0];
 }
 
 Type Type::descBlock() const {
   TILESIM_ASSERT(isTensorDesc(), "descBlock() of non-descriptor type " + str());
-  return storage_->children[0];
+  return data(storage_).children[0];
 }
 
-int Type::addressSpace() const { return isPointer() ? storage_->addressSpace : 0; }
+int Type::addressSpace() const { return isPointer() ? data(storage_).addressSpace : 0; }
 
 std::span<const int64_t> Type::shape() const {
   if (!isTensor()) return {};
-  return storage_->shape;
+  return data(storage_).shape;
 }
 
 int64_t Type::numElements() const {
@@ -218,12 +239,12 @@ Type Type::withShape(std::span<const int64_t> newShape) const { return tensor(ne
 
 std::span<const Type> Type::inputs() const {
   TILESIM_ASSERT(isFunction(), "inputs() of non-function type");
-  return std::span<const Type>(storage_->children).subspan(0, storage_->numInputs);
+  return std::span<const Type>(data(storage_).children).subspan(0, data(storage_).numInputs);
 }
 
 std::span<const Type> Type::results() const {
   TILESIM_ASSERT(isFunction(), "results() of non-function type");
-  return std::span<const Type>(storage_->children).subspan(storage_->numInputs);
+  return std::span<const Type>(data(storage_).children).subspan(data(storage_).numInputs);
 }
 
 std::string shapeString(std::span<const int64_t> shape) {
@@ -245,7 +266,7 @@ std::string Type::str() const {
     }
     case Kind::Pointer: {
       std::string s = "!tt.ptr<" + pointee().str();
-      if (storage_->addressSpace != 1) s += ", " + std::to_string(storage_->addressSpace);
+      if (data(storage_).addressSpace != 1) s += ", " + std::to_string(data(storage_).addressSpace);
       return s + ">";
     }
     case Kind::Tensor: {

@@ -18,8 +18,8 @@ namespace tilesim {
 enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F8E4M3FN, F8E5M2, F16, BF16, F32, F64 };
 constexpr int kNumScalarKinds = 11;
 
-bool isIntegerKind(ScalarKind kind);
-bool isFloatKind(ScalarKind kind);
+inline bool isIntegerKind(ScalarKind kind) { return kind <= ScalarKind::I64; }
+inline bool isFloatKind(ScalarKind kind) { return kind > ScalarKind::I64; }
 int bitWidth(ScalarKind kind);          // i1 -> 1, f8 -> 8, ...
 int storageBytes(ScalarKind kind);      // bytes per element in memory and in tiles (i1 -> 1)
 const char* scalarKindName(ScalarKind kind);  // MLIR spelling: "i32", "f8E4M3FN", "bf16"
@@ -27,7 +27,14 @@ const char* scalarKindName(ScalarKind kind);  // MLIR spelling: "i32", "f8E4M3FN
 // MLIR's integer signedness: `i32` (signless), `si32`, `ui32`. Only integer kinds may be Signed or Unsigned.
 enum class Signedness : uint8_t { Signless, Signed, Unsigned };
 
-struct TypeStorage;
+// What every interned type starts with (ir/Type.cpp's TypeStorage derives from it): the facts the engines ask
+// for on every op of every program (kind, element, scalar kind), read inline instead of through a call.
+struct TypeHead {
+  uint8_t kind = 0;                            // Type::Kind
+  ScalarKind scalar = ScalarKind::I1;          // scalars
+  Signedness signedness = Signedness::Signless;  // scalars
+  const TypeHead* element = nullptr;           // a tensor's element type; any other type's own head
+};
 
 class Type {
  public:
@@ -52,7 +59,7 @@ class Type {
   static Type f32() { return scalar(ScalarKind::F32); }
   static Type f64() { return scalar(ScalarKind::F64); }
 
-  Kind kind() const;
+  Kind kind() const { return storage_ ? static_cast<Kind>(storage_->kind) : Kind::Invalid; }
   bool isValid() const { return storage_ != nullptr; }
   bool isScalar() const { return kind() == Kind::Scalar; }
   bool isPointer() const { return kind() == Kind::Pointer; }
@@ -61,14 +68,17 @@ class Type {
   bool isTensorDesc() const { return kind() == Kind::TensorDesc; }
 
   // The element type: a tensor's element, otherwise the type itself.
-  Type element() const;
+  Type element() const { return storage_ ? Type(storage_->element) : *this; }
   // Scalar queries look through tensors: tensor<4xf32>.isFloat() is true.
-  bool isInteger() const;
-  bool isFloat() const;
+  bool isInteger() const { return isScalarElement() && isIntegerKind(storage_->element->scalar); }
+  bool isFloat() const { return isScalarElement() && isFloatKind(storage_->element->scalar); }
   bool isPointerLike() const { return element().isPointer(); }
   // A pointer to a tensor (block pointer, from tt.make_tensor_ptr).
   bool isBlockPointer() const;
-  ScalarKind scalarKind() const;  // requires element().isScalar(); si32 and ui32 are I32
+  ScalarKind scalarKind() const {  // requires element().isScalar(); si32 and ui32 are I32
+    if (!isScalarElement()) notScalar();
+    return storage_->element->scalar;
+  }
   Signedness signedness() const;  // of the element (looks through tensors); Signless for all but si*/ui*
   // This type with a signless element: tensor<2x16xui8> -> tensor<2x16xi8>; other types are returned as they are.
   Type signless() const;
@@ -95,8 +105,12 @@ class Type {
   const void* opaque() const { return storage_; }
 
  private:
-  explicit Type(const TypeStorage* storage) : storage_(storage) {}
-  const TypeStorage* storage_ = nullptr;
+  explicit Type(const TypeHead* storage) : storage_(storage) {}
+  bool isScalarElement() const {
+    return storage_ && static_cast<Kind>(storage_->element->kind) == Kind::Scalar;
+  }
+  [[noreturn]] void notScalar() const;
+  const TypeHead* storage_ = nullptr;
 };
 
 std::string shapeString(std::span<const int64_t> shape);  // "4x8"

@@ -31,18 +31,19 @@ bool isExecutableFile(const std::string& path) {
   return !path.empty() && fs::is_regular_file(path, ec) && ::access(path.c_str(), X_OK) == 0;
 }
 
-// The source tree this tilesim was built from, then every directory above the executable (a build tree inside
-// a checkout, or a checkout copied to another machine).
+// Every directory above the executable (a build tree inside a checkout, or a checkout copied to another machine
+// with the binary in it), then the source tree this tilesim was built from. The executable's own tree comes
+// first: a binary carried elsewhere, or a checkout that moved on, must not run another version's worker.
 std::vector<fs::path> projectRoots() {
   std::vector<fs::path> roots;
-#ifdef TILESIM_SOURCE_DIR
-  roots.emplace_back(TILESIM_SOURCE_DIR);
-#endif
   std::error_code ec;
   fs::path executable = fs::read_symlink("/proc/self/exe", ec);
   if (!ec)
     for (fs::path dir = executable.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path())
       roots.push_back(dir);
+#ifdef TILESIM_SOURCE_DIR
+  roots.emplace_back(TILESIM_SOURCE_DIR);
+#endif
   return roots;
 }
 

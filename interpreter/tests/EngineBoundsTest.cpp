@@ -4,10 +4,17 @@
 // function (monotone: its values at the interval's ends) instead of giving up; exact infinities stay exact.
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cfloat>
 #include <cmath>
+#include <map>
+#include <random>
 #include <string>
+#include <vector>
 
+#include "interpreter/ElementwiseBoundRules.h"
 #include "interpreter/MeasuredBounds.h"
+#include "ir/FloatBits.h"
 #include "interpreter/tests/EngineSupport.h"
 
 namespace tilesim::enginetest {
@@ -159,6 +166,58 @@ std::string storeFourI32(const std::string& name, const std::string& value) {
   return "    %" + name + "_lanes = tt.splat %" + name + "_ptr : !tt.ptr<i32> -> tensor<4x!tt.ptr<i32>>\n"
          "    %" + name + "_at = tt.addptr %" + name + "_lanes, %offs : tensor<4x!tt.ptr<i32>>, tensor<4xi32>\n"
          "    tt.store %" + name + "_at, " + value + " : tensor<4x!tt.ptr<i32>>\n";
+}
+
+// findMeasuredFunction answers from a per-exponent index; the scan over the rows (what a table built by hand
+// uses) is the oracle: every measured function, both signs, every exponent a double has, zero and inf.
+TEST(MeasuredBounds, TheIndexFindsTheRowTheScanFinds) {
+  std::map<std::pair<std::string, ScalarKind>, std::vector<MeasuredBound>> functions;
+  for (const MeasuredBound& row : measuredBounds()) functions[{std::string(row.function), row.kind}].push_back(row);
+  ASSERT_FALSE(functions.empty());
+  int64_t compared = 0;
+  for (const auto& [key, rows] : functions) {
+    const MeasuredFunction indexed = findMeasuredFunction(key.first, key.second);
+    const MeasuredFunction scanned(rows);
+    std::vector<double> inputs = {0.0, INFINITY};
+    for (int e = -1074; e <= 1023; ++e) inputs.push_back(std::ldexp(1.0, e) * 1.5);
+    for (double magnitude : inputs)
+      for (double x : {magnitude, -magnitude}) {
+        const MeasuredBound* a = indexed.at(x);
+        const MeasuredBound* b = scanned.at(x);
+        ASSERT_EQ(a == nullptr, b == nullptr) << key.first << " at " << x;
+        if (a) {
+          ASSERT_EQ(a->maxUlp, b->maxUlp) << key.first << " at " << x;
+          ASSERT_EQ(a->exponentLow, b->exponentLow) << key.first << " at " << x;
+        }
+        ++compared;
+      }
+  }
+  EXPECT_GT(compared, 10000);
+}
+
+// boundExponent and ulpOf read exponents off the bits; ilogb and ldexp (what they replaced) are the oracle, on
+// random doubles of every exponent (subnormals included), both signs, and the edges.
+TEST(MeasuredBounds, BitExponentsEqualIlogbAndLdexp) {
+  std::mt19937_64 random(7);
+  std::vector<double> values = {0.0, -0.0, INFINITY, -INFINITY, NAN, 5e-324, 0x1p-1022, 0x1.fffffffffffffp-1023,
+                                0x1p-126, 0x1p-149, 65504.0, DBL_MAX};
+  for (int i = 0; i < 200000; ++i) values.push_back(std::bit_cast<double>(random()));
+  for (double x : values) {
+    if (std::isfinite(x) && x != 0) {
+      ASSERT_EQ(boundExponent(x), std::ilogb(x)) << x;
+    }
+    for (ScalarKind kind : {ScalarKind::F32, ScalarKind::F64, ScalarKind::F16, ScalarKind::BF16, ScalarKind::F8E4M3FN,
+                            ScalarKind::F8E5M2}) {
+      double expected = INFINITY;
+      if (std::isfinite(x)) {
+        const FloatFormat format = floatFormat(kind);
+        int exponent = x == 0 ? 0 : std::ilogb(std::fabs(x));
+        exponent = std::max(exponent, 1 - format.bias);
+        expected = std::ldexp(1.0, exponent - format.mantissaBits);
+      }
+      ASSERT_EQ(elementwise::ulpOf(x, kind), expected) << x << " " << scalarKindName(kind);
+    }
+  }
 }
 
 // Findings G9: a quotient (div.full.f32, 2 ulp under the triton profile) truncated by fptosi, then used as an

@@ -38,6 +38,12 @@ auto functionFor(MathFunction function) -> T (*)(T) {
 FloatFunction floatFunction(MathFunction function) { return functionFor<float>(function); }
 DoubleFunction doubleFunction(MathFunction function) { return functionFor<double>(function); }
 
+FloatArrayFunction floatArrayFunction(MathFunction function) {
+  if (function == MathFunction::Exp) return &expArray;
+  if (function == MathFunction::Exp2) return &exp2Array;
+  return nullptr;
+}
+
 bool hasOwnAlgorithm(MathFunction function) { return floatFunction(function) != nullptr; }
 
 uint64_t evalBits(MathFunction function, uint64_t bits, ScalarKind kind) {

@@ -71,6 +71,12 @@ bool hasOwnAlgorithm(scalar::MathFunction function);
 
 using FloatFunction = float (*)(float);
 using DoubleFunction = double (*)(double);
+// out[i] = f(in[i]) for n floats, the same bits as floatFunction(f) lane by lane, vectorised where the CPU has
+// AVX-512 (ExactMathSupport.h); null for the functions that have none yet (all but exp and exp2).
+using FloatArrayFunction = void (*)(const float* in, float* out, int64_t n);
+FloatArrayFunction floatArrayFunction(scalar::MathFunction function);
+void expArray(const float* in, float* out, int64_t n);
+void exp2Array(const float* in, float* out, int64_t n);
 // The function as a plain pointer (null when hasOwnAlgorithm is false), so a tile loop picks it once.
 FloatFunction floatFunction(scalar::MathFunction function);
 DoubleFunction doubleFunction(scalar::MathFunction function);

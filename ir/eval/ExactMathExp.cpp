@@ -34,23 +34,34 @@ template <typename T> DoubleWord<T> reduceByConstant(T x, T k, T hi, T lo) {
   return twoSum(fma(-k, hi, x), -k * lo);
 }
 
-template <typename T> T expImpl(T x) {
+// The algorithms below on a non-NaN x (a NaN goes through as NaN, and the public functions return x itself):
+// branch-free, so the array entry points' loops vectorise.
+template <typename T> T expBody(T x) {
   using C = Constants<T>;
-  if (isNaN(x)) return x;
   x = clamp(x, ExpRange<T>::kExpLow, ExpRange<T>::kExpHigh);
   T k = roundToInt(x * C::kLog2E);
   return expKernel(reduceByConstant(x, k, C::kLn2Hi, C::kLn2Lo), k);
 }
+template <typename T> T expImpl(T x) { return isNaN(x) ? x : expBody(x); }
 
-template <typename T> T exp2Impl(T x) {
+template <typename T> T exp2Body(T x) {
   using C = Constants<T>;
-  if (isNaN(x)) return x;
   x = clamp(x, ExpRange<T>::kExp2Low, ExpRange<T>::kExp2High);
   T k = roundToInt(x);
   T r = x - k;  // exact
   DoubleWord<T> y = twoProduct(r, C::kLn2Hi);
   y.lo = fma(r, C::kLn2Lo, y.lo);
   return expKernel(y, k);
+}
+template <typename T> T exp2Impl(T x) { return isNaN(x) ? x : exp2Body(x); }
+
+// out[i] = impl(in[i]) for the whole array, impl(x) being `isNaN(x) ? x : body(x)`: the body runs on every lane
+// and the NaN lanes are selected afterwards, so the loop has no branch (and in may be out).
+template <float (*Body)(float)> void mapArray(const float* in, float* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float x = in[i], value = Body(x);
+    out[i] = isNaN(x) ? x : value;
+  }
 }
 
 template <typename T> T exp10Impl(T x) {
@@ -81,5 +92,8 @@ template double expOfDoubleWord<double>(double, double);
 TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp, expImpl)
 TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp2, exp2Impl)
 TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(exp10, exp10Impl)
+
+TILESIM_EXACT_MATH_ARRAY_ENTRY void expArray(const float* in, float* out, int64_t n) { mapArray<expBody<float>>(in, out, n); }
+TILESIM_EXACT_MATH_ARRAY_ENTRY void exp2Array(const float* in, float* out, int64_t n) { mapArray<exp2Body<float>>(in, out, n); }
 
 }  // namespace tilesim::exactmath

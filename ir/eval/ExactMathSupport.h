@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <limits>
 
 #include "ir/eval/ExactMathCoefficients.h"
@@ -46,6 +47,18 @@ template <typename T> inline T fromBits(Word<T> w) { return std::bit_cast<T>(w);
 #define TILESIM_EXACT_MATH_FLOAT_AND_DOUBLE(name, impl, ...)                                          \
   TILESIM_EXACT_MATH_ENTRY float name(float x) { return impl(x __VA_OPT__(, ) __VA_ARGS__); }   \
   TILESIM_EXACT_MATH_ENTRY double name(double x) { return impl(x __VA_OPT__(, ) __VA_ARGS__); }
+
+// The array entry points (expArray, ...): one loop over a whole tile, with an AVX-512 clone as well, where the
+// loop is vectorised (16 lanes per instruction: every step of the algorithms is an IEEE operation, an integer
+// operation or a select, rint included, as vrndscaleps). The same algorithm as the scalar entry point, operation
+// for operation; ExactMathClonesTest holds each array entry to the scalar one, bit for bit.
+#ifndef TILESIM_EXACT_MATH_ARRAY_ENTRY
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define TILESIM_EXACT_MATH_ARRAY_ENTRY __attribute__((flatten, target_clones("avx512f", "fma", "default")))
+#else
+#define TILESIM_EXACT_MATH_ARRAY_ENTRY
+#endif
+#endif
 
 // One rounding of a*b + c (fma.rn); round to the nearest integer, ties to even (cvt.rni).
 template <typename T> inline T fma(T a, T b, T c) { return std::fma(a, b, c); }
@@ -96,11 +109,15 @@ template <typename T> inline DoubleWord<T> fastTwoSum(T a, T b) {
   return {hi, b - (hi - a)};
 }
 
-// c[0] + c[1] x + ... + c[N-1] x^(N-1) by Horner's rule with fma, highest coefficient first.
-template <typename T, size_t N> inline T horner(const T (&c)[N], T x) {
+// c[0] + c[1] x + ... + c[N-1] x^(N-1) by Horner's rule with fma, highest coefficient first. Unrolled at compile
+// time (a fold over the coefficient indices): a loop left in the algorithm keeps a tile loop from vectorising.
+template <typename T, size_t N, size_t... I> inline T hornerSteps(const T (&c)[N], T x, std::index_sequence<I...>) {
   T sum = c[N - 1];
-  for (size_t i = N - 1; i-- > 0;) sum = fma(sum, x, c[i]);
+  ((sum = fma(sum, x, c[N - 2 - I])), ...);
   return sum;
+}
+template <typename T, size_t N> inline T horner(const T (&c)[N], T x) {
+  return hornerSteps(c, x, std::make_index_sequence<N - 1>{});
 }
 
 // The constants of ExactMathCoefficients.h for one element type.

@@ -2,6 +2,7 @@
 host tensor descriptors), waivers, KernelError's order, buffers by the memory views cover, per-thread options,
 validated options and environment, the TTIR disk cache. Oracles: NumPy, and the documented behaviour of Triton's
 own launcher (what a GPU launch binds, what it raises)."""
+import gc
 import os
 import subprocess
 import sys
@@ -192,6 +193,25 @@ def test_tuple_and_named_tuple_arguments():
     x, y = np.arange(16, dtype=np.int32), np.zeros(16, np.int32)
     with tilesim.interpret(threads=THREADS):
         named_tuple_kernel[(1,)](x, Config(double, 11, y), BLOCK=16)
+    np.testing.assert_array_equal(y, np.arange(16) * 2 + 11)
+
+
+def test_a_repeated_launch_leaves_no_reference_cycles():
+    # Cycles are freed only by Python's cycle collector, whose full collections walk every object of the process
+    # (tens of ms once torch is imported): a suite of small launches that each left a few spent more time in the
+    # collector than in the interpreter (the argument walks were recursive closures, one cycle per launch).
+    x, y = np.arange(16, dtype=np.int32), np.zeros(16, np.int32)
+    config = Config(double, 11, y)
+    with tilesim.interpret(threads=THREADS):
+        named_tuple_kernel[(1,)](x, config, BLOCK=16)  # compiled before counting
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(20):
+                named_tuple_kernel[(1,)](x, config, BLOCK=16)
+            assert gc.collect() == 0
+        finally:
+            gc.enable()
     np.testing.assert_array_equal(y, np.arange(16) * 2 + 11)
 
 

@@ -24,19 +24,21 @@ class Leaf:
 def flatten(bound: dict, signature: dict):
     """The leaves of a bound call that become kernel parameters, in parameter order."""
     leaves = []
-
-    def walk(label, value, kind):
-        if isinstance(kind, tuple):
-            fields = getattr(type(kind), "_fields", None)
-            for index, (item, item_kind) in enumerate(zip(value, kind)):
-                walk(f"{label}.{fields[index]}" if fields else f"{label}[{index}]", item, item_kind)
-        elif kind != "constexpr" and value is not None:
-            leaves.append(Leaf(label, value, kind))
-
     for name, value in bound.items():
         if name in signature:
-            walk(name, value, signature[name])
+            _walk(leaves, name, value, signature[name])
     return leaves
+
+
+# A module-level function, not a closure over itself: a recursive closure is a reference cycle that keeps every
+# launch's leaves (and the arrays they hold) alive until Python's cycle collector runs.
+def _walk(leaves: list, label: str, value, kind):
+    if isinstance(kind, tuple):
+        fields = getattr(type(kind), "_fields", None)
+        for index, (item, item_kind) in enumerate(zip(value, kind)):
+            _walk(leaves, f"{label}.{fields[index]}" if fields else f"{label}[{index}]", item, item_kind)
+    elif kind != "constexpr" and value is not None:
+        leaves.append(Leaf(label, value, kind))
 
 
 def _is_descriptor(kind: str) -> bool:

@@ -117,13 +117,17 @@ def _binder(fn):
 
 def wrap_arguments(args, kwargs, any_device=False):
     """Replaces numpy arrays / CPU tensors by ArrayViews (what Triton's binder can specialise); keeps the rest."""
-    def wrap(value):
-        if isinstance(value, tuple):  # tuples and NamedTuples, as Triton's binder walks them
-            items = [wrap(item) for item in value]
-            return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
-        view = _memory.view_of(value, any_device=any_device)
-        return view if view is not None else value
-    return [wrap(a) for a in args], {k: wrap(v) for k, v in kwargs.items()}
+    return [_wrap(a, any_device) for a in args], {k: _wrap(v, any_device) for k, v in kwargs.items()}
+
+
+# Module-level rather than a recursive closure, which would be a reference cycle per launch (freed only by
+# Python's cycle collector, whose full collections over a process that imported torch take tens of ms).
+def _wrap(value, any_device):
+    if isinstance(value, tuple):  # tuples and NamedTuples, as Triton's binder walks them
+        items = [_wrap(item, any_device) for item in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    view = _memory.view_of(value, any_device=any_device)
+    return view if view is not None else value
 
 
 _HASHABLE_OPTIONS = (int, float, str, bool, type(None))
@@ -141,19 +145,21 @@ def _cache_key(fn, specialization, options_kwargs):
 
 
 def _frozen_cache_key(fn, specialization, options_kwargs):
-    def freeze(value):
-        if isinstance(value, (list, tuple)):
-            return tuple(freeze(v) for v in value)
-        if isinstance(value, dict):
-            return tuple(sorted((k, freeze(v)) for k, v in value.items()))
-        if isinstance(value, _memory.ArrayView):
-            return ("view", str(value.dtype))
-        try:
-            hash(value)
-            return value
-        except TypeError:
-            return repr(value)
-    return (fn.cache_key, freeze(specialization), freeze(options_kwargs))
+    return (fn.cache_key, _freeze(specialization), _freeze(options_kwargs))
+
+
+def _freeze(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, _memory.ArrayView):
+        return ("view", str(value.dtype))
+    try:
+        hash(value)
+        return value
+    except TypeError:
+        return repr(value)
 
 
 def check_globals_unchanged(fn):

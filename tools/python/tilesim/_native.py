@@ -19,18 +19,9 @@ def _load_from(path: str):
     loader = importlib.machinery.ExtensionFileLoader("tilesim._tilesim", path)
     spec = importlib.util.spec_from_file_location("tilesim._tilesim", path, loader=loader)
     module = importlib.util.module_from_spec(spec)
-    # The interpreter's worker threads (GCC's OpenMP) should sleep between launches, not spin: a suite launches
-    # thousands of small kernels, and spinning workers take the cores the next launch's front end needs (a
-    # 2-98-program launch took 8-28 ms instead of 0.2 ms on a busy machine). libgomp reads OMP_WAIT_POLICY once,
-    # when it is loaded, so the variable is set for that moment only: other OpenMP runtimes the process loads
-    # later (torch bundles its own) see the user's environment. A value the user set is kept.
-    previous = os.environ.get("OMP_WAIT_POLICY")
-    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-    try:
-        loader.exec_module(module)
-    finally:
-        if previous is None:
-            os.environ.pop("OMP_WAIT_POLICY", None)
+    # The interpreter's worker threads (interpreter/ProgramPool.h) sleep on a condition variable between launches
+    # and a launch never waits for one that has not started, so nothing here tunes threads (no OMP_WAIT_POLICY).
+    loader.exec_module(module)
     sys.modules["tilesim._tilesim"] = module
     return module
 
