@@ -18,11 +18,15 @@ struct TypeStorage {
   std::vector<int64_t> shape;   // tensors
   std::vector<Type> children;   // pointee / element / function inputs then results
   size_t numInputs = 0;         // functions
+  Encoding encoding;            // tensors (layout) and memory descriptors (shared encoding)
+  Encoding memorySpace;         // memory descriptors
+  bool mutableMemory = false;   // memory descriptors
 };
 
 namespace {
 
-using Key = std::tuple<int, int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t>;
+using Key = std::tuple<int, int, int, int, std::vector<int64_t>, std::vector<const void*>, size_t, const void*,
+                       const void*, bool>;
 
 struct Uniquer {
   std::mutex mutex;
@@ -41,7 +45,8 @@ const TypeStorage* intern(TypeStorage proto) {
   std::vector<const void*> children;
   for (Type child : proto.children) children.push_back(child.opaque());
   Key key{static_cast<int>(proto.kind), static_cast<int>(proto.scalar), static_cast<int>(proto.signedness),
-          proto.addressSpace, proto.shape, children, proto.numInputs};
+          proto.addressSpace, proto.shape, children, proto.numInputs, proto.encoding.opaque(),
+          proto.memorySpace.opaque(), proto.mutableMemory};
   // Engines build the same few types over and over on every thread: look in this thread's cache first so
   // the global lock is taken once per distinct type per thread.
   thread_local std::map<Key, const TypeStorage*> cache;
@@ -127,6 +132,68 @@ Type Type::tensor(std::span<const int64_t> shape, Type element) {
   return Type(detail::intern(std::move(proto)));
 }
 
+Type Type::tensor(std::span<const int64_t> shape, Type element, Encoding encoding) {
+  TILESIM_ASSERT(element.isValid() && !element.isTensor(), "tensor of an invalid or tensor type");
+  TypeStorage proto;
+  proto.kind = Kind::Tensor;
+  proto.shape.assign(shape.begin(), shape.end());
+  proto.children = {element};
+  proto.encoding = encoding;
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type Type::memDesc(std::span<const int64_t> shape, Type element, Encoding encoding, Encoding memorySpace,
+                   bool mutableMemory) {
+  TILESIM_ASSERT(element.isScalar(), "memory descriptor of a non-scalar element");
+  TypeStorage proto;
+  proto.kind = Kind::MemDesc;
+  proto.children = {tensor(shape, element, encoding)};
+  proto.memorySpace = memorySpace;
+  proto.mutableMemory = mutableMemory;
+  return Type(detail::intern(std::move(proto)));
+}
+
+Type Type::asyncToken() {
+  TypeStorage proto;
+  proto.kind = Kind::AsyncToken;
+  return Type(detail::intern(std::move(proto)));
+}
+
+Encoding Type::encoding() const {
+  if (isTensor()) return storage_->encoding;
+  if (isMemDesc()) return storage_->children[0].encoding();
+  return Encoding();
+}
+
+Type Type::withoutEncoding() const {
+  switch (kind()) {
+    case Kind::Tensor: return storage_->encoding.isValid() || element().isPointer() ? tensor(shape(), element().withoutEncoding()) : *this;
+    case Kind::Pointer: return pointer(pointee().withoutEncoding(), addressSpace());
+    case Kind::TensorDesc: return tensorDesc(descBlock().withoutEncoding());
+    case Kind::MemDesc:
+      return memDesc(memDescTensor().shape(), memDescTensor().element(), Encoding(), Encoding(), isMutableMemory());
+    case Kind::Invalid:
+    case Kind::Scalar:
+    case Kind::Function:
+    case Kind::AsyncToken: return *this;
+  }
+  TILESIM_UNREACHABLE("bad Type::Kind");
+}
+
+Type Type::withEncoding(Encoding newEncoding) const {
+  TILESIM_ASSERT(isTensor(), "withEncoding() of non-tensor type " + str());
+  return tensor(shape(), element(), newEncoding);
+}
+
+Type Type::memDescTensor() const {
+  TILESIM_ASSERT(isMemDesc(), "memDescTensor() of non-memdesc type " + str());
+  return storage_->children[0];
+}
+
+Encoding Type::memorySpace() const { return isMemDesc() ? storage_->memorySpace : Encoding(); }
+
+bool Type::isMutableMemory() const { return isMemDesc() && storage_->mutableMemory; }
+
 Type Type::tensor(std::initializer_list<int64_t> shape, Type element) {
   return tensor(std::span<const int64_t>(shape.begin(), shape.size()), element);
 }
@@ -211,7 +278,7 @@ int64_t Type::numElements() const {
 }
 
 Type Type::withElement(Type newElement) const {
-  return isTensor() ? tensor(shape(), newElement) : newElement;
+  return isTensor() ? tensor(shape(), newElement, storage_->encoding) : newElement;
 }
 
 Type Type::withShape(std::span<const int64_t> newShape) const { return tensor(newShape, element()); }
@@ -251,8 +318,21 @@ std::string Type::str() const {
     case Kind::Tensor: {
       std::string s = "tensor<" + shapeString(shape());
       if (!shape().empty()) s += 'x';
-      return s + element().str() + ">";
+      s += element().str();
+      if (storage_->encoding.isValid()) s += ", " + storage_->encoding.reference();
+      return s + ">";
     }
+    case Kind::MemDesc: {
+      Type held = memDescTensor();
+      std::string s = "!ttg.memdesc<" + shapeString(held.shape());
+      if (!held.shape().empty()) s += 'x';
+      s += held.element().str();
+      if (held.encoding().isValid()) s += ", " + held.encoding().reference();
+      if (memorySpace().isValid()) s += ", " + memorySpace().reference();
+      if (isMutableMemory()) s += ", mutable";
+      return s + ">";
+    }
+    case Kind::AsyncToken: return "!ttg.async.token";
     case Kind::TensorDesc: return "!tt.tensordesc<" + descBlock().str() + ">";
     case Kind::Function: {
       std::string s = "(";
