@@ -135,7 +135,19 @@ void executeWarpGroupDot(Executor& executor, const Operation& op, Executor::Fram
   std::string error;
   MutableTileRef result = evalDot(op, *a, *b, *c, executor.context().options.profile, &error);
   if (!result) executor.trap(Report::Kind::Unsupported, op, error);
-  ++executor.sharedMemory().pendingDots;
+  SharedMemoryState& state = executor.sharedMemory();
+  ++state.pendingDots;
+  if (WarpGroupDotView{op}.isAsync()) {  // its shared operands stay read until a warp_group_dot_wait retires it
+    const int64_t serial = state.dotsIssued++;
+    for (size_t i = 0; i < 2; ++i) {
+      if (!op.operand(i)->type.isMemDesc()) continue;
+      const SharedMemoryView& view = viewOf(*executor.get(frame, op.operand(i)));
+      const std::vector<int64_t> elements = viewElements(view);
+      if (elements.empty()) continue;
+      const auto [low, high] = std::minmax_element(elements.begin(), elements.end());
+      state.dotReads.push_back(DotRead{&op, serial, view.allocation, *low, *high});
+    }
+  }
   executor.set(frame, op.result(), result);
 }
 
@@ -187,6 +199,9 @@ void executeHopperOp(Executor& executor, const Operation& op, Executor::Frame& f
     case HopperOp::TTNGWarpGroupDotWait: {
       SharedMemoryState& state = executor.sharedMemory();
       state.pendingDots = std::min(state.pendingDots, PendingsView{op}.pendings());
+      // wgmma.wait_group N: every dot but the N newest has completed and no longer reads its operands.
+      state.dotsRetired = std::max(state.dotsRetired, state.dotsIssued - PendingsView{op}.pendings());
+      std::erase_if(state.dotReads, [&](const DotRead& read) { return read.serial < state.dotsRetired; });
       for (size_t i = 0; i < op.numOperands(); ++i) executor.set(frame, op.results[i].get(), executor.get(frame, op.operand(i)));
       return;
     }

@@ -111,6 +111,19 @@ void completeCopy(Executor& executor, size_t index) {
   copy.data.reset();
 }
 
+void checkNoDotReads(Executor& executor, const Operation& op, int64_t allocation, const std::vector<int64_t>& elements) {
+  const SharedMemoryState& state = executor.sharedMemory();
+  if (state.dotReads.empty() || elements.empty()) return;
+  const auto [low, high] = std::minmax_element(elements.begin(), elements.end());
+  for (const DotRead& read : state.dotReads)
+    if (read.allocation == allocation && *low <= read.last && read.first <= *high) {
+      executor.report(Report::Kind::AsyncHazard, op, nullptr, -1,
+                      "writes shared memory that " + std::string(read.op->name()) + " at line " +
+                          std::to_string(read.op->textPos.line) + " may still be reading (no warp_group_dot_wait retired it)");
+      return;
+    }
+}
+
 size_t issueCopy(Executor& executor, const Operation& op, const SharedMemoryView& destination, TileRef data) {
   SharedMemoryState& state = executor.sharedMemory();
   SharedAllocation& allocation = liveAllocation(executor, op, destination);
@@ -118,6 +131,7 @@ size_t issueCopy(Executor& executor, const Operation& op, const SharedMemoryView
   copy.op = &op;
   copy.allocation = destination.allocation;
   copy.elements = viewElements(destination);
+  checkNoDotReads(executor, op, destination.allocation, copy.elements);  // the copy may land at any time from now
   copy.data = std::move(data);
   TILESIM_ASSERT(static_cast<int64_t>(copy.elements.size()) == copy.data->size(), "async copy of another shape");
   const size_t index = state.copies.size();
@@ -242,6 +256,7 @@ void executeSharedMemoryOp(Executor& executor, const Operation& op, Executor::Fr
                               std::to_string(copy.textPos.line) + " is still copying into");
           break;
         }
+      checkNoDotReads(executor, op, view.allocation, elements);
       writeElements(allocation, elements, *executor.get(frame, op.operand(0)));
       return;
     }

@@ -51,6 +51,15 @@ struct MBarrier {
   bool valid = false;          // init_barrier .. inval_barrier
 };
 
+// The shared memory an async ttng.warp_group_dot reads until a warp_group_dot_wait retires it: the element range
+// [first, last] of one allocation (views are contiguous buffers, transposed or not).
+struct DotRead {
+  const Operation* op = nullptr;
+  int64_t serial = 0;  // the dot's issue number in the program
+  int64_t allocation = -1;
+  int64_t first = 0, last = -1;
+};
+
 struct SharedMemoryState {
   std::vector<SharedAllocation> allocations;
   std::vector<PendingCopy> copies;
@@ -58,12 +67,19 @@ struct SharedMemoryState {
   int64_t completedGroups = 0;  // groups 0 .. completedGroups-1 have completed
   std::map<std::pair<int64_t, int64_t>, MBarrier> barriers;  // by (allocation, element)
   int64_t pendingDots = 0;      // ttng.warp_group_dot issued and not yet waited for
+  int64_t dotsIssued = 0;       // async warp_group_dots so far; dots below `dotsRetired` have completed
+  int64_t dotsRetired = 0;
+  std::vector<DotRead> dotReads;  // of the dots not yet retired
   // ttg.global_scratch_alloc gives addresses no buffer owns (tensor maps are the only thing written there);
   // ttng.tensormap_create keeps the map it writes here, ttng.reinterpret_tensor_descriptor reads it back.
   uint64_t scratchUsed = 0;
   std::map<uint64_t, TensorDescriptor> tensorMaps;
   void reset() {
-    if (allocations.empty() && copies.empty() && barriers.empty() && tensorMaps.empty() && scratchUsed == 0) return;
+    if (allocations.empty() && copies.empty() && barriers.empty() && tensorMaps.empty() && scratchUsed == 0 &&
+        dotsIssued == 0)
+      return;
+    dotReads.clear();
+    dotsIssued = dotsRetired = 0;
     allocations.clear();
     copies.clear();
     barriers.clear();

@@ -22,6 +22,9 @@ TileRef readView(Executor& executor, const Operation& op, const Tile& memory, Ty
 // Records an async copy of `data` into `destination` (written by completeCopy); returns its index.
 size_t issueCopy(Executor& executor, const Operation& op, const SharedMemoryView& destination, TileRef data);
 void completeCopy(Executor& executor, size_t index);
+// The second pipelining hazard: `op` is about to write (or start an async write of) these elements while an
+// async warp_group_dot not yet retired by a wait reads them: one async-hazard report naming the dot's line.
+void checkNoDotReads(Executor& executor, const Operation& op, int64_t allocation, const std::vector<int64_t>& elements);
 
 }  // namespace tilesim::shared
 

@@ -168,5 +168,51 @@ TEST(EngineTtgir, MbarrierExpectingBytesNoCopyDeliversIsADeadlock) {
   EXPECT_NE(result.reports[0].message.find("256 transaction byte(s) missing"), std::string::npos) << result.reports[0].message;
 }
 
+// An async warp_group_dot reads %a from shared memory until a warp_group_dot_wait retires it; the local_store
+// into %a comes before (WAIT_FIRST) or after (WAIT_LAST) that wait.
+const std::string kDotKernel = R"(#blocked = #ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 16, 16]}>
+#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16}>
+#smem = #ttg.shared_memory
+module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @dot(%y_ptr: !tt.ptr<f32>) {
+    %one = arith.constant dense<1.000000e+00> : tensor<64x16xf16, #blocked>
+    %two = arith.constant dense<2.000000e+00> : tensor<64x16xf16, #blocked>
+    %bone = arith.constant dense<1.000000e+00> : tensor<16x16xf16, #blocked>
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x16xf32, #mma>
+    %a = ttg.local_alloc %one : (tensor<64x16xf16, #blocked>) -> !ttg.memdesc<64x16xf16, #shared, #smem, mutable>
+    %b = ttg.local_alloc %bone : (tensor<16x16xf16, #blocked>) -> !ttg.memdesc<16x16xf16, #shared, #smem, mutable>
+    %d = ttng.warp_group_dot %a, %b, %acc {inputPrecision = 0 : i32, isAsync = true} : !ttg.memdesc<64x16xf16, #shared, #smem, mutable> * !ttg.memdesc<16x16xf16, #shared, #smem, mutable> -> tensor<64x16xf32, #mma>
+    WAIT_FIRST
+    ttg.local_store %two, %a : tensor<64x16xf16, #blocked> -> !ttg.memdesc<64x16xf16, #shared, #smem, mutable>
+    WAIT_LAST
+    tt.return
+  }
+}
+)";
+
+LaunchResult runDot(bool waitFirst, std::string* text) {
+  const std::string wait = "%w:3 = ttng.warp_group_dot_wait %d, %a, %b {pendings = 0 : i32} : tensor<64x16xf32, #mma>, "
+                           "!ttg.memdesc<64x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>";
+  *text = kDotKernel;
+  text->replace(text->find("WAIT_FIRST"), 10, waitFirst ? wait : "");
+  text->replace(text->find("WAIT_LAST"), 9, waitFirst ? "" : wait);
+  KernelRun run(*text);
+  run.buffer("y_ptr", ScalarKind::F32, std::vector<float>{0.0f});
+  return run.run();
+}
+
+TEST(EngineTtgir, OverwritingWhatAnInFlightDotReadsIsAnAsyncHazard) {
+  std::string text;
+  LaunchResult early = runDot(/*waitFirst=*/false, &text);
+  ASSERT_EQ(early.total(Report::Kind::AsyncHazard), 1) << describe(early);
+  EXPECT_EQ(early.reports[0].op, "ttg.local_store");
+  EXPECT_EQ(early.reports[0].ttirPos.line, lineOf(text, "ttg.local_store"));
+  EXPECT_NE(early.reports[0].message.find("ttng.warp_group_dot at line " + std::to_string(lineOf(text, "%d = ttng.warp_group_dot"))),
+            std::string::npos) << early.reports[0].message;
+  LaunchResult retired = runDot(/*waitFirst=*/true, &text);
+  EXPECT_TRUE(retired.reports.empty()) << describe(retired);
+}
+
 }  // namespace
 }  // namespace tilesim::enginetest
