@@ -284,6 +284,26 @@ std::optional<Diagnostic> targetTooOld(const Function& kernel, int version, cons
   return found;
 }
 
+// TTGIR is parsed, verified and run by the interpreter, but not lowered yet (issue 23): the first ttg/ttng op,
+// or an encoded tensor type, as a diagnostic instead of a lowering that would misread it.
+std::optional<Diagnostic> ttgirNotLowered(const Module& module, const Function& kernel) {
+  std::optional<Diagnostic> ttgOp, encoded;
+  walk(*kernel.op(), [&](const Operation& op) {
+    const OpFamily family = opFamily(op.kind);
+    const std::string where = std::string(op.name()) + " at " + std::to_string(op.textPos.line);
+    if (!ttgOp && (family == OpFamily::SharedMemory || family == OpFamily::Hopper))
+      ttgOp = Diagnostic{op.textPos, "TTGIR ops are not lowered by the GPU backend yet: " + where + " (run it with --engine interp)"};
+    for (size_t r = 0; r < op.numResults() && !encoded; ++r)
+      if (op.result(r)->type.encoding().isValid())
+        encoded = Diagnostic{op.textPos, "TTGIR layouts are not lowered by the GPU backend yet: " + where + " (run it with --engine interp)"};
+  });
+  if (ttgOp) return ttgOp;
+  if (encoded) return encoded;
+  if (module.isTTGIR())
+    return Diagnostic{kernel.op()->textPos, "TTGIR modules (ttg.* module attributes) are not lowered by the GPU backend yet"};
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<Stage> parseStage(std::string_view name) {
@@ -334,6 +354,10 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   CompileResult result;
   if (!smVersion(options.sm)) {
     result.diagnostics.push_back({{}, "unknown NVPTX target '" + options.sm + "' (expected sm_XY, e.g. sm_80, sm_90a)"});
+    return result;
+  }
+  if (std::optional<Diagnostic> ttgir = ttgirNotLowered(module, kernel)) {
+    result.diagnostics.push_back(*ttgir);
     return result;
   }
   if (std::optional<Diagnostic> tooOld = targetTooOld(kernel, *smVersion(options.sm), options.sm)) {

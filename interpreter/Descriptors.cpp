@@ -50,7 +50,11 @@ class BlockWalk {
       start_.push_back(executor.get(frame, op.operand(2))->signedAt(0));
       indexUndefined_ = laneUndefined(*executor.get(frame, op.operand(2)), 0);
     } else {
-      const size_t count = op.kind == OpKind::TTDescriptorStore ? op.numOperands() - 2 : op.numOperands() - 1;
+      // The coordinates follow the descriptor; after them: a stored value, or (TMA load) destination, barrier, pred.
+      const size_t after = op.kind == OpKind::TTDescriptorStore || op.kind == OpKind::TTNGAsyncTMACopyLocalToGlobal ? 1
+                           : op.kind == OpKind::TTNGAsyncTMACopyGlobalToLocal                                   ? 3
+                                                                                                                : 0;
+      const size_t count = op.numOperands() - 1 - after;
       for (size_t d = 0; d < count; ++d) {
         const Tile& index = *executor.get(frame, op.operand(1 + d));
         start_.push_back(index.signedAt(0));
@@ -88,10 +92,11 @@ class BlockWalk {
   bool indexUndefined_ = false;
 };
 
-void descriptorLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
+}  // namespace
+
+MutableTileRef loadDescriptorBlock(Executor& executor, const Operation& op, Executor::Frame& frame, Type resultType) {
   MemoryAccessor memory(executor, op);
   const TensorDescriptor& desc = *executor.get(frame, op.operand(0))->as<TensorDescriptor>();
-  Type resultType = op.result()->type;
   MutableTileRef result = makeTile(resultType);
   const int bytes = result->elementBytes();
   const BlockWalk walk(executor, op, frame, desc, resultType.shape());
@@ -118,13 +123,12 @@ void descriptorLoad(Executor& executor, const Operation& op, Executor::Frame& fr
       if (bound != 0) result->mutableErrorBounds()[lane] = bound;
     }
   }
-  executor.set(frame, op.result(), result);
+  return result;
 }
 
-void descriptorStore(Executor& executor, const Operation& op, Executor::Frame& frame) {
+void storeDescriptorBlock(Executor& executor, const Operation& op, Executor::Frame& frame, const Tile& values) {
   MemoryAccessor memory(executor, op);
   const TensorDescriptor& desc = *executor.get(frame, op.operand(0))->as<TensorDescriptor>();
-  const Tile& values = *executor.get(frame, op.operand(op.numOperands() - 1));
   const int bytes = values.elementBytes();
   const BlockWalk walk(executor, op, frame, desc, values.shape());
   const Memory& addressSpace = *executor.context().memory;
@@ -147,6 +151,16 @@ void descriptorStore(Executor& executor, const Operation& op, Executor::Frame& f
     if (addressSpace.errorBoundsEnabled())
       buffer->errorBound[offset / buffer->elementBytes] = valueBounds ? valueBounds[lane] : 0.0;
   }
+}
+
+namespace {
+
+void descriptorLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  executor.set(frame, op.result(), loadDescriptorBlock(executor, op, frame, op.result()->type));
+}
+
+void descriptorStore(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  storeDescriptorBlock(executor, op, frame, *executor.get(frame, op.operand(op.numOperands() - 1)));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 // f32, plain loops for i8 and f64), the triton profile's error bounds and undefined-lane propagation.
 #include "interpreter/Dot.h"
 
+#include "ir/OpAttributes.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -307,6 +309,10 @@ MutableTileRef dotFloat(const Operation& op, const Tile& a, const Tile& b, const
 }  // namespace
 
 bool dotInputPrecision(const Operation& op, InputPrecision* precision, std::string* error) {
+  if (op.kind == OpKind::TTNGWarpGroupDot) {  // Triton prints its enum number there (`inputPrecision = 0 : i32`)
+    *precision = WarpGroupDotView{op}.inputPrecision();
+    return true;
+  }
   std::string word = op.keywordAttr(kInputPrecisionAttr, "ieee");
   if (std::optional<InputPrecision> parsed = parseInputPrecision(word)) {
     *precision = *parsed;

@@ -218,6 +218,7 @@ double intArithBound(IntArithOp op, const Lane& l) {
     // when the kernel also divides; i64 division takes a 32-bit path when the operands fit), so real Triton
     // output for them varies with the surrounding code: any value is accepted (docs/semantics.md).
     case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithCeilDivSI:
     case IntArithOp::ArithDivUI:
     case IntArithOp::ArithRemSI:
     case IntArithOp::ArithRemUI: return l.y == 0 || l.ex + l.ey > 0 ? kInf : 0.0;

@@ -83,6 +83,7 @@ MutableTileRef evalTyped(const Operation& op, Operands operands) {
     case IntArithOp::ArithDivUI: binaryLoop<U, IsBool>(a, b, *result, divUnsigned<U>); break;
     case IntArithOp::ArithRemSI: binaryLoop<U, IsBool>(a, b, *result, remSigned<U>); break;
     case IntArithOp::ArithRemUI: binaryLoop<U, IsBool>(a, b, *result, remUnsigned<U>); break;
+    case IntArithOp::ArithCeilDivSI: binaryLoop<U, IsBool>(a, b, *result, ceilDivSigned<U>); break;
     case IntArithOp::ArithAndI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x & y); }); break;
     case IntArithOp::ArithOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x | y); }); break;
     case IntArithOp::ArithXOrI: binaryLoop<U, IsBool>(a, b, *result, [](U x, U y) { return static_cast<U>(x ^ y); }); break;

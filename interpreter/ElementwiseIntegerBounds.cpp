@@ -95,6 +95,7 @@ U integerLane(IntArithOp kind, U a, U b) {
     case IntArithOp::ArithDivUI: return divUnsigned<U>(a, b);
     case IntArithOp::ArithRemSI: return remSigned<U>(a, b);
     case IntArithOp::ArithRemUI: return remUnsigned<U>(a, b);
+    case IntArithOp::ArithCeilDivSI: return ceilDivSigned<U>(a, b);
     case IntArithOp::TTMulhiUI: return mulHighUnsigned<U>(a, b);
     case IntArithOp::MathAbsI: return absWrap<U>(a);
   }
@@ -119,7 +120,7 @@ double enumeratedIntegerBound(IntArithOp kind, uint64_t a, uint64_t b, int width
   const int64_t ra = static_cast<int64_t>(std::floor(ea)), rb = unary ? 0 : static_cast<int64_t>(std::floor(eb));
   if ((2 * ra + 1) * (2 * rb + 1) > 64) return kInf;
   const uint64_t mask = widthMask(width);
-  const bool divides = kind == IntArithOp::ArithDivSI || kind == IntArithOp::ArithDivUI ||
+  const bool divides = kind == IntArithOp::ArithDivSI || kind == IntArithOp::ArithDivUI || kind == IntArithOp::ArithCeilDivSI ||
                        kind == IntArithOp::ArithRemSI || kind == IntArithOp::ArithRemUI;
   const bool shifts = kind == IntArithOp::ArithShLI || kind == IntArithOp::ArithShRSI || kind == IntArithOp::ArithShRUI;
   double worst = 0;
@@ -149,6 +150,7 @@ std::optional<double> intArithLaneBound(IntArithOp kind, Operands operands, cons
       return std::isnan(bound) ? kInf : bound;
     }
     case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithCeilDivSI:
     case IntArithOp::ArithDivUI:
     case IntArithOp::ArithRemSI:
     case IntArithOp::ArithRemUI:

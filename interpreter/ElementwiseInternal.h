@@ -88,7 +88,9 @@ decltype(auto) visitElementwiseFamily(OpKind kind, Visit&& visit) {
     case OpFamily::ControlFlow:
     case OpFamily::Function:
     case OpFamily::Terminator:
-    case OpFamily::Debug: break;
+    case OpFamily::Debug:
+    case OpFamily::SharedMemory:
+    case OpFamily::Hopper: break;
   }
   TILESIM_UNREACHABLE("visitElementwiseFamily: not an elementwise op");
 }

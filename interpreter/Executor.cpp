@@ -197,6 +197,7 @@ void Executor::runProgram(std::array<int64_t, 3> programId, int64_t linearId, Pr
   heldLockList_.clear();
   heldIdentities_.clear();
   pendingAccesses_.clear();
+  sharedMemory_.reset();
   try {
     Frame frame;
     frame.values.resize(context_.kernel.numValues);
@@ -337,6 +338,8 @@ void Executor::executeOp(const Operation& op, Frame& frame) {
         case DebugOp::GPUBarrier: barrier(); return;  // a program runs its ops in order; it covers lock accesses
       }
       break;
+    case OpFamily::SharedMemory: executeSharedMemoryOp(*this, op, frame); return;
+    case OpFamily::Hopper: executeHopperOp(*this, op, frame); return;
     case OpFamily::Terminator: TILESIM_UNREACHABLE("terminators and branches are handled by runBlock");
   }
   TILESIM_UNREACHABLE("bad OpKind");

@@ -21,6 +21,7 @@
 
 #include "interpreter/Interpreter.h"
 #include "interpreter/Memory.h"
+#include "interpreter/SharedMemory.h"
 #include "interpreter/Tile.h"
 #include "ir/IR.h"
 
@@ -173,6 +174,8 @@ class Executor {
   }
   void logOverflow() { log_->overflow = true; }
   void barrier();  // gpu.barrier: every pending access is now ordered before the program's next release
+  // TTGIR: this program's shared memory, async copies and mbarriers (interpreter/SharedMemory.h).
+  SharedMemoryState& sharedMemory() { return sharedMemory_; }
   void noteOutOfMemory(std::array<int64_t, 3> programId) {
     sink_.outOfMemory = true;
     sink_.outOfMemoryProgram = programId;
@@ -226,6 +229,7 @@ class Executor {
   AccessLog* log_ = nullptr;  // race-log mode: this thread's log
   std::vector<AccessRecord> pending_;  // the current op's accesses (race-log mode)
   std::vector<uint64_t> coverBits_;    // flushAccessesSlow's scratch
+  SharedMemoryState sharedMemory_;     // reset by runProgram
   void flushAccessesSlow();
   void appendToLog(const AccessRecord& record);
 };
@@ -255,11 +259,21 @@ void executeMemoryOp(Executor& executor, const Operation& op, Executor::Frame& f
 // tt.make_tensor_descriptor, tt.descriptor_load/store/gather/scatter (Descriptors.cpp)
 void executeMakeTensorDescriptor(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeDescriptorAccess(Executor& executor, const Operation& op, Executor::Frame& frame);
+// The block at the op's coordinates (operand 0 is the descriptor, the coordinates follow), shared with the TMA
+// copies of HopperOps.cpp; reports name `op`.
+MutableTileRef loadDescriptorBlock(Executor& executor, const Operation& op, Executor::Frame& frame, Type resultType);
+void storeDescriptorBlock(Executor& executor, const Operation& op, Executor::Frame& frame, const Tile& values);
 // tt.bitcast (Cast family) whose result is a pointer: copies the bits, like tt.int_to_ptr. MemoryOps.cpp.
 void executePointerBitcast(Executor& executor, const Operation& op, Executor::Frame& frame);
 void executeAtomic(Executor& executor, const Operation& op, Executor::Frame& frame);      // Atomics.cpp
 void executeReduceScan(Executor& executor, const Operation& op, Executor::Frame& frame);  // ReduceScan.cpp
 void executeDot(Executor& executor, const Operation& op, Executor::Frame& frame);         // Dot.cpp
+// TTGIR (issue 23): the SharedMemory family (SharedMemory.cpp) and the Hopper family (HopperOps.cpp).
+void executeSharedMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame);
+void executeHopperOp(Executor& executor, const Operation& op, Executor::Frame& frame);
+// tt.load's lanes (MemoryOps.cpp), shared with ttg.async_copy_global_to_local: reports name `op`.
+MutableTileRef loadThroughPointers(Executor& executor, const Operation& op, const Tile& pointers, const Tile* mask,
+                                   const Tile* other, Type resultType);
 // tt.elementwise_inline_asm (External family): the exact PTX subset of interpreter/ptx/. InlineAsm.cpp.
 void executeInlineAsm(Executor& executor, const Operation& op, Executor::Frame& frame);
 

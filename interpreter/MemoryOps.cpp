@@ -275,12 +275,11 @@ inline Buffer* laneBuffer(MemoryAccessor& memory, const Memory& addressSpace, bo
                         writing);
 }
 
-void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
+}  // namespace
+
+MutableTileRef loadThroughPointers(Executor& executor, const Operation& op, const Tile& pointers, const Tile* mask,
+                                   const Tile* other, Type resultType) {
   MemoryAccessor memory(executor, op);
-  const Tile& pointers = *executor.get(frame, op.operand(0));
-  const Tile* mask = op.numOperands() > 1 ? executor.get(frame, op.operand(1)).get() : nullptr;
-  const Tile* other = op.numOperands() > 2 ? executor.get(frame, op.operand(2)).get() : nullptr;
-  Type resultType = op.result()->type;
   MutableTileRef result = makeTile(resultType);
   const int bytes = result->elementBytes();
   const int64_t n = result->size();
@@ -301,16 +300,14 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
     noteContiguous(memory, executor, &pointers, whole, n, bytes, /*write=*/false);
     if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
       for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
-    executor.set(frame, op.result(), result);
-    return;
+    return result;
   }
   if (StridedAccess strided = stridedAccess(source, pointers, n, bytes, addressSpace, executor.checks()); strided.first.buffer) {
     moveStrided(strided, bytes, out, /*toTile=*/true);
     logStrided(executor, strided, bytes, /*write=*/false);
     if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
       for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
-    executor.set(frame, op.result(), result);
-    return;
+    return result;
   }
   for (int64_t lane = 0; lane < n; ++lane) {
     if (source.undefinedMask && source.undefinedMask[source.maskIsScalar ? 0 : lane])
@@ -361,7 +358,16 @@ void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame
       if (laneUncertainty(pointers, mask, source, lane) > 0) (bounds ? bounds : bounds = result->mutableErrorBounds())[lane] = INFINITY;
   if (resultType.element().isScalar() && resultType.scalarKind() == ScalarKind::I1)
     for (int64_t lane = 0; lane < n; ++lane) out[lane] = out[lane] != 0;
-  executor.set(frame, op.result(), result);
+  return result;
+}
+
+namespace {
+
+void executeLoad(Executor& executor, const Operation& op, Executor::Frame& frame) {
+  const Tile& pointers = *executor.get(frame, op.operand(0));
+  const Tile* mask = op.numOperands() > 1 ? executor.get(frame, op.operand(1)).get() : nullptr;
+  const Tile* other = op.numOperands() > 2 ? executor.get(frame, op.operand(2)).get() : nullptr;
+  executor.set(frame, op.result(), loadThroughPointers(executor, op, pointers, mask, other, op.result()->type));
 }
 
 void executeStore(Executor& executor, const Operation& op, Executor::Frame& frame) {

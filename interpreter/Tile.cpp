@@ -8,6 +8,8 @@
 namespace tilesim {
 
 int tileElementBytes(Type type) {
+  if (type.isMemDesc()) return sizeof(SharedMemoryView);
+  if (type.isAsyncToken()) return 8;
   Type element = type.element();
   if (element.isBlockPointer()) return sizeof(BlockPointer);
   if (element.isTensorDesc()) return sizeof(TensorDescriptor);

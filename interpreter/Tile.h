@@ -4,6 +4,7 @@
 //   f32 -> float  f64 -> double  pointers -> uint64_t addresses in the launch's address space (Memory.h)
 //   block pointers (!tt.ptr<tensor<...>>) -> BlockPointer (below), one per tile
 //   tensor descriptors (!tt.tensordesc<...>) -> TensorDescriptor (below), one per tile
+//   memory descriptors (!ttg.memdesc<...>) -> SharedMemoryView (below); async tokens -> one uint64_t
 // Two optional per-lane shadows travel with the data and move through every data-movement op:
 //   undefined: 1 where the lane holds an undefined value (a masked load without `other`, ub.poison);
 //   errorBound: the largest absolute difference the real GPU may show for this lane under the `triton` float
@@ -40,6 +41,18 @@ struct TensorDescriptor {
   int padding = 1;    // out-of-shape elements of a load: 1 = zero, 2 = NaN
   int64_t shape[kMaxDescriptorRank] = {};    // elements per dim (i32 in the IR)
   int64_t strides[kMaxDescriptorRank] = {};  // in elements (i64 in the IR); the last is 1
+};
+
+// What a TTGIR memory descriptor (!ttg.memdesc) is at run time: a strided view of one of the program's
+// shared-memory allocations (interpreter/SharedMemory.h), one per tile. An !ttg.async.token is a tile of one
+// 64-bit number (the copy or group it stands for; only the ops' order matters to the interpreter).
+constexpr int kMaxSharedMemoryRank = 6;
+struct SharedMemoryView {
+  int64_t allocation = -1;  // index into the program's allocations
+  int64_t offset = 0;       // element offset of [0, ..., 0] in the allocation
+  int rank = 0;
+  int64_t shape[kMaxSharedMemoryRank] = {};
+  int64_t strides[kMaxSharedMemoryRank] = {};  // in elements
 };
 
 // Bytes per element of a tile of `type` (i1 -> 1, pointers -> 8, block pointers -> sizeof(BlockPointer)).

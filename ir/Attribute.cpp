@@ -51,6 +51,14 @@ Attribute Attribute::string(std::string value) {
   return a;
 }
 
+Attribute Attribute::encodingAttr(Encoding encoding) {
+  TILESIM_ASSERT(encoding.isValid(), "an invalid encoding as an attribute");
+  Attribute a;
+  a.kind_ = Kind::Encoding;
+  a.encoding_ = encoding;
+  return a;
+}
+
 Attribute Attribute::typeAttr(Type type) {
   Attribute a;
   a.kind_ = Kind::TypeAttr;
@@ -111,7 +119,7 @@ const std::vector<NamedAttribute>& Attribute::entries() const {
 
 bool Attribute::operator==(const Attribute& other) const {
   if (kind_ != other.kind_ || type_ != other.type_ || int_ != other.int_ || text_ != other.text_ ||
-      ints_ != other.ints_ || bits_ != other.bits_ || elements_ != other.elements_)
+      ints_ != other.ints_ || bits_ != other.bits_ || elements_ != other.elements_ || encoding_ != other.encoding_)
     return false;
   return entries() == other.entries();
 }

@@ -32,6 +32,7 @@ class Attribute {
     Dense,       // dense<...> : tensor<...>   (splat or one value per element, raw bits)
     Array,       // [a, b, c]
     Dictionary,  // {a = 1, b = 2}
+    Encoding,    // a TTGIR layout or shared encoding (ir/Encoding.h): #blocked, #ttg.slice<{...}>
   };
 
   Attribute() = default;
@@ -49,6 +50,7 @@ class Attribute {
   static Attribute dense(Type tensorType, std::vector<uint64_t> elementBits);
   static Attribute array(std::vector<Attribute> elements);
   static Attribute dictionary(std::vector<NamedAttribute> entries);
+  static Attribute encodingAttr(Encoding encoding);
 
   Kind kind() const { return kind_; }
   bool isValid() const { return kind_ != Kind::Invalid; }
@@ -64,6 +66,7 @@ class Attribute {
   uint64_t denseBitsAt(int64_t index) const { return isSplat() ? bits_[0] : bits_[index]; }
   const std::vector<Attribute>& elements() const { return elements_; }  // Array
   const std::vector<NamedAttribute>& entries() const;                   // Dictionary
+  Encoding encoding() const { return encoding_; }                       // Encoding
 
   bool operator==(const Attribute& other) const;
   bool operator!=(const Attribute& other) const { return !(*this == other); }
@@ -77,6 +80,7 @@ class Attribute {
   std::vector<uint64_t> bits_;
   std::vector<Attribute> elements_;
   std::shared_ptr<std::vector<NamedAttribute>> entries_;
+  Encoding encoding_;
 };
 
 struct NamedAttribute {

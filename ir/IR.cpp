@@ -131,6 +131,17 @@ std::optional<Function> Module::kernel(std::string_view entry) const {
   return found;
 }
 
+bool Module::isTTGIR() const {
+  for (const NamedAttribute& a : attributes)
+    if (a.name.rfind("ttg.", 0) == 0) return true;
+  return !encodingAliases.empty();
+}
+
+int64_t Module::integerAttribute(std::string_view name, int64_t absent) const {
+  const Attribute* a = findAttribute(attributes, name);
+  return a && a->kind() == Attribute::Kind::Integer ? a->intValue() : absent;
+}
+
 unsigned numberValues(const Function& function) {
   unsigned next = 0;
   auto numberBlock = [&](auto& self, const Block& block) -> void {

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/Attribute.h"
@@ -122,6 +123,8 @@ class Module {
  public:
   std::vector<std::unique_ptr<Operation>> functions;  // tt.func ops, in order
   std::vector<NamedAttribute> attributes;              // `module attributes {...}`
+  // TTGIR's encoding aliases (`#blocked = #ttg.blocked<...>` before the module), in the order they are printed.
+  std::vector<EncodingAlias> encodingAliases;
   LocationTable locations;
   LocId loc = kNoLoc;                                  // the module's own loc
   std::string sourceName;                              // file the module was parsed from
@@ -130,6 +133,9 @@ class Module {
   std::optional<Function> findFunction(std::string_view name) const;
   // The kernel to launch: the only public function, or the one named `entry` when given.
   std::optional<Function> kernel(std::string_view entry = "") const;
+  // TTGIR: a module that carries `ttg.*` module attributes (ttg.num-warps, ttg.target, ...).
+  bool isTTGIR() const;
+  int64_t integerAttribute(std::string_view name, int64_t absent) const;  // `"ttg.num-warps" = 4 : i32`
 };
 
 // Walks every op under `op`/`block` in program order (pre-order), including nested regions.

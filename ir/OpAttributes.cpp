@@ -247,4 +247,38 @@ int64_t InlineAsmView::packedElement() const {
   return attribute && attribute->kind() == Attribute::Kind::Integer ? attribute->intValue() : 1;
 }
 
+namespace {
+
+int64_t integerOr(const Operation& op, std::string_view name, int64_t absent) {
+  const Attribute* attribute = op.attr(name);
+  return attribute && attribute->kind() == Attribute::Kind::Integer ? attribute->intValue() : absent;
+}
+
+}  // namespace
+
+int64_t PendingsView::pendings() const { return integerOr(op, op.kind == OpKind::TTGAsyncWait ? "num" : "pendings", 0); }
+
+int64_t BarrierCountView::count() const {
+  return op.kind == OpKind::TTNGBarrierExpect ? integerOr(op, "size", 0) : integerOr(op, "count", 1);
+}
+
+int64_t GlobalScratchView::nbytes() const { return integerOr(op, "nbytes", 0); }
+int64_t GlobalScratchView::alignment() const { return integerOr(op, "alignment", 1); }
+
+InputPrecision WarpGroupDotView::inputPrecision() const {
+  int64_t number = integerOr(op, "inputPrecision", static_cast<int64_t>(InputPrecision::IEEE));
+  TILESIM_ASSERT(number >= 0 && number < static_cast<int64_t>(keywordNames<InputPrecision>().size()),
+                 "warp_group_dot inputPrecision " + std::to_string(number) + " outside Triton's enum (the verifier rejects it)");
+  return static_cast<InputPrecision>(number);
+}
+
+bool WarpGroupDotView::isAsync() const {
+  const Attribute* attribute = op.attr("isAsync");
+  return attribute && attribute->kind() == Attribute::Kind::Bool && attribute->boolValue();
+}
+
+int TensormapCreateView::rank() const { return static_cast<int>((op.operands.size() - 1) / 4); }
+int64_t TensormapCreateView::elementType() const { return integerOr(op, "elem_type", 0); }
+int64_t TensormapCreateView::fillMode() const { return integerOr(op, "fill_mode", 0); }
+
 }  // namespace tilesim

@@ -206,4 +206,34 @@ struct AssertView {  // tt.assert
   std::string message() const;  // absent = ""
 };
 
+// ---- TTGIR (issue 23) ----
+
+// ttg.async_wait (`num`), ttng.warp_group_dot_wait and ttng.async_tma_store_wait (`pendings`): how many groups,
+// dots or stores may still be outstanding when the op returns.
+struct PendingsView {
+  const Operation& op;
+  int64_t pendings() const;  // absent = 0
+};
+// ttng.init_barrier and ttng.arrive_barrier (`count`), ttng.barrier_expect (`size`, transaction bytes).
+struct BarrierCountView {
+  const Operation& op;
+  int64_t count() const;  // absent = 1 (a count) or 0 (a size)
+};
+struct GlobalScratchView {  // ttg.global_scratch_alloc
+  const Operation& op;
+  int64_t nbytes() const;     // absent = 0
+  int64_t alignment() const;  // absent = 1
+};
+struct WarpGroupDotView {  // ttng.warp_group_dot: inputPrecision is Triton's enum number (0 tf32, 1 tf32x3, 2 ieee, ...)
+  const Operation& op;
+  InputPrecision inputPrecision() const;  // absent = ieee
+  bool isAsync() const;                   // absent = false
+};
+struct TensormapCreateView {  // ttng.tensormap_create: the operand groups follow from the operand count
+  const Operation& op;
+  int rank() const;  // operands: desc, base, box[rank], globalDim[rank], globalStride[rank - 1], elementStride[rank]
+  int64_t elementType() const;  // CUtensorMapDataType number
+  int64_t fillMode() const;     // 0: zero, 1: NaN
+};
+
 }  // namespace tilesim

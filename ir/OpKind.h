@@ -28,7 +28,7 @@ enum class OpFamily : uint8_t {
 
 // One enum per family holding exactly its ops, with OpKind's values: IntArithOp, FloatArithOp, MathOp,
 // CompareOp, CastOp, ExternalOp, ConstantOp, ProgramOp, ShapeOp, PointerOp, MemoryOp, AtomicOp, DotOp,
-// ReduceScanOp, ControlFlowOp, FunctionOp, TerminatorOp, DebugOp. A switch over one of them with no
+// ReduceScanOp, ControlFlowOp, FunctionOp, TerminatorOp, DebugOp, SharedMemoryOp, HopperOp. A switch over one of them with no
 // default covers the family, so a row added to a family does not compile until its switches handle it.
 // (Each TILESIM_FAMILY line closes the enum before it and opens its own; the first closes this empty one.)
 enum class OpFamilyNone_ : uint16_t {

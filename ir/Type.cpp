@@ -19,6 +19,9 @@ struct TypeStorage : TypeHead {
   std::vector<int64_t> shape;   // tensors
   std::vector<Type> children;   // pointee / element / function inputs then results
   size_t numInputs = 0;         // functions
+  Encoding encoding;            // tensors (layout) and memory descriptors (shared encoding)
+  Encoding memorySpace;         // memory descriptors
+  bool mutableMemory = false;   // memory descriptors
 };
 
 namespace {
@@ -32,6 +35,9 @@ struct TypeShape {
   std::span<const int64_t> shape;
   std::span<const Type> children;
   size_t numInputs = 0;
+  Encoding encoding;
+  Encoding memorySpace;
+  bool mutableMemory = false;
 };
 
 size_t hashOf(const TypeShape& t) {
@@ -41,13 +47,16 @@ size_t hashOf(const TypeShape& t) {
   for (int64_t d : t.shape) mix(static_cast<size_t>(d));
   mix(t.shape.size());
   for (Type child : t.children) mix(std::hash<const void*>{}(child.opaque()));
+  mix(std::hash<const void*>{}(t.encoding.opaque()));
+  mix(std::hash<const void*>{}(t.memorySpace.opaque()) ^ static_cast<size_t>(t.mutableMemory));
   return h;
 }
 
 bool sameStructure(const TypeShape& t, const TypeStorage& s) {
   return static_cast<uint8_t>(t.kind) == s.kind && t.scalar == s.scalar && t.signedness == s.signedness &&
          t.addressSpace == s.addressSpace && t.numInputs == s.numInputs &&
-         std::ranges::equal(t.shape, s.shape) && std::ranges::equal(t.children, s.children);
+         std::ranges::equal(t.shape, s.shape) && std::ranges::equal(t.children, s.children) &&
+         t.encoding.opaque() == s.encoding.opaque() && t.memorySpace.opaque() == s.memorySpace.opaque() && t.mutableMemory == s.mutableMemory;
 }
 
 using Table = std::unordered_multimap<size_t, const TypeStorage*>;
@@ -90,6 +99,9 @@ const TypeStorage* intern(const TypeShape& t) {
     storage->shape.assign(t.shape.begin(), t.shape.end());
     storage->children.assign(t.children.begin(), t.children.end());
     storage->numInputs = t.numInputs;
+    storage->encoding = t.encoding;
+    storage->memorySpace = t.memorySpace;
+    storage->mutableMemory = t.mutableMemory;
     storage->element = t.kind == Type::Kind::Tensor ? static_cast<const TypeHead*>(storage->children[0].opaque()) : storage.get();
     result = storage.get();
     u.storage.push_back(std::move(storage));
@@ -164,6 +176,69 @@ Type Type::tensor(std::span<const int64_t> shape, Type element) {
   return Type(intern(t));
 }
 
+Type Type::tensor(std::span<const int64_t> shape, Type element, Encoding encoding) {
+  TILESIM_ASSERT(element.isValid() && !element.isTensor(), "tensor of an invalid or tensor type");
+  TypeShape t;
+  t.kind = Kind::Tensor;
+  t.shape = shape;
+  t.children = std::span<const Type>(&element, 1);
+  t.encoding = encoding;
+  return Type(intern(t));
+}
+
+Type Type::memDesc(std::span<const int64_t> shape, Type element, Encoding encoding, Encoding memorySpace,
+                   bool mutableMemory) {
+  TILESIM_ASSERT(element.isScalar(), "memory descriptor of a non-scalar element");
+  const Type held = tensor(shape, element, encoding);
+  TypeShape t;
+  t.kind = Kind::MemDesc;
+  t.children = std::span<const Type>(&held, 1);
+  t.memorySpace = memorySpace;
+  t.mutableMemory = mutableMemory;
+  return Type(intern(t));
+}
+
+Type Type::asyncToken() {
+  TypeShape t;
+  t.kind = Kind::AsyncToken;
+  return Type(intern(t));
+}
+
+Encoding Type::encoding() const {
+  if (isTensor()) return data(storage_).encoding;
+  if (isMemDesc()) return data(storage_).children[0].encoding();
+  return Encoding();
+}
+
+Type Type::withoutEncoding() const {
+  switch (kind()) {
+    case Kind::Tensor: return data(storage_).encoding.isValid() || element().isPointer() ? tensor(shape(), element().withoutEncoding()) : *this;
+    case Kind::Pointer: return pointer(pointee().withoutEncoding(), addressSpace());
+    case Kind::TensorDesc: return tensorDesc(descBlock().withoutEncoding());
+    case Kind::MemDesc:
+      return memDesc(memDescTensor().shape(), memDescTensor().element(), Encoding(), Encoding(), isMutableMemory());
+    case Kind::Invalid:
+    case Kind::Scalar:
+    case Kind::Function:
+    case Kind::AsyncToken: return *this;
+  }
+  TILESIM_UNREACHABLE("bad Type::Kind");
+}
+
+Type Type::withEncoding(Encoding newEncoding) const {
+  TILESIM_ASSERT(isTensor(), "withEncoding() of non-tensor type " + str());
+  return tensor(shape(), element(), newEncoding);
+}
+
+Type Type::memDescTensor() const {
+  TILESIM_ASSERT(isMemDesc(), "memDescTensor() of non-memdesc type " + str());
+  return data(storage_).children[0];
+}
+
+Encoding Type::memorySpace() const { return isMemDesc() ? data(storage_).memorySpace : Encoding(); }
+
+bool Type::isMutableMemory() const { return isMemDesc() && data(storage_).mutableMemory; }
+
 Type Type::tensor(std::initializer_list<int64_t> shape, Type element) {
   return tensor(std::span<const int64_t>(shape.begin(), shape.size()), element);
 }
@@ -187,7 +262,6 @@ Type Type::tensorDesc(Type block) {
 }
 
 bool Type::isBlockPointer() const { return isPointer() && pointee().isTensor(); }
-
 
 void Type::notScalar() const { TILESIM_UNREACHABLE("scalarKind() of non-scalar type " + str()); }
 
@@ -232,7 +306,7 @@ int64_t Type::numElements() const {
 }
 
 Type Type::withElement(Type newElement) const {
-  return isTensor() ? tensor(shape(), newElement) : newElement;
+  return isTensor() ? tensor(shape(), newElement, data(storage_).encoding) : newElement;
 }
 
 Type Type::withShape(std::span<const int64_t> newShape) const { return tensor(newShape, element()); }
@@ -272,8 +346,21 @@ std::string Type::str() const {
     case Kind::Tensor: {
       std::string s = "tensor<" + shapeString(shape());
       if (!shape().empty()) s += 'x';
-      return s + element().str() + ">";
+      s += element().str();
+      if (data(storage_).encoding.isValid()) s += ", " + data(storage_).encoding.reference();
+      return s + ">";
     }
+    case Kind::MemDesc: {
+      Type held = memDescTensor();
+      std::string s = "!ttg.memdesc<" + shapeString(held.shape());
+      if (!held.shape().empty()) s += 'x';
+      s += held.element().str();
+      if (held.encoding().isValid()) s += ", " + held.encoding().reference();
+      if (memorySpace().isValid()) s += ", " + memorySpace().reference();
+      if (isMutableMemory()) s += ", mutable";
+      return s + ">";
+    }
+    case Kind::AsyncToken: return "!ttg.async.token";
     case Kind::TensorDesc: return "!tt.tensordesc<" + descBlock().str() + ">";
     case Kind::Function: {
       std::string s = "(";

@@ -1,4 +1,6 @@
 // Types of TTIR values: scalars (i1..i64, fp8..f64), pointers (!tt.ptr<T>), ranked tensors (tensor<4x8xT>),
+// with TTGIR's layout encoding in the tensor's third slot (tensor<4x8xT, #blocked>; ir/Encoding.h), TTGIR's
+// shared-memory descriptors (!ttg.memdesc<4x8xT, #shared, #smem, mutable>) and async tokens (!ttg.async.token),
 // tensor descriptors (!tt.tensordesc<tensor<BxT>>: a TMA-style view of a strided tensor in memory, typed by the
 // block it loads and stores) and function types. Types are interned: two equal types are the same object, so `==` is a pointer compare
 // and a Type is cheap to copy. Integers are signless (`i32`): the op says whether it treats them as signed. The one
@@ -11,6 +13,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include "ir/Encoding.h"
 
 namespace tilesim {
 
@@ -38,13 +42,20 @@ struct TypeHead {
 
 class Type {
  public:
-  enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function, TensorDesc };
+  enum class Kind : uint8_t { Invalid, Scalar, Pointer, Tensor, Function, TensorDesc, MemDesc, AsyncToken };
 
   Type() = default;
   static Type scalar(ScalarKind kind, Signedness signedness = Signedness::Signless);
   static Type pointer(Type pointee, int addressSpace = 1);
   static Type tensor(std::span<const int64_t> shape, Type element);
   static Type tensor(std::initializer_list<int64_t> shape, Type element);
+  // A TTGIR tensor: `encoding` is its register layout (invalid: none, the TTIR tensor).
+  static Type tensor(std::span<const int64_t> shape, Type element, Encoding encoding);
+  // !ttg.memdesc<shape x element, encoding, memorySpace[, mutable]>: a view of shared memory. Not a tensor:
+  // shape() and element() treat it as an opaque value; memDescTensor() is the tensor it holds.
+  static Type memDesc(std::span<const int64_t> shape, Type element, Encoding encoding, Encoding memorySpace,
+                      bool mutableMemory);
+  static Type asyncToken();  // !ttg.async.token
   static Type function(std::span<const Type> inputs, std::span<const Type> results);
   // !tt.tensordesc<block>: `block` is the ranked tensor type one descriptor_load gives.
   static Type tensorDesc(Type block);
@@ -66,6 +77,20 @@ class Type {
   bool isTensor() const { return kind() == Kind::Tensor; }
   bool isFunction() const { return kind() == Kind::Function; }
   bool isTensorDesc() const { return kind() == Kind::TensorDesc; }
+  bool isMemDesc() const { return kind() == Kind::MemDesc; }
+  bool isAsyncToken() const { return kind() == Kind::AsyncToken; }
+
+  // A tensor's layout or a memory descriptor's shared encoding; invalid for every other type and for TTIR tensors.
+  Encoding encoding() const;
+  // The same type with no encoding anywhere (tensors, a descriptor's block, a pointer's pointee): what the
+  // interpreter and the TTIR shape rules compare.
+  Type withoutEncoding() const;
+  Type withEncoding(Encoding encoding) const;  // requires isTensor()
+  // Memory descriptors: the tensor the memory holds (shape, element, the shared encoding), its memory space
+  // (#ttg.shared_memory) and whether it may be written.
+  Type memDescTensor() const;
+  Encoding memorySpace() const;
+  bool isMutableMemory() const;
 
   // The element type: a tensor's element, otherwise the type itself.
   Type element() const { return storage_ ? Type(storage_->element) : *this; }
@@ -92,9 +117,9 @@ class Type {
   int rank() const { return static_cast<int>(shape().size()); }
   int64_t numElements() const;  // 1 for non-tensors
 
-  // Same shape as this (if a tensor), with another element type. For a scalar, returns `newElement`.
+  // Same shape and encoding as this (if a tensor), with another element type. For a scalar, returns `newElement`.
   Type withElement(Type newElement) const;
-  Type withShape(std::span<const int64_t> shape) const;  // tensor of this element type
+  Type withShape(std::span<const int64_t> shape) const;  // tensor of this element type, no encoding
 
   std::span<const Type> inputs() const;   // function types
   std::span<const Type> results() const;  // function types

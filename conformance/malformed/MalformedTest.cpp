@@ -1,4 +1,4 @@
-// The malformed-input suite: every .ttir file here is a realistic kernel with one defect, and expected.txt
+// The malformed-input suite: every .ttir (and TTGIR .ttgir) file here is a realistic kernel with one defect, and expected.txt
 // says where the one diagnostic must point and what it must say (`file.ttir: LINE:COL: message substring`).
 // Each file goes through parse and, when parsing succeeds, verify; the result must be exactly one one-line
 // diagnostic, never a crash and never a silent success.
@@ -52,7 +52,7 @@ TEST(Malformed, EveryFileHasAnExpectation) {
   std::map<std::string, Expectation> expectations = readExpectations();
   std::set<std::string> files;
   for (const auto& entry : std::filesystem::directory_iterator(kDirectory))
-    if (entry.path().extension() == ".ttir") files.insert(entry.path().filename().string());
+    if (entry.path().extension() == ".ttir" || entry.path().extension() == ".ttgir") files.insert(entry.path().filename().string());
   for (const std::string& file : files) EXPECT_TRUE(expectations.count(file)) << file << " has no line in expected.txt";
   for (const auto& [file, expectation] : expectations) EXPECT_TRUE(files.count(file)) << "expected.txt names missing " << file;
   EXPECT_GE(files.size(), 30u);

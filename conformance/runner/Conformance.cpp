@@ -126,6 +126,14 @@ GoldenCase expectationsFor(const GoldenCase& goldenCase, const std::string& engi
   return forEngine;
 }
 
+}  // namespace
+
+std::string kernelFileFor(const CaseOptions& options, const std::string& directory) {
+  return (std::filesystem::path(directory) / (options.fromTtgir ? "kernel.ttgir" : "kernel.ttir")).string();
+}
+
+namespace {
+
 // Fills `outcome` up to the end of the comparison; returns false (with outcome.error) when the case cannot run.
 bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
@@ -138,7 +146,8 @@ bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& ou
   outcome.profile = options.profile;
   outcome.profileFromCase = goldenCase.profile && !requested.profileRequested;
 
-  ParseResult parsed = parseModuleFile(goldenCase.kernelPath);
+  const std::string kernelFile = options.fromTtgir ? kernelFileFor(options, goldenCase.directory) : goldenCase.kernelPath;
+  ParseResult parsed = parseModuleFile(kernelFile);
   if (!parsed.diagnostics.empty()) {
     outcome.error = joinDiagnostics(parsed.diagnostics);
     return false;
@@ -149,7 +158,7 @@ bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& ou
   }
   std::optional<Function> kernel = parsed.module->kernel(goldenCase.entry);
   if (!kernel) {
-    outcome.error = goldenCase.kernelPath + ": no kernel named '" + goldenCase.entry + "'";
+    outcome.error = kernelFile + ": no kernel named '" + goldenCase.entry + "'";
     return false;
   }
 
@@ -240,7 +249,8 @@ bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& ou
 // Runs every variant and records which buffers differ from the first variant's.
 void checkDeterminism(const CaseOptions& requested, Engine& engine, CaseOutcome& outcome) {
   CaseLoad load = loadGoldenCase(outcome.directory);
-  ParseResult parsed = parseModuleFile(load.goldenCase.kernelPath);
+  ParseResult parsed = parseModuleFile(requested.fromTtgir ? kernelFileFor(requested, load.goldenCase.directory)
+                                                           : load.goldenCase.kernelPath);
   if (!load.ok() || !parsed.module) return;  // runAndCompare succeeded, so this does not happen
   const CaseOptions options = optionsForCase(requested, load.goldenCase);
   std::vector<std::vector<uint8_t>> reference;

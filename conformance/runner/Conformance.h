@@ -35,6 +35,8 @@ struct CaseOptions {
   bool determinism = false;  // also require identical outputs across threads and program orders
   // Combine tt.reduce in Triton's order when the case has kernel.ttgir (LaunchOptions::reduceLayouts).
   bool tritonReduceOrder = true;
+  // Run the case's kernel.ttgir (Triton's TTGIR of the same kernel) instead of its kernel.ttir (issue 23).
+  bool fromTtgir = false;
   int maxFailuresShown = 5;
   // An engine without error bounds of its own (the GPU engine) is judged with this engine's (the interpreter's):
   // under the triton profile, a case with expected outputs is also run on `boundsEngine` — same arguments,
@@ -77,6 +79,9 @@ CaseOptions optionsForCase(const CaseOptions& options, const GoldenCase& goldenC
 
 // Runs the case in `directory` (which holds case.json and kernel.ttir) on `engine`.
 CaseOutcome runCase(const std::string& directory, const CaseOptions& options, Engine& engine);
+
+// The kernel file a case runs from: directory/kernel.ttir, or directory/kernel.ttgir under options.fromTtgir.
+std::string kernelFileFor(const CaseOptions& options, const std::string& directory);
 
 // The problems with a launch's reports for a case that expects some (empty: exactly the expected reports).
 std::vector<std::string> checkExpectedReports(const GoldenCase& goldenCase, const LaunchResult& result);

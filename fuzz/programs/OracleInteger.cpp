@@ -41,6 +41,12 @@ uint64_t integerArith(IntArithOp op, int width, uint64_t a, uint64_t b) {
     case IntArithOp::ArithSubI: return reduce(width, x.asSigned - y.asSigned);
     case IntArithOp::ArithMulI: return reduce(width, x.asSigned * y.asSigned);
     case IntArithOp::ArithDivSI: return y.asSigned == 0 ? allOnes(width) : reduce(width, x.asSigned / y.asSigned);
+    case IntArithOp::ArithCeilDivSI: {
+      if (y.asSigned == 0) return allOnes(width);
+      const Wide quotient = x.asSigned / y.asSigned;
+      const bool roundUp = x.asSigned % y.asSigned != 0 && (x.asSigned < 0) == (y.asSigned < 0);
+      return reduce(width, roundUp ? quotient + 1 : quotient);
+    }
     case IntArithOp::ArithDivUI:
       return y.asUnsigned == 0 ? allOnes(width) : reduce(width, static_cast<Wide>(x.asUnsigned / y.asUnsigned));
     case IntArithOp::ArithRemSI: return y.asSigned == 0 ? allOnes(width) : reduce(width, x.asSigned % y.asSigned);
@@ -99,6 +105,7 @@ bool signedOverflow(IntArithOp op, int width, uint64_t a, uint64_t b) {
     case IntArithOp::ArithSubI: exact = x.asSigned - y.asSigned; break;
     case IntArithOp::ArithMulI: exact = x.asSigned * y.asSigned; break;
     case IntArithOp::ArithDivSI:
+    case IntArithOp::ArithCeilDivSI:
     case IntArithOp::ArithDivUI:
     case IntArithOp::ArithRemSI:
     case IntArithOp::ArithRemUI:

@@ -204,6 +204,8 @@ void Reference::evalOp(const Operation& op) {
       return;
     case OpFamily::Terminator: return unsupported(op);  // runOps stops at a terminator: never evaluated
     case OpFamily::Debug: return evalDebug(op);
+    case OpFamily::SharedMemory:  // TTGIR: the generator never makes these; a replayed TTGIR file gets a clear error
+    case OpFamily::Hopper: return fail("reference: TTGIR op " + std::string(op.name()) + " is not modelled by the fuzz reference");
   }
 }
 

@@ -160,7 +160,7 @@ std::optional<uint64_t> evalLane(const Operation& op, std::span<const uint64_t> 
     case OpFamily::External: case OpFamily::Constant: case OpFamily::Program: case OpFamily::Shape:
     case OpFamily::Pointer: case OpFamily::Memory: case OpFamily::Atomic: case OpFamily::Dot:
     case OpFamily::ReduceScan: case OpFamily::ControlFlow: case OpFamily::Function: case OpFamily::Terminator:
-    case OpFamily::Debug: break;
+    case OpFamily::Debug: case OpFamily::SharedMemory: case OpFamily::Hopper: break;
   }
   if (!result && error) *error = "reference: cannot evaluate " + std::string(op.name()) + " on " + scalarKindName(operandKind);
   if (result) *result = maskToWidth(*result, resultKind);

@@ -35,6 +35,20 @@ llvm::Value* divide(Builder& b, bool isSigned, bool isDivision, llvm::Value* x, 
   return b.CreateSelect(zero, allOnes(type), quotient);
 }
 
+// arith.ceildivsi as the interpreter's ceilDivSigned: the truncated quotient, plus 1 when the division is inexact
+// and the operands share a sign; a zero divisor gives -1 (as divsi), MIN / -1 gives MIN.
+llvm::Value* ceilDivide(Builder& b, llvm::Value* x, llvm::Value* y) {
+  llvm::Type* type = x->getType();
+  llvm::Value* quotient = divide(b, true, true, x, y);
+  if (type->getIntegerBitWidth() == 1) return quotient;  // divisors 0 and -1 only: exact
+  llvm::Value* remainder = divide(b, true, false, x, y);
+  llvm::Value* zero = llvm::ConstantInt::get(type, 0);
+  llvm::Value* inexact = b.CreateICmpNE(remainder, zero);
+  llvm::Value* sameSign = b.CreateICmpSGE(b.CreateXor(x, y), zero);
+  llvm::Value* up = b.CreateZExt(b.CreateAnd(inexact, sameSign), type);
+  return b.CreateSelect(b.CreateICmpEQ(y, zero), allOnes(type), b.CreateAdd(quotient, up));
+}
+
 enum class Shift { Left, RightArithmetic, RightLogical };
 
 llvm::Value* shift(Builder& b, Shift kind, llvm::Value* x, llvm::Value* y) {
@@ -67,6 +81,7 @@ void lowerIntArithOp(KernelLowering& lowering, const Operation& op) {
       case IntArithOp::ArithDivUI: return divide(b, false, true, v[0], v[1]);
       case IntArithOp::ArithRemSI: return divide(b, true, false, v[0], v[1]);
       case IntArithOp::ArithRemUI: return divide(b, false, false, v[0], v[1]);
+      case IntArithOp::ArithCeilDivSI: return ceilDivide(b, v[0], v[1]);
       case IntArithOp::ArithAndI: return b.CreateAnd(v[0], v[1]);
       case IntArithOp::ArithOrI: return b.CreateOr(v[0], v[1]);
       case IntArithOp::ArithXOrI: return b.CreateXor(v[0], v[1]);

@@ -268,6 +268,8 @@ void KernelLowering::lowerOp(const Operation& op) {
         case DebugOp::GPUBarrier: return barrier();  // tl.debug_barrier: bar.sync 0 (scalar control flow is uniform)
       }
       break;
+    case OpFamily::SharedMemory:  // compileKernel rejects TTGIR before lowering (Pipeline.cpp ttgirNotLowered)
+    case OpFamily::Hopper: unsupported(op, "(TTGIR ops are not lowered by the GPU backend yet)");
     case OpFamily::Terminator:
       switch (familyOp<TerminatorOp>(op.kind)) {
         case TerminatorOp::TTReduceReturn:  // their parent op reads them (lowerBlockBody stops there)

@@ -49,6 +49,14 @@ template <typename U> inline U divSigned(U a, U b) {
   if (b == kAllOnes<U>) return static_cast<U>(U(0) - a);
   return static_cast<U>(static_cast<Signed<U>>(a) / static_cast<Signed<U>>(b));
 }
+// arith.ceildivsi: signed a / b rounded toward +infinity; b = 0 gives -1 and MIN / -1 gives MIN, as divSigned.
+template <typename U> inline U ceilDivSigned(U a, U b) {
+  const U quotient = divSigned(a, b);
+  if (b == 0 || b == kAllOnes<U>) return quotient;
+  const U remainder = static_cast<U>(static_cast<Signed<U>>(a) % static_cast<Signed<U>>(b));
+  const bool sameSign = (static_cast<Signed<U>>(a) < 0) == (static_cast<Signed<U>>(b) < 0);
+  return remainder != 0 && sameSign ? static_cast<U>(quotient + 1) : quotient;
+}
 template <typename U> inline U divUnsigned(U a, U b) { return b == 0 ? kAllOnes<U> : static_cast<U>(a / b); }
 // Remainder with the dividend's sign; b = 0 gives -1 (§1.6: 5 % 0 = -5 % 0 = -1); MIN % -1 gives 0.
 template <typename U> inline U remSigned(U a, U b) {

@@ -25,7 +25,10 @@ namespace tilesim {
   X(UndefinedBehavior, "undefined-behavior", "--check=ub: division by zero, oversized shift, float->int overflow") \
   X(Unsupported, "unsupported", "the kernel uses something this engine cannot run")                               \
   X(Misaligned, "misaligned", "a load, store or atomic at an address that is not a multiple of its size")          \
-  X(StepLimit, "runaway", "a program ran past the step budget (--max-steps): a loop that never ends?")
+  X(StepLimit, "runaway", "a program ran past the step budget (--max-steps): a loop that never ends?")             \
+  X(AsyncHazard, "async-hazard", "TTGIR: shared memory read before the async copy that fills it completed")      \
+  X(BarrierMisuse, "mbarrier", "TTGIR: an mbarrier used before init or after inval, or a wait that never completes") \
+  X(SharedMemoryMisuse, "shared-memory", "TTGIR: shared memory used after local_dealloc, or read before written")
 
 struct Report {
   enum class Kind : uint8_t {

@@ -18,6 +18,10 @@ class Comparer {
 
   bool modules() {
     if (!attributesEqual(a_.attributes, b_.attributes)) return fail("module attributes differ");
+    if (a_.encodingAliases.size() != b_.encodingAliases.size()) return fail("encoding alias counts differ");
+    for (size_t i = 0; i < a_.encodingAliases.size(); ++i)
+      if (a_.encodingAliases[i].name != b_.encodingAliases[i].name || a_.encodingAliases[i].encoding != b_.encodingAliases[i].encoding)
+        return fail("encoding alias #" + a_.encodingAliases[i].name + " differs");
     if (!locationsEqual(a_.loc, b_.loc, 0)) return fail("module locations differ");
     const auto& aliasesA = a_.locations.aliases();
     const auto& aliasesB = b_.locations.aliases();

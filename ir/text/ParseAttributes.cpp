@@ -271,7 +271,7 @@ Attribute ParserImpl::parseAttribute() {
     }
     case TokenKind::ExclaimId:
     case TokenKind::LParen: return Attribute::typeAttr(parseType());
-    case TokenKind::HashId: fail("attribute aliases and dialect attributes (#...) are not supported");
+    case TokenKind::HashId: return Attribute::encodingAttr(parseEncoding());  // TTGIR layouts; anything else is an error there
     default: break;
   }
   fail(at(TokenKind::Eof) ? "expected an attribute value, found end of input"

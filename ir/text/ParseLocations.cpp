@@ -94,7 +94,9 @@ void ParserImpl::parseAliasDefinition(bool beforeModule) {
   std::string name(token_.text.substr(1));
   advance();
   expect(TokenKind::Equal, "after the alias name");
-  if (!atKeyword("loc")) fail("only location aliases (#name = loc(...)) are supported");
+  if (at(TokenKind::HashId)) return parseEncodingAliasDefinition(name, nameToken.offset, beforeModule);
+  if (!atKeyword("loc")) fail("expected loc(...) or an encoding (#ttg....) after '#" + name + " ='");
+  if (encodingAliases_.count(name)) failAt(nameToken.offset, "redefinition of alias #" + name);
   advance();
   expect(TokenKind::LParen, "after 'loc'");
   Location location;

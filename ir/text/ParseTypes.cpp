@@ -31,7 +31,6 @@ std::optional<Type> scalarTypeByName(std::string_view name) {
   return Type::scalar(*kind, name[0] == 's' ? Signedness::Signed : Signedness::Unsigned);
 }
 
-constexpr int64_t kMaxDimension = int64_t{1} << 31;
 constexpr int64_t kMaxElements = int64_t{1} << 40;
 
 }  // namespace
@@ -58,35 +57,40 @@ Type ParserImpl::parseType() {
     size_t pos = token_.offset + token_.text.size();
     if (pos >= input.size() || input[pos] != '<') failAt(pos, "expected '<' after 'tensor'");
     ++pos;
-    std::vector<int64_t> shape;
+    const size_t shapeOffset = pos;
+    std::vector<int64_t> shape = scanShape(pos);
     int64_t elements = 1;
-    while (pos < input.size() && input[pos] >= '0' && input[pos] <= '9') {
-      size_t start = pos;
-      while (pos < input.size() && input[pos] >= '0' && input[pos] <= '9') ++pos;
-      int64_t dim = 0;
-      auto [ptr, ec] = std::from_chars(input.data() + start, input.data() + pos, dim);
-      if (ec != std::errc() || dim > kMaxDimension) failAt(start, "tensor dimension too large");
-      if (pos >= input.size() || input[pos] != 'x') failAt(pos, "expected 'x' after a tensor dimension");
-      ++pos;
+    for (int64_t dim : shape) {
       elements *= dim == 0 ? 1 : dim;
-      if (elements > kMaxElements) failAt(start, "tensor has too many elements");
-      shape.push_back(dim);
-      if (static_cast<int>(shape.size()) > kMaxTensorRank) failAt(start, "tensor rank above " + std::to_string(kMaxTensorRank));
+      if (elements > kMaxElements) failAt(shapeOffset, "tensor has too many elements");
     }
-    if (pos < input.size() && input[pos] == '?') failAt(pos, "dynamic tensor dimensions are not supported");
     lexer_.setPosition(pos);
     advance();
     size_t elementOffset = token_.offset;
     Type element = parseType();
     if (!element.isScalar() && !element.isPointer()) failAt(elementOffset, "tensor element type must be a scalar or a pointer");
-    if (at(TokenKind::Comma)) fail("tensor encodings (layouts) are not supported in TTIR");
+    Encoding encoding;
+    if (consumeIf(TokenKind::Comma)) {
+      size_t encodingOffset = token_.offset;
+      encoding = parseEncoding();
+      if (encoding.kind() == EncodingKind::SharedMemory) failAt(encodingOffset, "#ttg.shared_memory is a memory space, not a tensor encoding");
+    }
     expect(TokenKind::Greater, "to close tensor<...>");
-    return Type::tensor(shape, element);
+    return Type::tensor(shape, element, encoding);
   }
   if (at(TokenKind::ExclaimId) && token_.text == "!tt.tensordesc") {
     advance();
     expect(TokenKind::Less, "after '!tt.tensordesc'");
     return finishTensorDescType();
+  }
+  if (at(TokenKind::ExclaimId) && token_.text == "!ttg.async.token") {
+    advance();
+    return Type::asyncToken();
+  }
+  if (at(TokenKind::ExclaimId) && token_.text == "!ttg.memdesc") {
+    size_t pos = token_.offset + token_.text.size();
+    if (pos >= lexer_.input().size() || lexer_.input()[pos] != '<') failAt(pos, "expected '<' after '!ttg.memdesc'");
+    return finishMemDescType(pos + 1);
   }
   if (at(TokenKind::ExclaimId)) {
     if (token_.text != "!tt.ptr") fail("unknown type '" + std::string(token_.text) + "'");

@@ -83,6 +83,14 @@ class ParserImpl {
   std::string parseSymbolName();  // @name or @"name"
   std::string parseKeywordWord(std::string_view context);
 
+  // ---- TTGIR encodings and memory descriptor types (ParseEncodings.cpp) ----
+  Encoding parseEncoding();  // `#alias` or `#ttg.kind<{...}>` (current token is the HashId)
+  void parseEncodingAliasDefinition(const std::string& name, size_t nameOffset, bool beforeModule);
+  // The rest of a memory descriptor type from raw position `pos`, right after its `<`.
+  Type finishMemDescType(size_t pos);
+  // Dimensions `4x8x` from raw position `pos` (moved past them), as tensor<...> and memdesc<...> write them.
+  std::vector<int64_t> scanShape(size_t& pos);
+
   // ---- values (ParseValues.cpp) ----
   OperandRef parseOperandRef();
   std::vector<OperandRef> parseOperandRefList();  // zero or more, comma separated, while at '%'
@@ -141,6 +149,7 @@ class ParserImpl {
     size_t firstUse = 0;
   };
   std::unordered_map<std::string, AliasSlot> aliases_;
+  std::unordered_map<std::string, Encoding> encodingAliases_;
   std::vector<std::string> aliasUseOrder_;
   LocId aliasReference(std::string_view name, size_t offset);
   void parseAliasDefinition(bool beforeModule);

@@ -82,6 +82,7 @@ void PrinterImpl::printAttribute(const Attribute& attribute) {
       }
       out += "]";
       return;
+    case Attribute::Kind::Encoding: out += attribute.encoding().reference(); return;
     case Attribute::Kind::Dictionary:
       out += "{";
       printAttributeDictEntries(attribute.entries(), {});

@@ -3,6 +3,7 @@
 // layout, names, loc aliases), so tilesim's parser and Triton's MLIR parser both read it back.
 #include "ir/text/Printer.h"
 
+#include <cstdint>
 #include <vector>
 
 #include "ir/text/Lexer.h"
@@ -142,13 +143,27 @@ void PrinterImpl::printTypes(const std::vector<Value*>& values, size_t begin, si
 // ---------------------------------------------------------------- structure
 
 void PrinterImpl::printModule() {
+  // TTGIR's encoding aliases go where they were read among the location aliases (all first when built, or when
+  // locations are not printed); the scope makes every type below refer to them by name.
+  EncodingAliasScope encodingNames(module_.encodingAliases);
+  size_t nextEncoding = 0, locationsPrinted = 0;
+  auto printEncodingAliasesUpTo = [&](size_t locationCount) {
+    for (; nextEncoding < module_.encodingAliases.size(); ++nextEncoding) {
+      const EncodingAlias& alias = module_.encodingAliases[nextEncoding];
+      if (options_.locations && alias.locationAliasesBefore > locationCount) break;
+      out += "#" + alias.name + " = " + alias.encoding.str() + "\n";
+    }
+  };
+  printEncodingAliasesUpTo(0);
   if (options_.locations)
     for (const LocationAlias& alias : module_.locations.aliases())
       if (alias.beforeModule) {
         out += "#" + alias.name + " = loc(";
         printLocationBody(alias.target, 0);
         out += ")\n";
+        printEncodingAliasesUpTo(++locationsPrinted);
       }
+  printEncodingAliasesUpTo(SIZE_MAX);
   out += "module";
   if (!module_.attributes.empty()) {
     out += " attributes {";
@@ -329,6 +344,7 @@ std::string printModule(const Module& module, const PrintOptions& options) {
 
 std::string printOperation(const Operation& op, const Module& module, const PrintOptions& options) {
   text::PrinterImpl printer(module, options);
+  EncodingAliasScope encodingNames(module.encodingAliases);
   const Operation* top = &op;
   while (top->parentOp()) top = top->parentOp();
   if (top->kind == OpKind::TTFunc) printer.nameFunction(*top);

@@ -53,6 +53,7 @@
 //   C4  scf.if: scalar i1 condition, each yield matches the results, an else region when there are results
 //   C5  scf.while: before args = inits, scf.condition(i1, values = results), after args = results, yield = inits
 //   D1  tt.assert: condition i1 or a tensor of i1; llvm.intr.assume: condition a scalar i1
+//   G1..G7  TTGIR: encodings, the SharedMemory (ttg) and Hopper (ttng) families (listed in VerifyTtgir.cpp)
 #include "ir/verify/Verifier.h"
 
 #include <set>
@@ -158,6 +159,8 @@ bool verifySemantics(VerifyContext& ctx, const Operation& op) {
         case FunctionOp::TTCall: return verifyCallOp(ctx, op);
       }
       break;
+    case OpFamily::SharedMemory:
+    case OpFamily::Hopper: return verifyTtgirOp(ctx, op);
     case OpFamily::Terminator: return true;  // yields: checked by the op that owns their region; branches: S7
     case OpFamily::Debug:
       switch (familyOp<DebugOp>(op.kind)) {
@@ -382,6 +385,13 @@ class StructureVerifier {
                                std::string(mnemonic(terminator)) + ")");
       if (ok) ok = verifyKeywordAttributes(ctx_, op);
       if (ok) verifySemantics(ctx_, op);
+      if (ok)  // G1, once per distinct problem (as S6 reports a bad shape once): every value of that type repeats it
+        for (const auto& result : op.results)
+          if (std::string problem = encodingProblem(ctx_.module(), result->type); !problem.empty()) {
+            // keyed by what is wrong with the encoding, after the type's name: every type using it repeats it
+            if (reportedEncodingProblems_.insert(problem.substr(problem.find(": ") + 2)).second) ctx_.fail(op, problem);
+            break;
+          }
       if (ok) verifyNested(op);
       for (const auto& result : op.results) visible_.insert(result.get());
     }
@@ -400,6 +410,7 @@ class StructureVerifier {
   std::unordered_set<const Value*> visible_;
   std::vector<const Block*> openBlocks_;
   std::set<std::vector<int64_t>> reportedShapes_;
+  std::set<std::string> reportedEncodingProblems_;
 };
 
 }  // namespace

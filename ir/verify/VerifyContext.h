@@ -59,6 +59,9 @@ bool verifyMemoryOp(VerifyContext& ctx, const Operation& op);  // addptr .. ptr_
 bool verifyNumericOp(VerifyContext& ctx, const Operation& op); // dot, fp_to_fp, bitcast, clampf, extern, asm
 bool verifyReduceOrScanOp(VerifyContext& ctx, const Operation& op);
 bool verifyKeywordAttributes(VerifyContext& ctx, const Operation& op);  // T8, every op
+bool verifyTtgirOp(VerifyContext& ctx, const Operation& op);  // the SharedMemory and Hopper families (VerifyTtgir.cpp)
+// G1 (VerifyTtgir.cpp): what is wrong with the encodings in `type` (of a value of `module`), or empty.
+std::string encodingProblem(const Module& module, Type type);
 
 bool verifyFuncOp(VerifyContext& ctx, const Operation& op);
 bool verifyCallOp(VerifyContext& ctx, const Operation& op);

@@ -103,7 +103,7 @@ bool verifyJoinSplitCat(VerifyContext& ctx, const Operation& op) {
     expected.pop_back();
     Type half = in.withShape(expected);
     for (size_t i = 0; i < 2; ++i)
-      if (op.result(i)->type != half)
+      if (op.result(i)->type.withoutEncoding() != half.withoutEncoding())
         return ctx.fail(op, "result #" + std::to_string(i) + " has type " + typeName(op.result(i)->type) + ", expected " + typeName(half));
     return true;
   }
@@ -123,7 +123,7 @@ bool verifyGatherHistogram(VerifyContext& ctx, const Operation& op) {
       return ctx.fail(op, "needs a source tensor and an integer index tensor of the same rank, got " + typeName(in) + " and " + typeName(index));
     int64_t axis = 0;
     if (!axisInRange(ctx, op, in.rank(), &axis)) return false;
-    if (out != index.withElement(in.element())) return ctx.fail(op, "result " + typeName(out) + " must have the index shape and the source element type");
+    if (out.withoutEncoding() != index.withElement(in.element()).withoutEncoding()) return ctx.fail(op, "result " + typeName(out) + " must have the index shape and the source element type");
     for (int d = 0; d < in.rank(); ++d)  // Triton's rule: only the gather axis may differ
       if (d != axis && index.shape()[d] != in.shape()[d])
         return ctx.fail(op, "index dimension " + std::to_string(d) + " (" + std::to_string(index.shape()[d]) +
@@ -155,7 +155,8 @@ bool verifyMakeRangeOp(VerifyContext& ctx, const Operation& op) {
   if (*end <= *start) return ctx.fail(op, "end " + std::to_string(*end) + " must be greater than start " + std::to_string(*start));
   if (!isPowerOfTwo(*end - *start)) return ctx.fail(op, "end - start = " + std::to_string(*end - *start) + " is not a power of two");
   Type expected = Type::tensor({*end - *start}, Type::i32());
-  if (op.result()->type != expected) return ctx.fail(op, "result has type " + typeName(op.result()->type) + ", expected " + typeName(expected));
+  if (op.result()->type.withoutEncoding() != expected)  // TTGIR: any layout (ir/Encoding.h); values are layout-transparent
+    return ctx.fail(op, "result has type " + typeName(op.result()->type) + ", expected " + typeName(expected));
   return true;
 }
 
@@ -186,7 +187,7 @@ bool verifyReduceOrScanOp(VerifyContext& ctx, const Operation& op) {
       shape.erase(shape.begin() + axis);
       expected = shape.empty() ? expected.element() : expected.withShape(shape);
     }
-    if (op.result(i)->type != expected)
+    if (op.result(i)->type.withoutEncoding() != expected.withoutEncoding())  // TTGIR: the result has a slice layout
       return ctx.fail(op, "result #" + std::to_string(i) + " has type " + typeName(op.result(i)->type) + ", expected " + typeName(expected));
   }
   const Block& combine = op.region(0).front();

@@ -2,6 +2,7 @@
 // per case as it finishes (`[3/15] PASS vadd_f32  out_ptr: pass, bit-exact ...`), details of failures, and a
 // summary. Exit 0 when every case passed, 1 when one failed or could not run, 2 when no case was found.
 #include <cstdio>
+#include <filesystem>
 
 #include "conformance/runner/Conformance.h"
 #include "tools/cli/Cli.h"
@@ -19,6 +20,7 @@ struct ConformanceFlags {
   uint64_t maxSteps = LaunchOptions{}.maxSteps;
   bool verbose = false;
   bool contractOrder = false;
+  std::string from = "ttir";  // which recorded kernel file runs: kernel.ttir or kernel.ttgir
   std::string engine = "interp";
 };
 
@@ -31,6 +33,15 @@ int runConformanceCommand(const ConformanceFlags& flags) {
     printError("no case directories (with case.json) found");
     return kExitBadInput;
   }
+  if (flags.from == "ttgir") {  // only the cases that recorded Triton's TTGIR
+    const size_t all = cases.size();
+    std::erase_if(cases, [](const std::string& c) { return !std::filesystem::exists(std::filesystem::path(c) / "kernel.ttgir"); });
+    std::printf("--from ttgir: %zu of %zu case%s have a kernel.ttgir\n", cases.size(), all, all == 1 ? "" : "s");
+    if (cases.empty()) {
+      printError("no case directory with a kernel.ttgir found");
+      return kExitBadInput;
+    }
+  }
   int exitCode = kExitOk;
   std::unique_ptr<Engine> engine = engineFor(flags.engine, exitCode);
   if (!engine) return exitCode;
@@ -38,6 +49,7 @@ int runConformanceCommand(const ConformanceFlags& flags) {
       caseOptionsFromFlags(flags.profile, flags.noCheck, flags.check, flags.threads, flags.maxSteps);
   options.determinism = flags.determinism;
   options.tritonReduceOrder = !flags.contractOrder;
+  options.fromTtgir = flags.from == "ttgir";
   std::unique_ptr<Engine> boundsEngine = boundsEngineFor(*engine);
   options.boundsEngine = boundsEngine.get();
   std::printf("running %zu case%s on %s (%s profile%s%s)\n", cases.size(), cases.size() == 1 ? "" : "s",
@@ -75,6 +87,9 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
   command->add_flag("--contract-order", flags->contractOrder,
                     "combine tt.reduce in the contract order even when a case has kernel.ttgir (default: Triton's order)");
   addEngineOption(*command, flags->engine);
+  command->add_option("--from", flags->from, "which recorded kernel runs: ttir (kernel.ttir, default) or ttgir (kernel.ttgir, "
+                      "Triton's TTGIR of the same kernel; cases without one are skipped)")
+      ->check(CLI::IsMember({"ttir", "ttgir"}));
   command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
   command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });
 }

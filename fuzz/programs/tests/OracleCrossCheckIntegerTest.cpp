@@ -16,7 +16,7 @@ constexpr IntArithOp kIntOps[] = {
     IntArithOp::ArithDivUI, IntArithOp::ArithRemSI, IntArithOp::ArithRemUI, IntArithOp::ArithAndI,
     IntArithOp::ArithOrI,   IntArithOp::ArithXOrI,  IntArithOp::ArithShLI,  IntArithOp::ArithShRSI,
     IntArithOp::ArithShRUI, IntArithOp::ArithMaxSI, IntArithOp::ArithMinSI, IntArithOp::ArithMaxUI,
-    IntArithOp::ArithMinUI, IntArithOp::TTMulhiUI,  IntArithOp::MathAbsI,
+    IntArithOp::ArithMinUI, IntArithOp::TTMulhiUI,  IntArithOp::MathAbsI,   IntArithOp::ArithCeilDivSI,
 };
 constexpr IntPredicate kIntPredicates[] = {IntPredicate::Eq,  IntPredicate::Ne,  IntPredicate::Slt, IntPredicate::Sle,
                                            IntPredicate::Sgt, IntPredicate::Sge, IntPredicate::Ult, IntPredicate::Ule,
@@ -34,6 +34,7 @@ U scalarEvalArith(IntArithOp op, U a, U b) {
     case IntArithOp::ArithDivUI: return divUnsigned(a, b);
     case IntArithOp::ArithRemSI: return remSigned(a, b);
     case IntArithOp::ArithRemUI: return remUnsigned(a, b);
+    case IntArithOp::ArithCeilDivSI: return ceilDivSigned(a, b);
     case IntArithOp::ArithAndI: return static_cast<U>(a & b);
     case IntArithOp::ArithOrI: return static_cast<U>(a | b);
     case IntArithOp::ArithXOrI: return static_cast<U>(a ^ b);

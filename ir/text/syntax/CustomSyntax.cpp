@@ -58,6 +58,29 @@ CustomSyntax customSyntax(CustomSyntaxOp op) {
     case CustomSyntaxOp::TTAssert: return pairOf<AssertSyntax>();
     case CustomSyntaxOp::LLVMAssume: return pairOf<AssumeSyntax>();
     case CustomSyntaxOp::GPUBarrier: return pairOf<BarrierSyntax>();
+    case CustomSyntaxOp::TTGLocalAlloc: return pairOf<LocalAllocSyntax>();
+    case CustomSyntaxOp::TTGLocalDealloc:
+    case CustomSyntaxOp::TTNGInvalBarrier:
+    case CustomSyntaxOp::TTNGTensormapFenceproxyAcquire: return pairOf<SingleOperandSyntax>();
+    case CustomSyntaxOp::TTGLocalLoad: return pairOf<LocalLoadSyntax>();
+    case CustomSyntaxOp::TTGLocalStore: return pairOf<LocalStoreSyntax>();
+    case CustomSyntaxOp::TTGMemDescIndex: return pairOf<MemDescIndexSyntax>();
+    case CustomSyntaxOp::TTGMemDescTrans: return pairOf<MemDescTransSyntax>();
+    case CustomSyntaxOp::TTGAsyncCopyGlobalToLocal: return pairOf<AsyncCopySyntax>();
+    case CustomSyntaxOp::TTGAsyncCommitGroup:
+    case CustomSyntaxOp::TTGAsyncWait: return pairOf<AsyncGroupSyntax>();
+    case CustomSyntaxOp::TTGGlobalScratchAlloc: return pairOf<GlobalScratchSyntax>();
+    case CustomSyntaxOp::TTNGInitBarrier:
+    case CustomSyntaxOp::TTNGArriveBarrier: return pairOf<BarrierCountSyntax>();
+    case CustomSyntaxOp::TTNGBarrierExpect: return pairOf<BarrierExpectSyntax>();
+    case CustomSyntaxOp::TTNGWaitBarrier: return pairOf<WaitBarrierSyntax>();
+    case CustomSyntaxOp::TTNGAsyncTMACopyGlobalToLocal: return pairOf<TmaLoadSyntax>();
+    case CustomSyntaxOp::TTNGAsyncTMACopyLocalToGlobal: return pairOf<TmaStoreSyntax>();
+    case CustomSyntaxOp::TTNGAsyncTMAStoreWait:
+    case CustomSyntaxOp::TTNGFenceAsyncShared: return pairOf<AttributesOnlySyntax>();
+    case CustomSyntaxOp::TTNGTensormapCreate: return pairOf<TensormapCreateSyntax>();
+    case CustomSyntaxOp::TTNGWarpGroupDot: return pairOf<WarpGroupDotSyntax>();
+    case CustomSyntaxOp::TTNGWarpGroupDotWait: return pairOf<WarpGroupDotWaitSyntax>();
   }
   TILESIM_UNREACHABLE("CustomSyntaxOp value " + std::to_string(static_cast<int>(op)) + " outside ir/Ops.def");
 }

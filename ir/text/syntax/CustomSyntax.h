@@ -87,6 +87,28 @@ TILESIM_CUSTOM_SYNTAX(AssertSyntax);         // tt.assert %c, "message" : T
 TILESIM_CUSTOM_SYNTAX(AssumeSyntax);         // llvm.intr.assume %c : i1
 TILESIM_CUSTOM_SYNTAX(BarrierSyntax);        // gpu.barrier
 
+// SharedMemorySyntax.cpp: TTGIR's ttg ops.
+TILESIM_CUSTOM_SYNTAX(LocalAllocSyntax);     // ttg.local_alloc %x : (T) -> M
+TILESIM_CUSTOM_SYNTAX(SingleOperandSyntax);  // ttg.local_dealloc %m : M (inval_barrier, tensormap_fenceproxy_acquire)
+TILESIM_CUSTOM_SYNTAX(LocalLoadSyntax);      // ttg.local_load %m token %t : M -> T
+TILESIM_CUSTOM_SYNTAX(LocalStoreSyntax);     // ttg.local_store %v, %m : T -> M
+TILESIM_CUSTOM_SYNTAX(MemDescIndexSyntax);   // ttg.memdesc_index %m[%i] : M -> M'
+TILESIM_CUSTOM_SYNTAX(MemDescTransSyntax);   // ttg.memdesc_trans %m {order = array<i32: 1, 0>} : M -> M'
+TILESIM_CUSTOM_SYNTAX(AsyncCopySyntax);      // ttg.async_copy_global_to_local %p, %m mask %k other %o : P -> <M>
+TILESIM_CUSTOM_SYNTAX(AsyncGroupSyntax);     // ttg.async_commit_group tokens %t / ttg.async_wait %t {num = 0 : i32}
+TILESIM_CUSTOM_SYNTAX(GlobalScratchSyntax);  // ttg.global_scratch_alloc {nbytes = 128 : i32, ..} : !tt.ptr<i8>
+
+// HopperSyntax.cpp: TTGIR's ttng ops.
+TILESIM_CUSTOM_SYNTAX(BarrierCountSyntax);   // ttng.init_barrier %b, 1 : M (ttng.arrive_barrier %b, 1, %p : M)
+TILESIM_CUSTOM_SYNTAX(BarrierExpectSyntax);  // ttng.barrier_expect %b, 6144, %p : M
+TILESIM_CUSTOM_SYNTAX(WaitBarrierSyntax);    // ttng.wait_barrier %b, %phase : M
+TILESIM_CUSTOM_SYNTAX(TmaLoadSyntax);        // ttng.async_tma_copy_global_to_local %d[%i] %m, %b, %p : D, B -> M
+TILESIM_CUSTOM_SYNTAX(TmaStoreSyntax);       // ttng.async_tma_copy_local_to_global %d[%i] %m : D, M
+TILESIM_CUSTOM_SYNTAX(AttributesOnlySyntax); // ttng.async_tma_store_wait {pendings = 0 : i32}, ttng.fence_async_shared
+TILESIM_CUSTOM_SYNTAX(TensormapCreateSyntax);  // ttng.tensormap_create %d, %p, [..], [..], [..], [..] : (..) -> ()
+TILESIM_CUSTOM_SYNTAX(WarpGroupDotSyntax);   // ttng.warp_group_dot %a, %b, %c {..} : A * B -> C
+TILESIM_CUSTOM_SYNTAX(WarpGroupDotWaitSyntax);  // ttng.warp_group_dot_wait %d, %a, %b {pendings = 0 : i32} : D, A, B
+
 #undef TILESIM_CUSTOM_SYNTAX
 
 }  // namespace syntax

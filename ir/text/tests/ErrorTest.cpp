@@ -47,7 +47,9 @@ std::vector<BadInput> badInputs() {
       {"tensor of tensor", kHead + "    %x = ub.poison : tensor<4xtensor<4xi32>>\n" + kTail, 3, 31, "element type must be a scalar or a pointer"},
       {"load of non-pointer", kHead + "    %x = tt.load %a : i32\n" + kTail, 3, 23, "needs a pointer"},
       {"truncated file", "module {\n  tt.func public @f(%a: i32", 2, 28, "expected ')'"},
-      {"tensor encoding", kHead + "    %x = ub.poison : tensor<4xi32, #blocked>\n" + kTail, 3, 34, "encodings"},
+      // TTGIR layouts are read (docs/ttgir.md); one that no `#blocked = ...` line defined is an error at the alias.
+      {"undefined encoding alias", kHead + "    %x = ub.poison : tensor<4xi32, #blocked>\n" + kTail, 3, 36,
+       "undefined encoding alias #blocked"},
       {"generic op on a custom-only mnemonic", kHead + "    %x = tt.reduce %a : i32\n" + kTail, 3, 10,
        "must be written in generic form"},
       {"missing type", kHead + "    %x = arith.addi %a, %a\n" + kTail, 4, 5, "expected ':'"},
