@@ -35,6 +35,11 @@ def launch_cuda(request):
     """Compiles (a cache hit) and launches one kernel; writes every tensor argument to request['out']."""
     import numpy as np
     import torch
+    import triton
+    # Kernels that make tensor descriptors on the device (tt.make_tensor_descriptor) ask Triton's runtime for
+    # global scratch; without an allocator the launch raises "Kernel requires a runtime memory allocation" (the
+    # H100 campaign of 2026-12-06: every launch error of `tilesim fuzz --engine triton --triton-run gpu`).
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
     case = fuzzcases.load_case(request["case"])
     with open(request["ttir"]) as handle:
         text = handle.read()

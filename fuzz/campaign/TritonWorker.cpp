@@ -47,6 +47,8 @@ std::vector<fs::path> projectRoots() {
   return roots;
 }
 
+constexpr const char* kNothingPrinted = "(it printed nothing)";
+
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
@@ -211,7 +213,7 @@ std::string TritonWorker::logText(size_t limit) {
                          ? read(0, static_cast<size_t>(std::max<off_t>(end, 0)))
                          : read(0, limit / 2) + "\n[...]\n" + read(end - static_cast<off_t>(limit / 2), limit / 2);
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
-  return text.empty() ? "(it printed nothing)" : text;
+  return text.empty() ? std::string(kNothingPrinted) : text;
 }
 
 TritonAnswer TritonWorker::compile(const std::string& ttir, int numWarps) {
@@ -277,8 +279,13 @@ TritonAnswer TritonWorker::request(const std::string& request) {
   }
   const std::string kind = status;
   // MLIR's errors (and what Python printed) are in the log; the answer has the exception.
-  if (kind == "ttgir-pass") second = logText() + "\n" + second;
-  else if (kind != "ok" && kind != "launched") first = logText() + "\n" + first;
+  // What the worker printed goes with the answer's diagnostic: before it (Triton's MLIR diagnostics explain a
+  // failed pass), but after a launch error's exception, which is the cause; nothing when it printed nothing.
+  const std::string log = logText();
+  const bool printed = log != kNothingPrinted;
+  if (kind == "ttgir-pass" && printed) second = log + "\n" + second;
+  else if (kind == "launch-error" && printed) first = first + "\n" + log;
+  else if (kind != "ok" && kind != "launched" && kind != "ttgir-pass" && printed) first = log + "\n" + first;
   if (kind == "ok") {
     answer.kind = TritonAnswer::Kind::Ok;
     answer.ttir = std::move(first);
