@@ -96,6 +96,17 @@ void disableLoopStrengthReduction() {
   static_cast<llvm::cl::opt<bool>*>(found->second)->setValue(true);
 }
 
+// 32-bit shared-memory addresses (`nvptx-short-ptr`, as Triton sets it): the NVPTX data layout then makes
+// address space 3 (and 4, 5) pointers 32 bits wide, so every staged operand's address takes one register instead
+// of two. A kernel's shared memory is at most 227 KiB (layout/TargetLimits.h), far below 4 GiB. Like
+// -disable-lsr, LLVM offers it only as a process-wide option.
+void useShortSharedPointers() {
+  auto& options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("nvptx-short-ptr");
+  TILESIM_ASSERT(found != options.end(), "LLVM has no -nvptx-short-ptr option");
+  static_cast<llvm::cl::opt<bool>*>(found->second)->setValue(true);
+}
+
 void initializeNvptx() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -105,6 +116,7 @@ void initializeNvptx() {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
     disableLoopStrengthReduction();
+    useShortSharedPointers();
   });
 }
 
@@ -372,7 +384,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   // 1. Analyses (AxisInfo: contiguity, divisibility, constancy), then layouts.
   const analysis::AxisInfoAnalysis axisInfo(module);
   LayoutAssignment layouts = LayoutAssignment::assign(kernel, options.numWarps, result.diagnostics, &axisInfo, false,
-                                                      options.profile == FloatProfile::Triton);
+                                                      options.profile == FloatProfile::Triton,
+                                                      sharedBytesPerBlock(options.sm));
   if (!result.diagnostics.empty()) return result;
   if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
   clock.lap(result.milliseconds.layouts);

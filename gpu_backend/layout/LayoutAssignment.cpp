@@ -67,10 +67,12 @@ int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
 }
 
 LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
-                                          const analysis::AxisInfoAnalysis* axisInfo, bool callee, bool tensorCores) {
+                                          const analysis::AxisInfoAnalysis* axisInfo, bool callee, bool tensorCores,
+                                          int64_t sharedBytes) {
   LayoutAssignment assignment;
   assignment.numWarps_ = numWarps;
   assignment.tensorCores_ = tensorCores;
+  assignment.sharedBytes_ = sharedBytes;
   walk(*kernel.op(), [&](const Operation& op) {
     const Value* memoryValue = nullptr;
     if (op.kind == OpKind::TTLoad) memoryValue = op.result();
@@ -289,7 +291,7 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
     switch (familyOp<DotOp>(op.kind)) {
       case DotOp::TTDot:
         if (tensorCores_)
-          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_)) {
+          if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_, sharedBytes_)) {
             remember(op.result(), *mma);
             fromTensorCores_.insert(op.result());
             std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
@@ -326,7 +328,7 @@ void LayoutAssignment::assignForLoop(const Operation& op) {
     // An accumulator that a tensor-core dot yields keeps the dot's mma layout across iterations.
     const Value* yielded = yield && i < yield->numOperands() ? yield->operand(i) : nullptr;
     if (tensorCores_ && yielded && yielded->definingOp && yielded->definingOp->kind == OpKind::TTDot)
-      if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_)) {
+      if (std::optional<LinearLayout> mma = tensorCoreResultLayout(*yielded->definingOp, numWarps_, sharedBytes_)) {
         chosen = *mma;
         // Inside the body the accumulator is a tensor-core value (attention rescales it there); the loop's
         // result is not, so the epilogue keeps its blocked layouts.

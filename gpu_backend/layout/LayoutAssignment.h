@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "gpu_backend/layout/DistributedLayouts.h"
+#include "gpu_backend/layout/TargetLimits.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 #include "ir/analysis/AxisInfo.h"
@@ -59,7 +60,7 @@ class LayoutAssignment {
   // of the loop's exit value into the loop body (32 cvt per k step in Triton 3.6's PTX of golden/matmul_f16).
   static LayoutAssignment assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
                                  const analysis::AxisInfoAnalysis* axisInfo = nullptr, bool callee = false,
-                                 bool tensorCores = false);
+                                 bool tensorCores = false, int64_t sharedBytes = sharedBytesPerBlock(kDefaultSm));
 
   // The layout of a tensor value; null for scalars (every thread holds the value).
   const LinearLayout* layoutOf(const Value* value) const;
@@ -77,6 +78,7 @@ class LayoutAssignment {
 
   int numWarps_ = 4;
   bool tensorCores_ = false;
+  int64_t sharedBytes_ = kSharedBytesWithoutOptIn;  // the target's shared memory per block (TargetLimits.h)
   std::map<std::vector<int64_t>, int> vectorElements_;             // per shape, from memory ops
   mutable std::map<std::vector<int64_t>, LinearLayout> defaults_;  // per shape
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;

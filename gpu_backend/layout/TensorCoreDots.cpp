@@ -9,13 +9,11 @@
 namespace tilesim::gpu {
 namespace {
 
-constexpr int64_t kMaxConvertedBytes = 48 * 1024;  // what one layout conversion through shared memory may stage
-
 bool isFp8Kind(ScalarKind kind) { return kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2; }
 
 }  // namespace
 
-std::optional<int> tensorCoreWordBits(const Operation& dot, int numWarps) {
+std::optional<int> tensorCoreWordBits(const Operation& dot, int numWarps, int64_t sharedBytes) {
   if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
   const Value* a = dot.operand(0);
   const Value* b = dot.operand(1);
@@ -45,13 +43,13 @@ std::optional<int> tensorCoreWordBits(const Operation& dot, int numWarps) {
   if (resultShape[rank - 2] < 16 || resultShape[rank - 1] < 8 || depth < (8 << wordBits)) return std::nullopt;
   if (numWarps <= 0 || !std::has_single_bit(static_cast<unsigned>(numWarps))) return std::nullopt;
   for (const Value* value : std::initializer_list<const Value*>{a, b, dot.operand(2), dot.result()})
-    if (value->type.numElements() * storageBytes(value->type.element().scalarKind()) > kMaxConvertedBytes)
+    if (value->type.numElements() * storageBytes(value->type.element().scalarKind()) > sharedBytes)
       return std::nullopt;
   return wordBits;
 }
 
-std::optional<LinearLayout> tensorCoreResultLayout(const Operation& dot, int numWarps) {
-  std::optional<int> wordBits = tensorCoreWordBits(dot, numWarps);
+std::optional<LinearLayout> tensorCoreResultLayout(const Operation& dot, int numWarps, int64_t sharedBytes) {
+  std::optional<int> wordBits = tensorCoreWordBits(dot, numWarps, sharedBytes);
   if (!wordBits) return std::nullopt;
   std::span<const int64_t> resultShape = dot.result()->type.shape();
   const int64_t depth = dot.operand(0)->type.shape()[resultShape.size() - 1];

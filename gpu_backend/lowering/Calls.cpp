@@ -19,7 +19,8 @@ void lowerCall(KernelLowering& lowering, const Operation& op) {
   if (lowering.callDepth >= 64) lowering.unsupported(op, "deeper than 64 calls (recursion?)");
   Diagnostics diagnostics;
   auto layouts = std::make_unique<LayoutAssignment>(LayoutAssignment::assign(*callee, lowering.options.numWarps, diagnostics, nullptr, /*callee=*/true,
-                                                                             lowering.options.profile == FloatProfile::Triton));
+                                                                             lowering.options.profile == FloatProfile::Triton,
+                                                                             sharedBytesPerBlock(lowering.options.sm)));
   if (!diagnostics.empty()) lowering.unsupported(op, "of @" + calleeName + ": " + diagnostics.front().message);
   lowering.calleeLayouts.push_back(std::move(layouts));
   for (size_t i = 0; i < op.numOperands() && i < callee->numArguments(); ++i) {

@@ -55,7 +55,7 @@ struct TensorCorePlan {
 // tensorCoreWordBits accepts (layout/TensorCoreDots.h), under the triton profile.
 std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, const Operation& op) {
   if (lowering.options.profile != FloatProfile::Triton) return std::nullopt;
-  std::optional<int> wordBits = tensorCoreWordBits(op, lowering.options.numWarps);
+  std::optional<int> wordBits = tensorCoreWordBits(op, lowering.options.numWarps, sharedBytesPerBlock(lowering.options.sm));
   if (!wordBits) return std::nullopt;
   const ScalarKind aKind = op.operand(0)->type.element().scalarKind(), bKind = op.operand(1)->type.element().scalarKind();
   auto fp8Name = [](ScalarKind kind) -> const char* { return kind == ScalarKind::F8E4M3FN ? "e4m3" : "e5m2"; };

@@ -106,7 +106,7 @@ llvm::GlobalVariable* KernelLowering::sharedGlobal() {
 }
 
 SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, const std::string& what) {
-  if (bytes > SharedMemoryPlan::kMaxBytes) {
+  if (bytes > sharedPlan_.maxBytes()) {
     TILESIM_ASSERT(op, "a shared-memory buffer without an op");
     unsupported(*op, fmt::format("on {} that needs {} bytes of shared memory", what, bytes));
   }

@@ -16,7 +16,7 @@ namespace tilesim::gpu {
 KernelLowering::KernelLowering(llvm::Module& module, const Function& kernel, const LayoutAssignment& layouts,
                                const CompileOptions& options)
     : builder(module.getContext()), context(module.getContext()), module(module), options(options), kernel_(kernel),
-      layouts_(layouts) {}
+      layouts_(layouts), sharedPlan_(sharedBytesPerBlock(options.sm)) {}
 
 int KernelLowering::registerCount(const LinearLayout* layout) { return layout ? numRegisters(*layout) : 1; }
 

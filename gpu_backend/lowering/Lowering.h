@@ -46,6 +46,7 @@ class KernelLowering {
   // Emits the kernel function; returns its shared-memory need in bytes.
   void lower();
   int sharedBytes() const { return static_cast<int>(sharedPlan_.peakBytes()); }
+  int64_t sharedLimit() const { return sharedPlan_.maxBytes(); }
 
   // ---- values
   const Lowered& get(const Value* value) const;

@@ -5,7 +5,7 @@
 namespace tilesim::gpu {
 
 SharedRange SharedMemoryPlan::place(int64_t bytes) {
-  const int64_t limit = std::min(kMaxBytes, std::max(peak_, kReuseBudget));
+  const int64_t limit = std::min(maxBytes_, std::max(peak_, kReuseBudget));
   SharedRange range{0, bytes};
   if (!unknown_) {
     // The lowest aligned offset clear of every pending access: try 0 and the end of each pending range.

@@ -31,10 +31,12 @@ struct SharedRange {
 
 class SharedMemoryPlan {
  public:
-  static constexpr int64_t kMaxBytes = 48 * 1024;     // static + dynamic shared memory without an opt-in
   static constexpr int64_t kReuseBudget = 4 * 1024;   // what may be spent to avoid a barrier
 
-  // Places a buffer of `bytes` (<= kMaxBytes): clear of the accesses since the last barrier where the budget
+  // `maxBytes`: the target's shared memory per block (layout/TargetLimits.h sharedBytesPerBlock).
+  explicit SharedMemoryPlan(int64_t maxBytes) : maxBytes_(maxBytes) {}
+  int64_t maxBytes() const { return maxBytes_; }
+  // Places a buffer of `bytes` (<= maxBytes()): clear of the accesses since the last barrier where the budget
   // allows, else at 0 (whose first write then needs a barrier).
   SharedRange place(int64_t bytes);
   // Before the threads write / read `range`: true when a barrier must come first (then call barrier()).
@@ -64,6 +66,7 @@ class SharedMemoryPlan {
     pending_.push_back({range, write});
     ++accesses_;
   }
+  int64_t maxBytes_;
   std::vector<Access> pending_;  // accesses since the last barrier
   int64_t accesses_ = 0;
   bool unknown_ = false;

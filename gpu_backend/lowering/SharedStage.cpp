@@ -17,7 +17,7 @@ llvm::Value* SharedStage::add(const Value* value, int64_t slots) {
   const int64_t bytes = slots * static_cast<int64_t>(lowering_.module.getDataLayout().getTypeAllocSize(type));
   const int64_t offset = (bytes_ + 15) / 16 * 16;
   bytes_ = offset + bytes;
-  if (bytes_ > SharedMemoryPlan::kMaxBytes)
+  if (bytes_ > lowering_.sharedLimit())
     lowering_.unsupported(op_, fmt::format("on tensors that need {} bytes of shared memory", bytes_));
   // Where the stage starts is decided in storeAll, when its size is known: the start is an instruction whose
   // offset operand storeAll sets.

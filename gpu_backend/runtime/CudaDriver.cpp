@@ -40,6 +40,7 @@ struct CudaDriver::Api {
   int (*cuEventElapsedTime)(float*, void*, void*);
   int (*cuEventDestroy)(void*);
   int (*cuFuncGetAttribute)(int*, int, void*);
+  int (*cuFuncSetAttribute)(void*, int, int);
 };
 
 namespace {
@@ -121,6 +122,7 @@ std::unique_ptr<CudaDriver> CudaDriver::open(std::string* whyNot) {
   resolve(library, "cuEventElapsedTime", api.cuEventElapsedTime, &missing);
   resolve(library, "cuEventDestroy_v2", api.cuEventDestroy, &missing);
   resolve(library, "cuFuncGetAttribute", api.cuFuncGetAttribute, &missing);
+  resolve(library, "cuFuncSetAttribute", api.cuFuncSetAttribute, &missing);
   if (!missing.empty()) {
     *whyNot = "the CUDA driver library has no entry point " + missing + " (driver too old?)";
     return nullptr;
@@ -208,6 +210,14 @@ std::string CudaDriver::copyToHost(void* destination, DevicePointer source, size
 
 std::string CudaDriver::launchAsync(void* function, const std::string& kernel, const int64_t grid[3], int threads,
                                     int sharedBytes, std::vector<void*>& parameters) {
+  // Over 48 KiB of dynamic shared memory needs the kernel's opt-in (layout/TargetLimits.h); the attribute is the
+  // kernel's, so setting it once per launch costs a driver call only for such kernels.
+  constexpr int kMaxDynamicSharedSizeBytes = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  if (sharedBytes > 48 * 1024) {
+    std::string failed = check(api_->cuFuncSetAttribute(function, kMaxDynamicSharedSizeBytes, sharedBytes),
+                               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", kernel);
+    if (!failed.empty()) return failed;
+  }
   const int status = api_->cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                                           static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
                                           static_cast<unsigned>(sharedBytes), nullptr, parameters.data(), nullptr);

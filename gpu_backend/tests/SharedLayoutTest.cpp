@@ -19,6 +19,7 @@
 
 #include "gpu_backend/layout/DistributedLayouts.h"
 #include "gpu_backend/layout/SharedLayouts.h"
+#include "gpu_backend/layout/TargetLimits.h"
 #include "gpu_backend/lowering/SharedMemory.h"
 
 namespace tilesim::gpu {
@@ -315,7 +316,7 @@ TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
 }
 
 TEST(SharedMemoryPlan, BarriersOnlyWhereAnotherThreadMayStillUseTheBytes) {
-  SharedMemoryPlan plan;
+  SharedMemoryPlan plan(kSharedBytesWithoutOptIn);
   const SharedRange first = plan.place(256);
   EXPECT_EQ(first.offset, 0);
   EXPECT_FALSE(plan.writeNeedsBarrier(first));  // nothing used shared memory yet

@@ -1,0 +1,216 @@
+"""The GPU benchmark's matrix rows (issue 22): matmul and attention forward on tensor cores, in one run.
+
+For every problem and every configuration of kernels_matrix's lists (the same list for both compilers):
+  - Triton 3.6 compiles and runs the kernel (its JIT), its output is verified against torch, it is timed, and the
+    TTIR it produced is kept;
+  - tilesim's GPU engine compiles THAT TTIR itself (`tilesim run --engine gpu --profile triton --time`), its
+    output is verified against torch, and it times its own launches in-process with CUDA events;
+  - torch runs the same computation (cuBLAS matmul; scaled_dot_product_attention).
+Timing as bench.py: warm-up, one pair of CUDA events per launch, the median. The ceiling is the GPU's measured
+dense fp16 rate (torch's best matmul of the largest size) for each row. Prints and writes OUT/matrix.md (per
+problem: the best configuration of each compiler, and every configuration side by side) and OUT/matrix.json.
+  python3 bench/gpu/bench_matrix.py --tilesim PATH --out DIR [--problems a,b] [--quick]
+"""
+import argparse
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+import triton
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402  (cuda_time, run_tilesim, matches_torch, max_error)
+import kernels_matrix as km  # noqa: E402
+
+PROBLEMS = {
+    "matmul_f16_4096": dict(kind="matmul", size=4096, dtype=torch.float16),
+    "matmul_f16_8192": dict(kind="matmul", size=8192, dtype=torch.float16),
+    "attention_d64": dict(kind="attention", bh=32, seq=4096, head=64, causal=False),
+    "attention_d128": dict(kind="attention", bh=32, seq=4096, head=128, causal=False),
+    "attention_d128_causal": dict(kind="attention", bh=32, seq=4096, head=128, causal=True),
+}
+
+
+def matmul_setup(problem, config, gen):
+    n, dtype = problem["size"], problem["dtype"]
+    bm, bn, bk, warps, stages = config
+    a = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
+    b = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
+    c = torch.empty(n, n, device="cuda", dtype=dtype)
+    grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
+    launch = lambda out: km.matmul[grid](a, b, out, n, n, n, a.stride(0), a.stride(1), b.stride(0),  # noqa: E731
+                                         b.stride(1), out.stride(0), out.stride(1), BLOCK_M=bm, BLOCK_N=bn,
+                                         BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
+    buffers = {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros_like(c)}
+    scalars = {"M": n, "N": n, "K": n, "stride_am": n, "stride_ak": 1, "stride_bk": n, "stride_bn": 1,
+               "stride_cm": n, "stride_cn": 1}
+    flops = 2.0 * n * n * n
+    return dict(launch=launch, out=c, want=(a.float() @ b.float()).to(dtype), torch=lambda: a @ b,
+                tolerance=dict(rtol=2e-2, atol=0.5), buffers=buffers, scalars=scalars, output="c_ptr",
+                grid=grid, flops=flops, bytes=3 * n * n * a.element_size())
+
+
+def attention_setup(problem, config, gen):
+    bh, seq, head, causal = problem["bh"], problem["seq"], problem["head"], problem["causal"]
+    bm, bn, warps, stages = config
+    q, k, v = (torch.randn(bh, seq, head, device="cuda", generator=gen).half() for _ in range(3))
+    out = torch.empty_like(q)
+    scale = 1.0 / math.sqrt(head)
+    grid = (seq // bm, bh)
+    launch = lambda o: km.attention_fwd[grid](q, k, v, o, scale, seq, HEAD_DIM=head, BLOCK_M=bm,  # noqa: E731
+                                              BLOCK_N=bn, CAUSAL=causal, num_warps=warps, num_stages=stages)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    want = sdpa(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), is_causal=causal, scale=scale).squeeze(0)
+    buffers = {"Q": q, "K": k, "V": v, "Out": torch.zeros_like(q)}
+    flops = 4.0 * bh * seq * seq * head * (0.5 if causal else 1.0)
+    return dict(launch=launch, out=out, want=want,
+                torch=lambda: sdpa(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), is_causal=causal, scale=scale),
+                tolerance=dict(rtol=2e-2, atol=2e-2), buffers=buffers, scalars={"sm_scale": scale, "N_CTX": seq},
+                output="Out", grid=grid, flops=flops, bytes=4 * q.numel() * 2)
+
+
+def configs_of(problem):
+    if problem["kind"] == "matmul":
+        return [(c, f"{c[0]}x{c[1]}x{c[2]} w{c[3]} s{c[4]}", c[3]) for c in km.MATMUL_CONFIGS]
+    return [(c, f"{c[0]}x{c[1]} w{c[2]} s{c[3]}", c[2]) for c in km.ATTENTION_CONFIGS
+            if not (problem["head"] == 128 and c[0] * c[1] > 128 * 64 and c[2] < 8)]
+
+
+def run_config(tilesim, problem, config, warps, gen, work, out_dir, name, label, env, log):
+    setup = (matmul_setup if problem["kind"] == "matmul" else attention_setup)(problem, config, gen)
+    row = {"config": label}
+    try:
+        compiled = setup["launch"](setup["out"])
+        torch.cuda.synchronize()
+    except Exception as error:  # noqa: BLE001 - a config Triton cannot compile (shared memory) is recorded
+        row["triton_error"] = f"{type(error).__name__}: {str(error)[:200]}"
+        return row, None
+    row["triton_verified"] = bench.matches_torch(setup["out"], setup["want"], setup["tolerance"],
+                                                 f"{name} {label}: Triton", log)
+    row["triton_registers"] = getattr(compiled, "n_regs", -1)
+    row["triton_spills"] = getattr(compiled, "n_spills", -1)
+    row["triton_ms"], _ = bench.cuda_time(lambda: setup["launch"](setup["out"]))
+    ttir = os.path.join(out_dir, "ttir", f"{name}-{label.replace(' ', '_')}.ttir")
+    with open(ttir, "w") as f:
+        f.write(compiled.asm["ttir"])
+    case = {"grid": setup["grid"], "num_warps": warps, "bytes": setup["bytes"]}
+    # Triton specialises arguments equal to 1 into constants: pass only the scalars its TTIR still takes.
+    text = compiled.asm["ttir"]
+    scalars = {key: value for key, value in setup["scalars"].items() if f"%{key}:" in text}
+    tilesim_out = os.path.join(work, "out")
+    done, timing = bench.run_tilesim(tilesim, ttir, case, setup["buffers"], scalars, work, tilesim_out, env,
+                                     iters=20, warmup=3)
+    print(f"$ tilesim run {name} {label}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}",
+          file=log, flush=True)
+    row["tilesim_exit"] = done.returncode
+    if done.returncode == 0 and timing:
+        got = torch.from_numpy(np.load(os.path.join(tilesim_out, setup["output"] + ".npy"))).cuda()
+        got = got.view(setup["want"].shape)
+        row["tilesim_verified"] = bench.matches_torch(got, setup["want"], setup["tolerance"],
+                                                      f"{name} {label}: tilesim", log)
+        row["tilesim_max_error_vs_torch"] = bench.max_error(got, setup["want"])
+        row["tilesim_ms"] = float(timing["median_ms"])
+        row["tilesim_registers"] = int(timing.get("registers", -1))
+        row["tilesim_shared_bytes"] = int(timing.get("shared_bytes", -1))
+    else:
+        row["tilesim_error"] = (done.stderr or done.stdout).strip()[-300:]
+    shutil.rmtree(tilesim_out, ignore_errors=True)
+    for key in ("triton", "tilesim"):
+        if key + "_ms" in row:
+            row[key + "_tflops"] = setup["flops"] / (row[key + "_ms"] * 1e9)
+    return row, setup
+
+
+def table(results):
+    lines = [f"GPU: {results['device']}, driver {results['driver']}; Triton {results['triton']}, torch "
+             f"{results['torch']}; {results['date']}; tilesim sha256 {results['tilesim_sha']}", "",
+             "| problem | tilesim best (config) | Triton best (config) | torch | tilesim / Triton best | "
+             "ceiling (torch dense fp16 peak) |", "|---|---|---|---|---|---|"]
+    for name, entry in results["problems"].items():
+        rows = entry["configs"]
+        best = {}
+        for key in ("tilesim", "triton"):
+            ok = [r for r in rows if r.get(key + "_verified") and key + "_tflops" in r]
+            best[key] = max(ok, key=lambda r: r[key + "_tflops"]) if ok else None
+        cell = lambda r, k: f"{r[k + '_tflops']:.1f} ({r['config']})" if r else "n/a"  # noqa: E731
+        ratio = (best["tilesim"]["tilesim_tflops"] / best["triton"]["triton_tflops"]
+                 if best["tilesim"] and best["triton"] else float("nan"))
+        lines.append(f"| {name} | {cell(best['tilesim'], 'tilesim')} | {cell(best['triton'], 'triton')} | "
+                     f"{entry['torch_tflops']:.1f} | {ratio:.3f} | {results['ceiling_tflops']:.0f} |")
+    lines += ["", "Every configuration (TFLOP/s; registers per thread; v = output verified against torch):", "",
+              "| problem | config | tilesim | Triton | tilesim / Triton | registers tilesim / Triton |",
+              "|---|---|---|---|---|---|"]
+    for name, entry in results["problems"].items():
+        for r in entry["configs"]:
+            ts = f"{r['tilesim_tflops']:.1f}{' v' if r.get('tilesim_verified') else ' WRONG'}" \
+                if "tilesim_tflops" in r else r.get("tilesim_error", "-")[:60].replace("|", "/").replace("\n", " ")
+            tr = f"{r['triton_tflops']:.1f}{' v' if r.get('triton_verified') else ' WRONG'}" \
+                if "triton_tflops" in r else r.get("triton_error", "-")[:60].replace("|", "/")
+            ratio = f"{r['tilesim_tflops'] / r['triton_tflops']:.3f}" \
+                if "tilesim_tflops" in r and "triton_tflops" in r else "-"
+            lines.append(f"| {name} | {r['config']} | {ts} | {tr} | {ratio} | "
+                         f"{r.get('tilesim_registers', '-')} / {r.get('triton_registers', '-')} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tilesim", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--problems", default=",".join(PROBLEMS))
+    parser.add_argument("--configs", type=int, default=0, help="only the first N configurations of each list")
+    options = parser.parse_args()
+    unknown = [p for p in options.problems.split(",") if p not in PROBLEMS]
+    if unknown:
+        parser.error(f"unknown problem(s) {unknown}; choose from {sorted(PROBLEMS)}")
+    os.makedirs(os.path.join(options.out, "ttir"), exist_ok=True)
+    work = tempfile.mkdtemp(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    env = {"TILESIM_CACHE_DIR": tempfile.mkdtemp()}
+    log = open(os.path.join(options.out, "matrix.log"), "w")
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.strip()
+    results = {"device": torch.cuda.get_device_name(), "driver": driver, "triton": triton.__version__,
+               "torch": torch.__version__, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "tilesim_sha": subprocess.run(["sha256sum", options.tilesim], capture_output=True,
+                                             text=True).stdout[:16], "problems": {}}
+    a = torch.randn(8192, 8192, device="cuda").half()
+    peak_ms, _ = bench.cuda_time(lambda: a @ a, iters=20)
+    results["ceiling_tflops"] = 2 * 8192 ** 3 / (peak_ms * 1e9)
+    del a
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(0)
+    for name in options.problems.split(","):
+        problem = PROBLEMS[name]
+        entry = {"configs": []}
+        configs = configs_of(problem)
+        if options.configs:
+            configs = configs[:options.configs]
+        setup = None
+        for config, label, warps in configs:
+            row, made = run_config(options.tilesim, problem, config, warps, gen, work, options.out, name, label, env,
+                                   log)
+            setup = made or setup
+            entry["configs"].append(row)
+            print(name, json.dumps(row), flush=True)
+            torch.cuda.empty_cache()
+        if setup:
+            torch_ms, _ = bench.cuda_time(setup["torch"], iters=20)
+            entry["torch_tflops"] = setup["flops"] / (torch_ms * 1e9)
+        results["problems"][name] = entry
+        with open(os.path.join(options.out, "matrix.json"), "w") as f:
+            json.dump(results, f, indent=1)
+    text = table(results)
+    with open(os.path.join(options.out, "matrix.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
