@@ -35,98 +35,63 @@ void portableKernel(const float* a, const float* b, float* acc, int64_t rows, in
 #define TILESIM_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define TILESIM_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 
-// One Rows x (Vectors*8) block of acc, over `depth` steps of k. a: row-major with stride lda; b, acc: stride n.
-template <int Rows, int Vectors>
-TILESIM_TARGET_AVX2 inline void blockAvx2(const float* a, const float* b, float* acc, int64_t depth, int64_t lda,
-                                          int64_t ldb) {
-  __m256 sum[Rows][Vectors];
-#pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r)
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) sum[r][v] = _mm256_loadu_ps(acc + r * ldb + v * 8);
-  for (int64_t k = 0; k < depth; ++k) {
-    __m256 bv[Vectors];
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) bv[v] = _mm256_loadu_ps(b + k * ldb + v * 8);
-#pragma GCC unroll 8
-    for (int r = 0; r < Rows; ++r) {
-      __m256 av = _mm256_set1_ps(a[r * lda + k]);
-#pragma GCC unroll 8
-      for (int v = 0; v < Vectors; ++v) sum[r][v] = _mm256_fmadd_ps(av, bv[v], sum[r][v]);
-    }
+// The SIMD kernel of one instruction set, written once for both: VECTOR holds LANES floats, PREFIX names its
+// intrinsics (PREFIX##_loadu_ps, ...) and TARGET enables them. A macro, because a GCC target attribute cannot be a
+// template parameter; everything the two kernels do differently follows from LANES. It defines
+//   BLOCK<Rows, Vectors>: one Rows x (Vectors * LANES) block of acc over `depth` steps of k (a: row-major with
+//     stride lda; b, acc: stride ldb), the sums held in registers;
+//   ROWS<Rows>: Rows rows of acc, 2 and 1 vectors at a time; AVX-512 hands the last (fewer than 16) columns to
+//     AVX2's ROWS, which leaves the rest to the scalar loop;
+//   KERNEL: k in chunks of kDepthChunk, within a chunk the rows in blocks of 8 (AVX-512 only), 4 and 1.
+#define TILESIM_FMA_KERNEL(BLOCK, ROWS, KERNEL, TARGET, VECTOR, PREFIX, LANES, NARROWER_COLUMNS)                       \
+  template <int Rows, int Vectors>                                                                                     \
+  TARGET inline void BLOCK(const float* a, const float* b, float* acc, int64_t depth, int64_t lda, int64_t ldb) {      \
+    VECTOR sum[Rows][Vectors];                                                                                         \
+    _Pragma("GCC unroll 8") for (int r = 0; r < Rows; ++r) {                                                           \
+      _Pragma("GCC unroll 8") for (int v = 0; v < Vectors; ++v) sum[r][v] =                                            \
+          PREFIX##_loadu_ps(acc + r * ldb + v * LANES);                                                                \
+    }                                                                                                                  \
+    for (int64_t k = 0; k < depth; ++k) {                                                                              \
+      VECTOR bv[Vectors];                                                                                              \
+      _Pragma("GCC unroll 8") for (int v = 0; v < Vectors; ++v) bv[v] = PREFIX##_loadu_ps(b + k * ldb + v * LANES);    \
+      _Pragma("GCC unroll 8") for (int r = 0; r < Rows; ++r) {                                                         \
+        VECTOR av = PREFIX##_set1_ps(a[r * lda + k]);                                                                  \
+        _Pragma("GCC unroll 8") for (int v = 0; v < Vectors; ++v) sum[r][v] = PREFIX##_fmadd_ps(av, bv[v], sum[r][v]); \
+      }                                                                                                                \
+    }                                                                                                                  \
+    _Pragma("GCC unroll 8") for (int r = 0; r < Rows; ++r) {                                                           \
+      _Pragma("GCC unroll 8") for (int v = 0; v < Vectors; ++v)                                                        \
+          PREFIX##_storeu_ps(acc + r * ldb + v * LANES, sum[r][v]);                                                    \
+    }                                                                                                                  \
+  }                                                                                                                    \
+                                                                                                                       \
+  template <int Rows>                                                                                                  \
+  TARGET inline void ROWS(const float* a, const float* b, float* acc, int64_t firstColumn, int64_t columns,            \
+                          int64_t depth, int64_t lda) {                                                                \
+    int64_t n = firstColumn;                                                                                           \
+    for (; n + 2 * LANES <= columns; n += 2 * LANES) BLOCK<Rows, 2>(a, b + n, acc + n, depth, lda, columns);           \
+    for (; n + LANES <= columns; n += LANES) BLOCK<Rows, 1>(a, b + n, acc + n, depth, lda, columns);                   \
+    NARROWER_COLUMNS;                                                                                                  \
+  }                                                                                                                    \
+                                                                                                                       \
+  TARGET void KERNEL(const float* a, const float* b, float* acc, int64_t rows, int64_t columns, int64_t depth) {       \
+    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {                                                              \
+      int64_t chunk = std::min(kDepthChunk, depth - k0);                                                               \
+      const float* bChunk = b + k0 * columns;                                                                          \
+      int64_t m = 0;                                                                                                   \
+      if constexpr (LANES > 8)                                                                                         \
+        for (; m + 8 <= rows; m += 8)                                                                                  \
+          ROWS<8>(a + m * depth + k0, bChunk, acc + m * columns, 0, columns, chunk, depth);                            \
+      for (; m + 4 <= rows; m += 4) ROWS<4>(a + m * depth + k0, bChunk, acc + m * columns, 0, columns, chunk, depth);  \
+      for (; m < rows; ++m) ROWS<1>(a + m * depth + k0, bChunk, acc + m * columns, 0, columns, chunk, depth);          \
+    }                                                                                                                  \
   }
-#pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r)
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) _mm256_storeu_ps(acc + r * ldb + v * 8, sum[r][v]);
-}
 
-template <int Rows>
-TILESIM_TARGET_AVX2 inline void rowsAvx2(const float* a, const float* b, float* acc, int64_t columns, int64_t depth,
-                                         int64_t lda) {
-  int64_t n = 0;
-  for (; n + 16 <= columns; n += 16) blockAvx2<Rows, 2>(a, b + n, acc + n, depth, lda, columns);
-  for (; n + 8 <= columns; n += 8) blockAvx2<Rows, 1>(a, b + n, acc + n, depth, lda, columns);
-  scalarColumns(a, b, acc, Rows, n, columns, depth, lda, columns, columns);
-}
-
-TILESIM_TARGET_AVX2 void avx2Kernel(const float* a, const float* b, float* acc, int64_t rows, int64_t columns,
-                                    int64_t depth) {
-  for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-    int64_t chunk = std::min(kDepthChunk, depth - k0);
-    const float* bChunk = b + k0 * columns;
-    int64_t m = 0;
-    for (; m + 4 <= rows; m += 4) rowsAvx2<4>(a + m * depth + k0, bChunk, acc + m * columns, columns, chunk, depth);
-    for (; m < rows; ++m) rowsAvx2<1>(a + m * depth + k0, bChunk, acc + m * columns, columns, chunk, depth);
-  }
-}
-
-template <int Rows, int Vectors>
-TILESIM_TARGET_AVX512 inline void blockAvx512(const float* a, const float* b, float* acc, int64_t depth,
-                                              int64_t lda, int64_t ldb) {
-  __m512 sum[Rows][Vectors];
-#pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r)
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) sum[r][v] = _mm512_loadu_ps(acc + r * ldb + v * 16);
-  for (int64_t k = 0; k < depth; ++k) {
-    __m512 bv[Vectors];
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) bv[v] = _mm512_loadu_ps(b + k * ldb + v * 16);
-#pragma GCC unroll 8
-    for (int r = 0; r < Rows; ++r) {
-      __m512 av = _mm512_set1_ps(a[r * lda + k]);
-#pragma GCC unroll 8
-      for (int v = 0; v < Vectors; ++v) sum[r][v] = _mm512_fmadd_ps(av, bv[v], sum[r][v]);
-    }
-  }
-#pragma GCC unroll 8
-  for (int r = 0; r < Rows; ++r)
-#pragma GCC unroll 8
-    for (int v = 0; v < Vectors; ++v) _mm512_storeu_ps(acc + r * ldb + v * 16, sum[r][v]);
-}
-
-template <int Rows>
-TILESIM_TARGET_AVX512 inline void rowsAvx512(const float* a, const float* b, float* acc, int64_t columns,
-                                             int64_t depth, int64_t lda) {
-  int64_t n = 0;
-  for (; n + 32 <= columns; n += 32) blockAvx512<Rows, 2>(a, b + n, acc + n, depth, lda, columns);
-  for (; n + 16 <= columns; n += 16) blockAvx512<Rows, 1>(a, b + n, acc + n, depth, lda, columns);
-  for (; n + 8 <= columns; n += 8) blockAvx2<Rows, 1>(a, b + n, acc + n, depth, lda, columns);
-  scalarColumns(a, b, acc, Rows, n, columns, depth, lda, columns, columns);
-}
-
-TILESIM_TARGET_AVX512 void avx512Kernel(const float* a, const float* b, float* acc, int64_t rows, int64_t columns,
-                                        int64_t depth) {
-  for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-    int64_t chunk = std::min(kDepthChunk, depth - k0);
-    const float* bChunk = b + k0 * columns;
-    int64_t m = 0;
-    for (; m + 8 <= rows; m += 8) rowsAvx512<8>(a + m * depth + k0, bChunk, acc + m * columns, columns, chunk, depth);
-    for (; m + 4 <= rows; m += 4) rowsAvx512<4>(a + m * depth + k0, bChunk, acc + m * columns, columns, chunk, depth);
-    for (; m < rows; ++m) rowsAvx512<1>(a + m * depth + k0, bChunk, acc + m * columns, columns, chunk, depth);
-  }
-}
+TILESIM_FMA_KERNEL(blockAvx2, rowsAvx2, avx2Kernel, TILESIM_TARGET_AVX2, __m256, _mm256, 8,
+                   scalarColumns(a, b, acc, Rows, n, columns, depth, lda, columns, columns))
+TILESIM_FMA_KERNEL(blockAvx512, rowsAvx512, avx512Kernel, TILESIM_TARGET_AVX512, __m512, _mm512, 16,
+                   rowsAvx2<Rows>(a, b, acc, n, columns, depth, lda))
+#undef TILESIM_FMA_KERNEL
 
 using Kernel = void (*)(const float*, const float*, float*, int64_t, int64_t, int64_t);
 

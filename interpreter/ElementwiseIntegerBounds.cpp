@@ -8,6 +8,7 @@
 
 #include "interpreter/ElementwiseBoundRules.h"
 #include "interpreter/ElementwiseInternal.h"
+#include "ir/eval/IntegerLane.h"
 
 namespace tilesim::elementwise {
 namespace {
@@ -73,36 +74,9 @@ double compareIntegerBound(IntPredicate p, uint64_t a, uint64_t b, int width, do
   return static_cast<double>(d < 0 ? -d : d) > slack ? 0.0 : kInf;
 }
 
-// One lane of an integer op on values of width W (the interpreter's ScalarEval templates), for enumeration.
-template <typename U>
-U integerLane(IntArithOp kind, U a, U b) {
-  using namespace scalar;
-  switch (kind) {
-    case IntArithOp::ArithAddI: return static_cast<U>(a + b);
-    case IntArithOp::ArithSubI: return static_cast<U>(a - b);
-    case IntArithOp::ArithMulI: return static_cast<U>(a * b);
-    case IntArithOp::ArithAndI: return static_cast<U>(a & b);
-    case IntArithOp::ArithOrI: return static_cast<U>(a | b);
-    case IntArithOp::ArithXOrI: return static_cast<U>(a ^ b);
-    case IntArithOp::ArithShLI: return shiftLeft<U>(a, b);
-    case IntArithOp::ArithShRSI: return shiftRightSigned<U>(a, b);
-    case IntArithOp::ArithShRUI: return shiftRightUnsigned<U>(a, b);
-    case IntArithOp::ArithMaxSI: return maxSigned<U>(a, b);
-    case IntArithOp::ArithMinSI: return minSigned<U>(a, b);
-    case IntArithOp::ArithMaxUI: return maxUnsigned<U>(a, b);
-    case IntArithOp::ArithMinUI: return minUnsigned<U>(a, b);
-    case IntArithOp::ArithDivSI: return divSigned<U>(a, b);
-    case IntArithOp::ArithDivUI: return divUnsigned<U>(a, b);
-    case IntArithOp::ArithRemSI: return remSigned<U>(a, b);
-    case IntArithOp::ArithRemUI: return remUnsigned<U>(a, b);
-    case IntArithOp::ArithCeilDivSI: return ceilDivSigned<U>(a, b);
-    case IntArithOp::TTMulhiUI: return mulHighUnsigned<U>(a, b);
-    case IntArithOp::MathAbsI: return absWrap<U>(a);
-  }
-  TILESIM_UNREACHABLE("integerLane: not an IntArith op");
-}
-
+// One lane of `kind` on `width`-bit values (8, 16, 32, 64), for enumeration.
 uint64_t integerLaneOfWidth(IntArithOp kind, uint64_t a, uint64_t b, int width) {
+  using scalar::integerLane;
   switch (width) {
     case 8: return integerLane<uint8_t>(kind, static_cast<uint8_t>(a), static_cast<uint8_t>(b));
     case 16: return integerLane<uint16_t>(kind, static_cast<uint16_t>(a), static_cast<uint16_t>(b));

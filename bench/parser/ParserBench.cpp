@@ -19,16 +19,18 @@ std::string generateModule(size_t minimumBytes) {
   std::string aliases;
   while (body.size() < minimumBytes) {
     std::string f = "f" + std::to_string(function++);
-    body += "  tt.func public @" + f + "(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc(\"x_ptr\"(#loc)), %n: i32 loc(\"n\"(#loc))) attributes {noinline = false} {\n";
-    body += "    %c0_i32 = arith.constant 0 : i32 loc(#loc1)\n    %c1_i32 = arith.constant 1 : i32 loc(#loc1)\n";
-    body += "    %cst = arith.constant dense<0.000000e+00> : tensor<1024xf32> loc(#loc1)\n";
-    body += "    %pid = tt.get_program_id x : i32 loc(#loc1)\n";
-    body += "    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32> loc(#loc1)\n";
-    body += "    %mask = tt.splat %n : i32 -> tensor<1024xi32> loc(#loc1)\n";
-    body += "    %mask_0 = arith.cmpi slt, %offs, %mask : tensor<1024xi32> loc(#loc1)\n";
-    body += "    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>> loc(#loc1)\n";
-    body += "    %x_1 = tt.addptr %x, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32> loc(#loc1)\n";
-    body += "    %acc = tt.load %x_1, %mask_0, %cst : tensor<1024x!tt.ptr<f32>> loc(#loc1)\n";
+    body += "  tt.func public @" + f + R"((%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("x_ptr"(#loc)), %n: i32 loc("n"(#loc))) attributes {noinline = false} {
+    %c0_i32 = arith.constant 0 : i32 loc(#loc1)
+    %c1_i32 = arith.constant 1 : i32 loc(#loc1)
+    %cst = arith.constant dense<0.000000e+00> : tensor<1024xf32> loc(#loc1)
+    %pid = tt.get_program_id x : i32 loc(#loc1)
+    %offs = tt.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32> loc(#loc1)
+    %mask = tt.splat %n : i32 -> tensor<1024xi32> loc(#loc1)
+    %mask_0 = arith.cmpi slt, %offs, %mask : tensor<1024xi32> loc(#loc1)
+    %x = tt.splat %x_ptr : !tt.ptr<f32> -> tensor<1024x!tt.ptr<f32>> loc(#loc1)
+    %x_1 = tt.addptr %x, %offs : tensor<1024x!tt.ptr<f32>>, tensor<1024xi32> loc(#loc1)
+    %acc = tt.load %x_1, %mask_0, %cst : tensor<1024x!tt.ptr<f32>> loc(#loc1)
+)";
     std::string last = "%acc";
     for (int i = 0; i < 40; ++i) {
       std::string v = "%v_" + std::to_string(i);
@@ -41,12 +43,19 @@ std::string generateModule(size_t minimumBytes) {
       aliases += "#loc" + std::to_string(l) + "_p = loc(\"kernel.py\":" + std::to_string(l) + ":12)\n";
       last = v + "_s";
     }
-    body += "    %r = scf.for %k = %c0_i32 to %n step %c1_i32 iter_args(%a = " + last + ") -> (tensor<1024xf32>)  : i32 {\n";
-    body += "      %a_2 = arith.addf %a, %a : tensor<1024xf32> loc(#loc1)\n      scf.yield %a_2 : tensor<1024xf32> loc(#loc1)\n    } loc(#loc1)\n";
-    body += "    %s = \"tt.reduce\"(%r) <{axis = 0 : i32}> ({\n    ^bb0(%s_3: f32 loc(unknown), %s_4: f32 loc(unknown)):\n";
-    body += "      %s_5 = arith.addf %s_3, %s_4 : f32 loc(#loc1)\n      tt.reduce.return %s_5 : f32 loc(#loc1)\n";
-    body += "    }) : (tensor<1024xf32>) -> f32 loc(#loc1)\n";
-    body += "    tt.store %x_1, %r, %mask_0 : tensor<1024x!tt.ptr<f32>> loc(#loc1)\n    tt.return loc(#loc1)\n  } loc(#loc)\n";
+    body += "    %r = scf.for %k = %c0_i32 to %n step %c1_i32 iter_args(%a = " + last + R"() -> (tensor<1024xf32>)  : i32 {
+      %a_2 = arith.addf %a, %a : tensor<1024xf32> loc(#loc1)
+      scf.yield %a_2 : tensor<1024xf32> loc(#loc1)
+    } loc(#loc1)
+    %s = "tt.reduce"(%r) <{axis = 0 : i32}> ({
+    ^bb0(%s_3: f32 loc(unknown), %s_4: f32 loc(unknown)):
+      %s_5 = arith.addf %s_3, %s_4 : f32 loc(#loc1)
+      tt.reduce.return %s_5 : f32 loc(#loc1)
+    }) : (tensor<1024xf32>) -> f32 loc(#loc1)
+    tt.store %x_1, %r, %mask_0 : tensor<1024x!tt.ptr<f32>> loc(#loc1)
+    tt.return loc(#loc1)
+  } loc(#loc)
+)";
   }
   return "#loc = loc(\"kernel.py\":1:0)\nmodule {\n" + body + "} loc(#loc)\n#loc1 = loc(unknown)\n" + aliases;
 }

@@ -45,6 +45,16 @@ LinearLayout randomlyOrderedBlocked(std::mt19937& random, int rowBits, int colBi
                       : blocked({rows, cols}, warps, vector);
 }
 
+// `trials` draws of a random 2^rowBits x 2^colBits tile (each side at most 2^7); `test(rowBits, colBits)` runs
+// for the draws with minBits <= rowBits + colBits <= maxBits, and the others are skipped.
+template <typename Test>
+void forEachRandomTile(std::mt19937& random, int trials, int minBits, int maxBits, Test test) {
+  for (int trial = 0; trial < trials; ++trial) {
+    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
+    if (rowBits + colBits >= minBits && rowBits + colBits <= maxBits) test(rowBits, colBits);
+  }
+}
+
 void expectBijective(const SharedPlacement& placement, int indexBits) {
   std::set<uint64_t> offsets;
   for (uint64_t index = 0; index < (uint64_t{1} << indexBits); ++index) {
@@ -97,9 +107,7 @@ TEST(BankCost, ClosedFormEqualsTheLaneByLaneSimulation) {
     EXPECT_EQ(closed.ideal, simulated.ideal);
     ++compared;
   };
-  for (int trial = 0; trial < 300; ++trial) {
-    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
-    if (rowBits + colBits < 1 || rowBits + colBits > 12) continue;
+  forEachRandomTile(random, 300, 1, 12, [&](int rowBits, int colBits) {
     const int indexBits = rowBits + colBits;
     const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
     const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, 1 << (random() % 4));
@@ -115,7 +123,7 @@ TEST(BankCost, ClosedFormEqualsTheLaneByLaneSimulation) {
     SharedPlacement mixed;
     for (int i = 0; i < indexBits; ++i) mixed.offsetOfIndexBit.push_back((uint64_t{1} << i) ^ (random() & ((uint64_t{1} << i) - 1)));
     expectSame(target, mixed, static_cast<int>(random() % 3), bytes);
-  }
+  });
   std::printf("bank costs compared, closed form against simulation: %d\n", compared);
   EXPECT_GT(compared, 500);
 }
@@ -175,9 +183,7 @@ TEST(SharedPlacement, BlockedTilesIntoMmaFragmentsAndBackAreConflictFree) {
 TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowMajor) {
   std::mt19937 random(20261201);
   int improved = 0;
-  for (int trial = 0; trial < 300; ++trial) {
-    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
-    if (rowBits + colBits < 1 || rowBits + colBits > 13) continue;
+  forEachRandomTile(random, 300, 1, 13, [&](int rowBits, int colBits) {
     const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
     const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 4);
     const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, sourceVector);
@@ -198,7 +204,7 @@ TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowM
     const int64_t ours = totalWavefronts(source, target, chosen, bytes);
     EXPECT_LE(ours, rowMajor);
     improved += ours < rowMajor;
-  }
+  });
   EXPECT_GT(improved, 0);
 }
 
@@ -294,9 +300,7 @@ TEST(SharedPlacement, MmaOperandsOfSixteenBitTilesAreReadWithLdmatrix) {
 TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
   std::mt19937 random(20261202);
   int readByLdmatrix = 0;
-  for (int trial = 0; trial < 400; ++trial) {
-    const int rowBits = static_cast<int>(random() % 8), colBits = static_cast<int>(random() % 8);
-    if (rowBits + colBits < 8 || rowBits + colBits > 13) continue;
+  forEachRandomTile(random, 400, 8, 13, [&](int rowBits, int colBits) {
     const int warps = 1 << (random() % 3);
     const int sourceVector = 1 << (random() % 4), targetVector = 1 << (random() % 3);
     const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, sourceVector);
@@ -304,13 +308,13 @@ TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
     SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str());
     const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
     expectBijective(chosen, rowBits + colBits);
-    if (chosen.read == SharedRead::Plain) continue;
+    if (chosen.read == SharedRead::Plain) return;
     ++readByLdmatrix;
     const BankCost stores = storeCost(source, chosen, 2), loads = loadCost(target, chosen, 2);
     EXPECT_EQ(stores.wavefronts, stores.ideal);
     EXPECT_EQ(loads.wavefronts, loads.ideal);
     expectLdmatrixDeliversTarget(target, chosen);
-  }
+  });
   std::printf("random 16-bit pairs read with ldmatrix: %d\n", readByLdmatrix);
   EXPECT_GT(readByLdmatrix, 0);
 }

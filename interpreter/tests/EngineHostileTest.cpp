@@ -30,6 +30,13 @@ LaunchOutcome launchRaw(std::string_view ttir, std::vector<LaunchArgument> argum
   return runLaunch(launch, options);
 }
 
+// Runs `run` with the test options: no report, and the i32 buffer `name` holds `expected` afterwards.
+void expectCleanRunLeaves(KernelRun& run, const std::string& name, const std::vector<int32_t>& expected) {
+  LaunchResult result = run.run();
+  EXPECT_TRUE(result.ok()) << describe(result);
+  EXPECT_EQ(run.values<int32_t>(name), expected);
+}
+
 TEST(EngineHostile, TrapInsideCallDoesNotLeakCallDepth) {
   // Every program fails an assert inside @helper. 100 programs on one thread: each must report the assert,
   // none a false "call depth exceeds 64".
@@ -102,9 +109,7 @@ TEST(EngineHostile, I64ForCounterThatWouldOverflowEnds) {
 )");
   const int64_t max = std::numeric_limits<int64_t>::max();
   run.buffer("x_ptr", ScalarKind::I32, std::vector<int32_t>{-1}).integer("lb", max - 5).integer("ub", max);
-  LaunchResult result = run.run();
-  EXPECT_TRUE(result.ok()) << describe(result);
-  EXPECT_EQ(run.values<int32_t>("x_ptr"), std::vector<int32_t>{2});
+  expectCleanRunLeaves(run, "x_ptr", {2});
 }
 
 TEST(EngineHostile, WhileThatNeverEndsIsARunawayReport) {
@@ -211,9 +216,7 @@ TEST(EngineHostile, OffsetLeavingTheBufferWindowIsWildNotAnotherBuffer) {
 }
 )");
   back.buffer("x_ptr", ScalarKind::I32, std::vector<int32_t>{1, 5}).buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>{0});
-  LaunchResult clean = back.run();
-  EXPECT_TRUE(clean.ok()) << describe(clean);
-  EXPECT_EQ(back.values<int32_t>("y_ptr"), std::vector<int32_t>{5});
+  expectCleanRunLeaves(back, "y_ptr", {5});
 }
 
 TEST(EngineHostile, PlainStoreRacingWithAtomicsIsARace) {
@@ -251,9 +254,7 @@ TEST(EngineHostile, PlainStoreRacingWithAtomicsIsARace) {
 }
 )");
   atomicsOnly.buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>{0}).grid(16);
-  LaunchResult result = atomicsOnly.run();
-  EXPECT_TRUE(result.ok()) << describe(result);
-  EXPECT_EQ(atomicsOnly.values<int32_t>("y_ptr"), std::vector<int32_t>{80});
+  expectCleanRunLeaves(atomicsOnly, "y_ptr", {80});
 }
 
 TEST(EngineHostile, RaceReportTextIsTheSameOnEveryRun) {

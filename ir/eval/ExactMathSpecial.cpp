@@ -26,22 +26,25 @@ template <typename T> T rsqrtImpl(T x) {
   return fma(y, correction, y) * resultScale;
 }
 
-template <typename T> T tanhImpl(T x) {
-  using C = Constants<T>;
+// An odd function (tanh, erf) from its values on magnitudes: NaN passes through, and the result takes x's sign
+// (so f(-0) = -0).
+template <typename T, typename OfMagnitude> T oddFunction(T x, OfMagnitude ofMagnitude) {
   if (isNaN(x)) return x;
-  T a = magnitude(x);
-  T value;
+  return withSignOf(ofMagnitude(magnitude(x)), x);
+}
+
+template <typename T> T tanhOfMagnitude(T a) {
   if (a < T(1)) {
     DoubleWord<T> z = twoProduct(a, a);
     DoubleWord<T> cube = twoProduct(a, z.hi);  // a^3 = cube.hi + cube.lo + a z.lo
-    T p = horner(C::kTanhSmall, z.hi);
-    value = a + fma(cube.hi, p, fma(cube.lo, p, a * z.lo * p));
-  } else {
-    T e = exp(T(2) * a);  // +inf for large a gives exactly 1
-    value = T(1) - T(2) / (e + T(1));
+    T p = horner(Constants<T>::kTanhSmall, z.hi);
+    return a + fma(cube.hi, p, fma(cube.lo, p, a * z.lo * p));
   }
-  return withSignOf(value, x);
+  T e = exp(T(2) * a);  // +inf for large a gives exactly 1
+  return T(1) - T(2) / (e + T(1));
 }
+
+template <typename T> T tanhImpl(T x) { return oddFunction(x, tanhOfMagnitude<T>); }
 
 // exp(-x^2) G(x - centre) for the tail piece holding a (a >= 1.25).
 template <typename T, size_t N> T erfcTail(T a, const T (&g)[N], T centre) {
@@ -57,22 +60,15 @@ template <> double erfcAbove<double>(double a) {
   return erfcTail(a, kErfTail1F64, kErfTailCenter1F64);
 }
 
-template <typename T> T erfImpl(T x) {
+template <typename T> T erfOfMagnitude(T a) {
   using C = Constants<T>;
-  if (isNaN(x)) return x;
-  T a = magnitude(x);
-  T value;
-  if (a < T(0.84375)) {
-    value = fma(a, horner(C::kErfSmall, a * a), a);
-  } else if (a < T(1.25)) {
-    value = C::kErfOne + horner(C::kErfMiddle, a - T(1));  // a - 1 exact (Sterbenz)
-  } else if (a < C::kErfOneAbove) {
-    value = T(1) - erfcAbove(a);
-  } else {
-    value = T(1);
-  }
-  return withSignOf(value, x);
+  if (a < T(0.84375)) return fma(a, horner(C::kErfSmall, a * a), a);
+  if (a < T(1.25)) return C::kErfOne + horner(C::kErfMiddle, a - T(1));  // a - 1 exact (Sterbenz)
+  if (a < C::kErfOneAbove) return T(1) - erfcAbove(a);
+  return T(1);
 }
+
+template <typename T> T erfImpl(T x) { return oddFunction(x, erfOfMagnitude<T>); }
 
 }  // namespace
 

@@ -3,19 +3,13 @@
 
 namespace tilesim {
 
-const char* floatProfileName(FloatProfile profile) {
-  switch (profile) {
-    case FloatProfile::Exact: return "exact";
-    case FloatProfile::Triton: return "triton";
-  }
-  return "?";
-}
+// The float profiles' names in enum order, read both ways through the keyword tables of ir/OpAttributes.h.
+constexpr std::string_view kFloatProfileNames[] = {"exact", "triton"};
+template <> std::span<const std::string_view> keywordNames<FloatProfile>() { return kFloatProfileNames; }
 
-std::optional<FloatProfile> parseFloatProfile(std::string_view name) {
-  if (name == "exact") return FloatProfile::Exact;
-  if (name == "triton") return FloatProfile::Triton;
-  return std::nullopt;
-}
+const char* floatProfileName(FloatProfile profile) { return keywordName(profile).data(); }
+
+std::optional<FloatProfile> parseFloatProfile(std::string_view name) { return parseKeyword<FloatProfile>(name); }
 
 const char* ubKindName(UBKind kind) {
   switch (kind) {

@@ -8,33 +8,31 @@ namespace tilesim::text {
 
 std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
   const OpInfo& info = opInfo(op.kind);
-  // `%a, %b {attrs} :`, the start every table-driven syntax but Compare and Constant shares: the operands.
-  auto operandsThenColon = [&](const char* typeContext) {
+  // `%a, %b {attrs} : T`, the start every table-driven syntax but Compare and Constant shares: the operands and
+  // the first type (the operands' type; a cast's source, a select's condition).
+  auto operandsAndFirstType = [&](const char* typeContext) {
     std::vector<OperandRef> refs = parseOperandRefList();
     parseOptionalAttributeDict(op.attributes);
     expect(TokenKind::Colon, typeContext);
-    return refs;
+    return std::pair<std::vector<OperandRef>, Type>{std::move(refs), parseType()};
   };
   switch (info.syntax) {
     case Syntax::Binary:
     case Syntax::Unary:
     case Syntax::Ternary: {
-      std::vector<OperandRef> refs = operandsThenColon("before the type");
-      Type type = parseType();
+      auto [refs, type] = operandsAndFirstType("before the type");
       resolveAllSame(op, refs, type);
       return {type};
     }
     case Syntax::Cast: {
-      std::vector<OperandRef> refs = operandsThenColon("before the source type");
-      Type from = parseType();
+      auto [refs, from] = operandsAndFirstType("before the source type");
       expectKeyword("to", "between the cast types");
       Type to = parseType();
       resolveAllSame(op, refs, from);
       return {to};
     }
     case Syntax::Arrow: {
-      std::vector<OperandRef> refs = operandsThenColon("before the operand type");
-      Type from = parseType();
+      auto [refs, from] = operandsAndFirstType("before the operand type");
       expect(TokenKind::Arrow, "between the operand and result types");
       Type to = parseType();
       for (size_t i = 0; i < refs.size(); ++i) op.operands.push_back(resolve(refs[i], i == 0 ? from : Type()));
@@ -53,8 +51,7 @@ std::vector<Type> ParserImpl::parseOpBody(Operation& op) {
       return {type.withElement(Type::i1())};
     }
     case Syntax::Select: {
-      std::vector<OperandRef> refs = operandsThenColon("before the type");
-      Type condition = parseType();
+      auto [refs, condition] = operandsAndFirstType("before the type");
       Type type = condition;
       if (consumeIf(TokenKind::Comma)) {
         type = parseType();

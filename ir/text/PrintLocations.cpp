@@ -35,7 +35,16 @@ void PrinterImpl::printLocationBody(LocId loc, int depth) {
     return;
   }
   const Location& location = module_.locations.at(loc);
-  auto child = [&](size_t i) { printLocationReference(location.children[i], depth + 1); };
+  // `open` child `separator` child ... `close`: a name's one child, a call site's two, a fusion's list (as the
+  // parser builds them, ParseLocations.cpp).
+  auto children = [&](const char* open, const char* separator, const char* close) {
+    out += open;
+    for (size_t i = 0; i < location.children.size(); ++i) {
+      if (i) out += separator;
+      printLocationReference(location.children[i], depth + 1);
+    }
+    out += close;
+  };
   switch (location.kind) {
     case Location::Kind::Unknown: out += "unknown"; return;
     case Location::Kind::FileLineCol:
@@ -43,29 +52,10 @@ void PrinterImpl::printLocationBody(LocId loc, int depth) {
       return;
     case Location::Kind::Name:
       out += quoteString(location.text);
-      if (!location.children.empty()) {
-        out += "(";
-        child(0);
-        out += ")";
-      }
+      if (!location.children.empty()) children("(", "", ")");
       return;
-    case Location::Kind::CallSite:
-      out += "callsite(";
-      if (location.children.size() == 2) {
-        child(0);
-        out += " at ";
-        child(1);
-      }
-      out += ")";
-      return;
-    case Location::Kind::Fused:
-      out += "fused[";
-      for (size_t i = 0; i < location.children.size(); ++i) {
-        if (i) out += ", ";
-        child(i);
-      }
-      out += "]";
-      return;
+    case Location::Kind::CallSite: children("callsite(", " at ", ")"); return;
+    case Location::Kind::Fused: children("fused[", ", ", "]"); return;
   }
 }
 

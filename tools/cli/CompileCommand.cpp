@@ -11,6 +11,7 @@
 #include "engines/GpuCompiler.h"
 #include "ir/FileIO.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -98,8 +99,8 @@ int runCompile(const CompileFlags& flags) {
 }  // namespace
 
 void addCompileCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<CompileFlags>();
-  CLI::App* compile = app.add_subcommand("compile", "compile a kernel with the GPU backend and print a stage");
+  auto [compile, flags] = addCommandWithFlags(app, "compile", "compile a kernel with the GPU backend and print a stage",
+                                              runCompile, exitCode);
   compile->add_option("target", flags->target, "a .ttir kernel file")->required();
   compile->add_option("--emit", flags->emit, "the stage to print: layout, llvm (as lowered), llvm-opt (after LLVM O1), ptx")
       ->check(CLI::IsMember({"layout", "llvm", "llvm-opt", "ptx"}));
@@ -113,7 +114,6 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
       ->check(CLI::Range(1, 10000));
   compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout (`-` is stdout)");
-  compile->callback([flags, &exitCode] { exitCode = runCompile(*flags); });
 }
 
 }  // namespace tilesim::cli

@@ -6,6 +6,7 @@
 
 #include "conformance/runner/Conformance.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -71,8 +72,9 @@ int runConformanceCommand(const ConformanceFlags& flags) {
 }  // namespace
 
 void addConformanceCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<ConformanceFlags>();
-  CLI::App* command = app.add_subcommand("conformance", "run every golden case (a directory with case.json) under DIR...");
+  auto [command, flags] =
+      addCommandWithFlags(app, "conformance", "run every golden case (a directory with case.json) under DIR...",
+                          runConformanceCommand, exitCode);
   command->add_option("directories", flags->directories, "case directories or directories holding cases")->required();
   command->add_flag("--determinism", flags->determinism,
                     "also require identical outputs with 1 thread and all threads, programs forward/reverse/shuffled");
@@ -91,7 +93,6 @@ void addConformanceCommand(CLI::App& app, int& exitCode) {
                       "Triton's TTGIR of the same kernel; cases without one are skipped)")
       ->check(CLI::IsMember({"ttir", "ttgir"}));
   command->add_flag("-v,--verbose", flags->verbose, "print details (reports, failing elements) for passing cases too");
-  command->callback([flags, &exitCode] { exitCode = runConformanceCommand(*flags); });
 }
 
 }  // namespace tilesim::cli

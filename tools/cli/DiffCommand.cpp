@@ -38,6 +38,7 @@
 #include "ir/FileIO.h"
 #include "ir/launch/Redzones.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -325,15 +326,13 @@ int runDiff(const DiffFlags& flags) {
 }  // namespace
 
 void addDiffCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<DiffFlags>();
-  flags->launch.engine = "gpu";
-  CLI::App* diff = app.add_subcommand("diff", "run a launch on the interpreter and on another engine, compare bit for bit");
-  flags->launch.addTo(*diff);
+  auto [diff, flags] =
+      addLaunchCommand(app, "diff", "run a launch on the interpreter and on another engine, compare bit for bit",
+                       runDiff, exitCode, "gpu");
   diff->add_option("--num-warps", flags->numWarps, "warps per program (default: the case's, or 4)")->check(powerOfTwoWarps());
   diff->add_option("--recorded", flags->recorded,
                    "compare with the case's recorded outputs of this engine (case.json engine_outputs, e.g. gpu) "
                    "instead of running it");
-  diff->callback([flags, &exitCode] { exitCode = runDiff(*flags); });
 }
 
 }  // namespace tilesim::cli

@@ -7,6 +7,7 @@
 #include "ir/text/Printer.h"
 #include "ir/verify/Verifier.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -62,12 +63,11 @@ int runCheck(const std::vector<std::string>& files) {
 }  // namespace
 
 void addParseCommands(CLI::App& app, int& exitCode) {
-  auto parseFlags = std::make_shared<ParseFlags>();
-  CLI::App* parse = app.add_subcommand("parse", "parse a TTIR file and print it back (or its diagnostics)");
+  auto [parse, parseFlags] =
+      addCommandWithFlags(app, "parse", "parse a TTIR file and print it back (or its diagnostics)", runParse, exitCode);
   parse->add_option("file", parseFlags->file, "TTIR file")->required();
   parse->add_flag("--no-locations", parseFlags->noLocations, "leave out loc(...) annotations and the #loc table");
   parse->add_flag("--verify", parseFlags->verify, "also run the verifier before printing");
-  parse->callback([parseFlags, &exitCode] { exitCode = runParse(*parseFlags); });
 
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* check = app.add_subcommand("check", "parse and verify TTIR files: 'FILE: ok' or diagnostics on stderr");

@@ -21,6 +21,7 @@
 #include "conformance/runner/Conformance.h"
 #include "conformance/runner/Format.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -275,9 +276,8 @@ int runRun(const RunFlags& flags) {
 }  // namespace
 
 void addRunCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<RunFlags>();
-  CLI::App* run = app.add_subcommand("run", "run a kernel (with --grid and --arg) or a golden-case directory");
-  flags->launch.addTo(*run);
+  auto [run, flags] =
+      addLaunchCommand(app, "run", "run a kernel (with --grid and --arg) or a golden-case directory", runRun, exitCode);
   run->add_option("--out", flags->outDirectory, "write every buffer argument to DIR/NAME.npy (never over an input)");
   run->add_flag("--quiet", flags->quiet, "do not print the buffers a kernel run changed");
   run->add_option("--num-warps", flags->numWarps, "warps per program on the GPU engine (default: the case's, or 4)")
@@ -288,7 +288,6 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   run->add_option("--warmup", flags->warmup, "untimed launches before --time's (default 10)")->check(CLI::Range(0, 100000));
   run->add_option("--bytes", flags->bytes, "bytes one launch moves, for --time's GB/s (default: every buffer once)")
       ->check(CLI::Range(int64_t{1}, INT64_MAX));
-  run->callback([flags, &exitCode] { exitCode = runRun(*flags); });
 }
 
 }  // namespace tilesim::cli

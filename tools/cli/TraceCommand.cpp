@@ -12,6 +12,7 @@
 #include "interpreter/Tile.h"
 #include "ir/text/Printer.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -104,14 +105,12 @@ int runTrace(const TraceFlags& flags) {
 }  // namespace
 
 void addTraceCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<TraceFlags>();
-  CLI::App* trace = app.add_subcommand("trace", "print every op's results for one program, as it executes");
-  flags->launch.addTo(*trace);
+  auto [trace, flags] =
+      addLaunchCommand(app, "trace", "print every op's results for one program, as it executes", runTrace, exitCode);
   trace->add_option("--program", flags->program, "the program to trace, X[,Y,Z] (default 0)");
   trace->add_option("--at", flags->atLine, "only print ops on this TTIR line")->check(CLI::PositiveNumber);
   trace->add_option("--threshold", flags->threshold, "print tiles with more elements than this summarised")
       ->check(CLI::PositiveNumber);
-  trace->callback([flags, &exitCode] { exitCode = runTrace(*flags); });
 }
 
 }  // namespace tilesim::cli

@@ -48,10 +48,7 @@ void FpToFpSyntax::print(PrinterImpl& printer, const Operation& op, int) {
 
 // tt.extern_elementwise %x, %y {libname = "", libpath = "", pure = true, symbol = "__nv_powf"} : (T, T) -> T
 std::vector<Type> ExternElementwiseSyntax::parse(ParserImpl& parser, Operation& op) {
-  std::vector<OperandRef> refs = parser.parseOperandRefList();
-  Type type = functionTypeAfterColon(parser, op);
-  parser.resolveInto(op, refs, inputsOf(type));
-  return resultsOf(type);
+  return parseOperandsOfFunctionType(parser, op);
 }
 
 void ExternElementwiseSyntax::print(PrinterImpl& printer, const Operation& op, int) {

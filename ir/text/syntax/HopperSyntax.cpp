@@ -34,12 +34,12 @@ std::pair<OperandRef, std::vector<OperandRef>> parseDescriptorAndCoordinates(Par
   return {descriptor, coordinates};
 }
 
-void printDescriptorAndCoordinates(PrinterImpl& printer, const Operation& op, size_t coordinatesEnd) {
+// ` %desc[%i, %j] %a, %b`: the descriptor, its coordinates, then the last `trailing` operands.
+void printDescriptorCoordinatesThen(PrinterImpl& printer, const Operation& op, size_t trailing) {
+  const size_t n = op.operands.size();
+  printIndexedOperand(printer, op, n - trailing);
   printer.out += " ";
-  printer.printUses(op.operands, 0, 1);
-  printer.out += "[";
-  printer.printUses(op.operands, 1, coordinatesEnd);
-  printer.out += "]";
+  printer.printUses(op.operands, n - trailing, n);
 }
 
 }  // namespace
@@ -60,10 +60,7 @@ void BarrierCountSyntax::print(PrinterImpl& printer, const Operation& op, int) {
   printer.out += " ";
   printer.printUses(op.operands, 0, 1);
   printer.out += ", " + bareInteger(op, "count");
-  if (op.operands.size() > 1) {
-    printer.out += ", ";
-    printer.printUses(op.operands, 1, 2);
-  }
+  printOptionalOperand(printer, op, 1, ", ");
   printer.printAttributeDict(op.attributes, {"count"});
   printer.out += " : " + operandTypeText(op, 0);
 }
@@ -132,9 +129,7 @@ std::vector<Type> TmaLoadSyntax::parse(ParserImpl& parser, Operation& op) {
 
 void TmaLoadSyntax::print(PrinterImpl& printer, const Operation& op, int) {
   const size_t n = op.operands.size();
-  printDescriptorAndCoordinates(printer, op, n - 3);
-  printer.out += " ";
-  printer.printUses(op.operands, n - 3, n);
+  printDescriptorCoordinatesThen(printer, op, 3);
   printMemoryOptions(printer, op);
   printer.printAttributeDict(op.attributes, {"cache", "evict"});
   printer.out += " : " + operandTypeText(op, 0) + ", " + operandTypeText(op, n - 2) + " -> " + operandTypeText(op, n - 3);
@@ -154,12 +149,9 @@ std::vector<Type> TmaStoreSyntax::parse(ParserImpl& parser, Operation& op) {
 }
 
 void TmaStoreSyntax::print(PrinterImpl& printer, const Operation& op, int) {
-  const size_t n = op.operands.size();
-  printDescriptorAndCoordinates(printer, op, n - 1);
-  printer.out += " ";
-  printer.printUses(op.operands, n - 1, n);
+  printDescriptorCoordinatesThen(printer, op, 1);
   printer.printAttributeDict(op.attributes);
-  printer.out += " : " + operandTypeText(op, 0) + ", " + operandTypeText(op, n - 1);
+  printer.out += " : " + operandTypeText(op, 0) + ", " + operandTypeText(op, op.operands.size() - 1);
 }
 
 // ttng.async_tma_store_wait {pendings = 0 : i32}   and   ttng.fence_async_shared {bCluster = false}

@@ -60,11 +60,7 @@ void resolveDescriptorAndIndices(ParserImpl& parser, Operation& op, const Descri
 
 void printDescriptorAccess(PrinterImpl& printer, const Operation& op, bool stores) {
   const size_t end = stores ? op.operands.size() - 1 : op.operands.size();
-  printer.out += " ";
-  printer.printUses(op.operands, 0, 1);
-  printer.out += "[";
-  printer.printUses(op.operands, 1, end);
-  printer.out += "]";
+  printIndexedOperand(printer, op, end);
   if (stores) {
     printer.out += ", ";
     printer.printUses(op.operands, end, end + 1);
@@ -79,10 +75,7 @@ std::vector<Type> parseAtomicTail(ParserImpl& parser, Operation& op) {
   parser.expect(TokenKind::Comma, "after the memory semantic");
   parseKeywordAttribute(parser, op, "scope", "a memory scope (gpu, cta, sys)");
   parser.expect(TokenKind::Comma, "after the memory scope");
-  std::vector<OperandRef> refs = parser.parseOperandRefList();
-  Type type = functionTypeAfterColon(parser, op);
-  parser.resolveInto(op, refs, inputsOf(type));
-  return resultsOf(type);
+  return parseOperandsOfFunctionType(parser, op);
 }
 
 void printAtomicTail(PrinterImpl& printer, const Operation& op) {

@@ -46,11 +46,7 @@ std::vector<Type> GatherSyntax::parse(ParserImpl& parser, Operation& op) {
 }
 
 void GatherSyntax::print(PrinterImpl& printer, const Operation& op, int) {
-  printer.out += " ";
-  printer.printUses(op.operands, 0, 1);
-  printer.out += "[";
-  printer.printUses(op.operands, 1, 2);
-  printer.out += "]";
+  printIndexedOperand(printer, op, 2);
   printer.printAttributeDict(op.attributes);
   printer.out += " : " + functionTypeOf(op.operands, op);
 }

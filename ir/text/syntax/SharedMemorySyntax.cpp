@@ -23,10 +23,7 @@ void printArrowTypes(PrinterImpl& printer, const Operation& op, size_t operand) 
 
 // ttg.local_alloc %src {attrs} : (T) -> M, or ttg.local_alloc : () -> M
 std::vector<Type> LocalAllocSyntax::parse(ParserImpl& parser, Operation& op) {
-  std::vector<OperandRef> refs = parser.parseOperandRefList();
-  Type function = functionTypeAfterColon(parser, op);
-  parser.resolveInto(op, refs, inputsOf(function));
-  return resultsOf(function);
+  return parseOperandsOfFunctionType(parser, op);
 }
 
 void LocalAllocSyntax::print(PrinterImpl& printer, const Operation& op, int) {
@@ -59,19 +56,14 @@ std::vector<Type> LocalLoadSyntax::parse(ParserImpl& parser, Operation& op) {
 void LocalLoadSyntax::print(PrinterImpl& printer, const Operation& op, int) {
   printer.out += " ";
   printer.printUses(op.operands, 0, 1);
-  if (op.operands.size() > 1) {
-    printer.out += " token ";
-    printer.printUses(op.operands, 1, 2);
-  }
+  printOptionalOperand(printer, op, 1, " token ");
   printer.printAttributeDict(op.attributes);
   printArrowTypes(printer, op, 0);
 }
 
 // ttg.local_store %value, %m {attrs} : T -> M
 std::vector<Type> LocalStoreSyntax::parse(ParserImpl& parser, Operation& op) {
-  OperandRef value = parser.parseOperandRef();
-  parser.expect(TokenKind::Comma, "before the destination");
-  OperandRef destination = parser.parseOperandRef();
+  auto [value, destination] = parseSourceAndDestination(parser);
   auto [from, to] = arrowTypes(parser, op);
   op.operands.push_back(parser.resolve(value, from));
   op.operands.push_back(parser.resolve(destination, to));
@@ -98,11 +90,7 @@ std::vector<Type> MemDescIndexSyntax::parse(ParserImpl& parser, Operation& op) {
 }
 
 void MemDescIndexSyntax::print(PrinterImpl& printer, const Operation& op, int) {
-  printer.out += " ";
-  printer.printUses(op.operands, 0, 1);
-  printer.out += "[";
-  printer.printUses(op.operands, 1, 2);
-  printer.out += "]";
+  printIndexedOperand(printer, op, 2);
   printer.printAttributeDict(op.attributes);
   printArrowTypes(printer, op, 0);
 }
@@ -125,9 +113,7 @@ void MemDescTransSyntax::print(PrinterImpl& printer, const Operation& op, int) {
 // ttg.async_copy_global_to_local %ptrs, %dst mask %m other %o cacheModifier = cg {attrs} : P -> <memdesc body>
 // The result is an !ttg.async.token; mask and other take their types from the pointers.
 std::vector<Type> AsyncCopySyntax::parse(ParserImpl& parser, Operation& op) {
-  OperandRef source = parser.parseOperandRef();
-  parser.expect(TokenKind::Comma, "before the destination");
-  OperandRef destination = parser.parseOperandRef();
+  auto [source, destination] = parseSourceAndDestination(parser);
   std::optional<OperandRef> mask, other;
   if (parser.consumeKeywordIf("mask")) mask = parser.parseOperandRef();
   if (parser.consumeKeywordIf("other")) {
@@ -151,14 +137,8 @@ std::vector<Type> AsyncCopySyntax::parse(ParserImpl& parser, Operation& op) {
 void AsyncCopySyntax::print(PrinterImpl& printer, const Operation& op, int) {
   printer.out += " ";
   printer.printUses(op.operands, 0, 2);
-  if (op.operands.size() > 2) {
-    printer.out += " mask ";
-    printer.printUses(op.operands, 2, 3);
-  }
-  if (op.operands.size() > 3) {
-    printer.out += " other ";
-    printer.printUses(op.operands, 3, 4);
-  }
+  printOptionalOperand(printer, op, 2, " mask ");
+  printOptionalOperand(printer, op, 3, " other ");
   printMemoryOptions(printer, op);
   printer.printAttributeDict(op.attributes, {"cache", "evict"});
   std::string memory = operandTypeText(op, 1);

@@ -23,6 +23,19 @@ std::vector<Type> finishConversion(ParserImpl& parser, Operation& op, const Oper
   return {to};
 }
 
+std::vector<Type> parseOperandsOfFunctionType(ParserImpl& parser, Operation& op) {
+  std::vector<OperandRef> refs = parser.parseOperandRefList();
+  Type type = functionTypeAfterColon(parser, op);
+  parser.resolveInto(op, refs, inputsOf(type));
+  return resultsOf(type);
+}
+
+std::pair<OperandRef, OperandRef> parseSourceAndDestination(ParserImpl& parser) {
+  OperandRef source = parser.parseOperandRef();
+  parser.expect(TokenKind::Comma, "before the destination");
+  return {source, parser.parseOperandRef()};
+}
+
 void parseKeywordAttribute(ParserImpl& parser, Operation& op, const char* name, const char* what) {
   op.setAttr(name, Attribute::keyword(parser.parseKeywordWord(what)));
 }
@@ -92,6 +105,20 @@ void printOperandsThenFirstType(PrinterImpl& printer, const Operation& op) {
   printer.printUses(op.operands);
   printer.printAttributeDict(op.attributes);
   printer.out += " : " + operandTypeText(op, 0);
+}
+
+void printIndexedOperand(PrinterImpl& printer, const Operation& op, size_t indicesEnd) {
+  printer.out += " ";
+  printer.printUses(op.operands, 0, 1);
+  printer.out += "[";
+  printer.printUses(op.operands, 1, indicesEnd);
+  printer.out += "]";
+}
+
+void printOptionalOperand(PrinterImpl& printer, const Operation& op, size_t index, std::string_view before) {
+  if (op.operands.size() <= index) return;
+  printer.out += before;
+  printer.printUses(op.operands, index, index + 1);
 }
 
 void printMemoryOptions(PrinterImpl& printer, const Operation& op) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ir/IR.h"
@@ -27,6 +28,10 @@ void parseKeywordAttribute(ParserImpl& parser, Operation& op, const char* name, 
 void parseMemoryOptions(ParserImpl& parser, Operation& op);
 // `%a, %b {attrs} : T, U`, or nothing at all (a yield or return without values).
 void parseOperandsThenTypes(ParserImpl& parser, Operation& op);
+// `%a, %b {attrs} : (T, U) -> (V)`: the operands resolved as the function type's inputs; its results.
+std::vector<Type> parseOperandsOfFunctionType(ParserImpl& parser, Operation& op);
+// `%source, %destination`: the two operands of a copy into memory, the comma between them required.
+std::pair<OperandRef, OperandRef> parseSourceAndDestination(ParserImpl& parser);
 std::vector<Type> inputsOf(Type function);
 std::vector<Type> resultsOf(Type function);
 
@@ -43,6 +48,11 @@ std::string resultTypesText(const Operation& op);  // `T, U` of every result
 void printOperandsAndTypes(PrinterImpl& printer, const Operation& op, size_t begin);
 // ` %a, %b {attrs} : T` where T is the first operand's type.
 void printOperandsThenFirstType(PrinterImpl& printer, const Operation& op);
+// ` %a[%i, ...]`: operand 0, then operands [1, indicesEnd) in square brackets (a gather's indices, a memory
+// descriptor's index, a TMA descriptor's coordinates).
+void printIndexedOperand(PrinterImpl& printer, const Operation& op, size_t indicesEnd);
+// `{before}%v` for operand `index` when the op has it (an optional trailing operand: ` token %t`, `, %pred`).
+void printOptionalOperand(PrinterImpl& printer, const Operation& op, size_t index, std::string_view before);
 // ` cacheModifier = W evictionPolicy = W`, each when its attribute is present.
 void printMemoryOptions(PrinterImpl& printer, const Operation& op);
 

@@ -3,10 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "ir/text/Parser.h"
+#include "ir/text/tests/ReadFile.h"
 
 namespace tilesim {
 namespace {
@@ -90,10 +89,8 @@ TEST(ParseErrors, DeepNestingIsCappedNotACrash) {
 }
 
 TEST(ParseErrors, EveryPrefixOfARealKernelFailsCleanly) {
-  std::ifstream in(std::filesystem::path(TILESIM_SOURCE_DIR) / "conformance" / "golden" / "scalar_control_i32" / "kernel.ttir");
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
+  std::string text =
+      readFile(std::filesystem::path(TILESIM_SOURCE_DIR) / "conformance" / "golden" / "scalar_control_i32" / "kernel.ttir");
   ASSERT_FALSE(text.empty());
   ASSERT_TRUE(parseModule(text, "full").module);
   int failures = 0;

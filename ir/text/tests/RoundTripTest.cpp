@@ -4,24 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "conformance/probes/ProbeRecords.h"
 #include "ir/text/Equality.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
+#include "ir/text/tests/ReadFile.h"
 
 namespace tilesim {
 namespace {
-
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 // Returns an empty string on success, otherwise what went wrong.
 std::string roundTrip(const std::string& text, const std::string& name, bool expectSameText) {

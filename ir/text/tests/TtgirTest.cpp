@@ -5,23 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "ir/text/Equality.h"
 #include "ir/text/Parser.h"
 #include "ir/text/Printer.h"
+#include "ir/text/tests/ReadFile.h"
 #include "ir/verify/Verifier.h"
 
 namespace tilesim {
 namespace {
-
-std::string readFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
 
 std::vector<std::filesystem::path> recordedTtgirFiles() {
   std::vector<std::filesystem::path> files;
