@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU benchmark in one command (docs/performance.md): vadd, softmax, layernorm and transpose on tilesim's GPU engine
 # (compiling the TTIR Triton produced), on Triton 3.6 and on torch, in one run, with the device-to-device copy
-# bandwidth as the ceiling; then compile latency. Needs a GPU, python3 with torch + triton + numpy, and a
+# bandwidth as the ceiling; then compile latency; then the matrix rows (bench_matrix.py: matmul and attention,
+# into $OUT/matrix/matrix.md). Needs a GPU, python3 with torch + triton + numpy, and a
 # tilesim built with the GPU backend (the static one: docs/gpu-backend.md). Writes $OUT/bench.md and bench.json,
 # and first checks GPU fault recovery (gpu_backend/tests/fault_recovery.sh -> $OUT/fault_recovery.txt).
 #   OUT=DIR bash bench/gpu/run_h200.sh PATH/TO/tilesim [--cases a,b]
@@ -31,3 +32,8 @@ done >"$out/reduce_order.txt" 2>&1
 tail -n 20 "$out/reduce_order.txt" | grep -E "exit|differ" | tee -a "$out/machine.txt"
 set -e
 timeout 450 python3 "$here/bench.py" --tilesim "$tilesim" --out "$out" "$@"
+# The matrix rows (issue 22): matmul and attention, tilesim vs Triton vs torch, every configuration of
+# kernels_matrix.py's lists; MATRIX=0 skips them.
+if [ "${MATRIX:-1}" != 0 ]; then
+  timeout 480 python3 "$here/bench_matrix.py" --tilesim "$tilesim" --out "$out/matrix" ${MATRIX_PROBLEMS:+--problems "$MATRIX_PROBLEMS"}
+fi
