@@ -113,7 +113,8 @@ PipelineRun runTritonPipeline(const std::string& ttirPath, const std::string& ou
       continue;
     }
     run.python = python;
-    run.message = tool.output;
+    run.message = tool.output.rfind("error: ", 0) == 0 ? tool.output.substr(7) : tool.output;
+    while (!run.message.empty() && run.message.back() == '\n') run.message.pop_back();
     if (tool.exitStatus == kScriptBadInput) {
       run.kind = PipelineRun::Kind::BadInput;
       return run;
