@@ -232,6 +232,12 @@ def main(argv):
     args = parser.parse_args(argv)
     if (args.inject_after is None) != (args.inject is None):
         parser.error("--inject-after and --inject go together")
+    planted = os.environ.get("TILESIM_TRITON_PLANT_PASS", "")
+    if planted and args.inject is None:  # tests of `tilesim fuzz --engine triton-passes`: K:KIND for every program
+        after, _, kind = planted.partition(":")
+        if not after.isdigit() or kind not in INJECTIONS:
+            parser.error(f"TILESIM_TRITON_PLANT_PASS={planted!r}: expected K:KIND, KIND one of {sorted(INJECTIONS)}")
+        args.inject_after, args.inject = int(after), kind
     try:
         with open(args.ttir) as handle:
             text = handle.read()
