@@ -8,12 +8,18 @@ as TILESIM_PYTHON); without it, exit 77 (ctest's SKIP_RETURN_CODE) with the reas
                                                      after every pass must agree with the TTIR result (exit 0)
     test_passes.py TILESIM inject                    planted wrong rewrites after pass K: `passes` must name K;
                                                      and bad input gives exit 2 with one message
+    test_passes.py TILESIM fuzz                      `tilesim fuzz --engine triton-passes`: 6 programs of seed 1
+                                                     agree at every pass; with a rewrite planted after pass 12
+                                                     (TILESIM_TRITON_PLANT_PASS) the finding names pass 12 and its
+                                                     regression case holds the pass's diff
 """
 import concurrent.futures
+import glob
 import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -97,8 +103,38 @@ def test_inject(tilesim):
     return 1 if failures else 0
 
 
+def fuzz(tilesim, arguments, plant=None):
+    environment = dict(os.environ, TILESIM_PYTHON=sys.executable)
+    if plant:
+        environment["TILESIM_TRITON_PLANT_PASS"] = plant
+    return subprocess.run([tilesim, "fuzz", "--engine", "triton-passes", "--seed", "1", "--jobs", "1", "--quiet",
+                           *arguments], cwd=ROOT, env=environment, capture_output=True, text=True, timeout=600)
+
+
+def test_fuzz(tilesim):
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="tilesim-triton-passes-test-") as regressions:
+        clean = fuzz(tilesim, ["--count", "6", "--regressions", regressions])
+        ok = clean.returncode == 0 and re.search(r"checks run:.*triton-passes-agree [1-9]", clean.stderr + clean.stdout)
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} 6 programs of seed 1: exit {clean.returncode}")
+        if not ok:
+            print(clean.stdout[-3000:], clean.stderr[-3000:])
+        planted = fuzz(tilesim, ["--count", "2", "--no-shrink", "--regressions", regressions], "12:make-range-shift")
+        output = planted.stdout + planted.stderr
+        diffs = glob.glob(os.path.join(regressions, "fuzz_triton-passes_triton-pass-mismatch_*", "pass.diff"))
+        ok = planted.returncode == 1 and "the module after pass 12 ttng.plan_cta" in output and len(diffs) == 1 and \
+            "+++ 012-ttng.plan_cta.mlir" in open(diffs[0]).read()
+        failures += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} planted make-range-shift after pass 12: exit {planted.returncode}, "
+              f"{len(diffs)} regression case(s) with a pass.diff")
+        if not ok:
+            print(output[-3000:])
+    return 1 if failures else 0
+
+
 def main(argv):
-    if len(argv) < 2 or argv[1] not in ("pipeline", "inject"):
+    if len(argv) < 2 or argv[1] not in ("pipeline", "inject", "fuzz"):
         print(__doc__)
         return 2
     try:
@@ -109,6 +145,8 @@ def main(argv):
         return SKIP
     if argv[1] == "pipeline":
         return test_pipeline(argv[0], argv[2:] or ["conformance"])
+    if argv[1] == "fuzz":
+        return test_fuzz(argv[0])
     return test_inject(argv[0])
 
 

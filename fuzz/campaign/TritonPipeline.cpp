@@ -35,7 +35,9 @@ std::vector<PipelineModule> readManifest(const fs::path& outDir, std::string& ru
     std::vector<std::string> fields;
     std::istringstream columns(line);
     for (std::string field; std::getline(columns, field, '\t');) fields.push_back(field);
-    if (fields.size() != 4) continue;
+    if (fields.size() != 4 || fields[0].empty() || fields[0].size() > 6 ||
+        fields[0].find_first_not_of("0123456789") != std::string::npos)
+      continue;
     if (fields[3] == "running") {
       running = fields[1];
       continue;
@@ -148,8 +150,12 @@ PipelineVerdict judgePipeline(const PipelineRun& run,
       ParseResult parsed = parseModule(module.text, module.path);
       Diagnostics problems = parsed.module ? verifyModule(*parsed.module) : parsed.diagnostics;
       if (!parsed.module || !problems.empty()) {
+        // The message and its line, not the file's path (a temporary directory): a fuzz finding's kind is made
+        // from this text, and the shrinker needs it the same for every candidate.
         judgement.detail = "tilesim cannot " + std::string(parsed.module ? "verify" : "parse") + " it: " +
-                           (problems.empty() ? std::string("no module") : problems.front().str());
+                           (problems.empty() ? std::string("no module")
+                                             : problems.front().message + " (line " +
+                                                   std::to_string(problems.front().pos.line) + ")");
         ++verdict.notRunnable;
       } else {
         judgement = judge(*parsed.module, module);

@@ -103,11 +103,22 @@ std::string pipelineOptionsFor(const PassesFlags& flags, const GoldenCase& golde
   std::string text, error;
   const std::string caseJson = (fs::path(flags.caseDir) / "case.json").string();
   if (!readRegularFile(caseJson, kMaxKernelFileBytes, text, error)) return caseJson + ": " + error;
-  nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
-  if (json.is_object() && json.contains("num_stages")) {
-    const nlohmann::json& stages = json["num_stages"];
+  // num_stages is a compile option: case.json's own, else what a captured launch recorded (capture.num_stages,
+  // capture.options.num_stages); a kernel's constexpr of that name (constexprs.num_stages) is not it.
+  const nlohmann::json json = nlohmann::json::parse(text, nullptr, false);
+  auto numStagesIn = [](const nlohmann::json& object) -> const nlohmann::json* {
+    return object.is_object() && object.contains("num_stages") ? &object["num_stages"] : nullptr;
+  };
+  const nlohmann::json* found = numStagesIn(json);
+  if (!found && json.is_object() && json.contains("capture")) {
+    const nlohmann::json& capture = json["capture"];
+    found = numStagesIn(capture);
+    if (!found && capture.is_object() && capture.contains("options")) found = numStagesIn(capture["options"]);
+  }
+  if (found) {
+    const nlohmann::json& stages = *found;
     if (!stages.is_number_integer() || stages.get<int64_t>() < 1 || stages.get<int64_t>() > 8)
-      return caseJson + ": \"num_stages\" must be an integer from 1 to 8";
+      return caseJson + ": num_stages must be an integer from 1 to 8";
     options.numStages = stages.get<int>();
   }
   if (flags.numStages > 0) options.numStages = flags.numStages;
@@ -266,7 +277,7 @@ void addPassesCommand(CLI::App& app, int& exitCode) {
   command->add_option("--target", flags->target, "sm_80 or sm_90 (default: kernel.ttgir's ttg.target, else sm_90)")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
   command->add_option("--num-warps", flags->numWarps, "num_warps (default: the case's)")->check(powerOfTwoWarps());
-  command->add_option("--num-stages", flags->numStages, "num_stages, 1 to 8 (default: case.json's, else 3)")
+  command->add_option("--num-stages", flags->numStages, "num_stages, 1 to 8 (default: case.json's, or its capture's, else 3)")
       ->check(CLI::Range(1, 8));
   command->add_option("--keep", flags->keep, "write every module (NNN-PASS.mlir) and manifest.tsv into DIR and keep them");
   command->add_option("--inject-after", flags->injectAfter, "fault injection: rewrite the module after pass K wrongly")
