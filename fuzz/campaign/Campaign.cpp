@@ -124,7 +124,7 @@ class Worker {
   Worker(const CampaignOptions& options, std::chrono::steady_clock::time_point start)
       : options_(options), start_(start) {
     if (options.makeTarget) target_ = options.makeTarget();
-    if (options.targetName == "triton") triton_ = std::make_unique<TritonTarget>(options.triton);
+    if (options.targetName == "triton" || options.targetName == "triton-passes") triton_ = std::make_unique<TritonTarget>(options.triton);
   }
 
   // Every check for one plan. `program` keeps what the interpreter computed.

@@ -11,6 +11,8 @@
 //   - target triton: the same interpreter property, then Triton 3.6's TTIR passes and make_ttgir on the printed
 //     program (a Python worker process per job, TritonTarget.h), the optimised TTIR in the interpreter against
 //     the original, bit for bit;
+//   - target triton-passes: the same, with Triton's pipeline run one pass at a time and the module after every
+//     pass in the interpreter (TritonPassesRun.cpp): a difference names the first pass that made it;
 //   - optionally --check-ptxas: tilesim's GPU pipeline to PTX, assembled by ptxas -arch=sm_90a.
 // A failing program is shrunk (Shrink.h) and written to the regression directory as a conformance case.
 #pragma once

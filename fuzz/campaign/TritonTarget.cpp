@@ -163,6 +163,40 @@ std::string knownTritonFinding(const std::string& diagnostic) {
   return "";
 }
 
+OptimisedComparison compareOptimised(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter,
+                                     const Module& optimised, const std::string& optimisedText,
+                                     const std::function<void(const char*)>& ran) {
+  OptimisedComparison compared;
+  Launch launch = optimisedLaunch(plan, program, optimised);
+  LaunchOptions options;
+  options.echoPrints = false;
+  options.threads = 1;
+  options.profile = FloatProfile::Exact;
+  LaunchOutcome outcome = interpreter.run(launch, options);
+  if (!outcome.started()) {
+    compared.startError = outcome.diagnostics.empty() ? "the launch did not start" : outcome.diagnostics.front().str();
+    return compared;
+  }
+  ran("triton-compare");
+  compared.difference = compareBuffers(program, launch.arguments, nullptr, compared.differing);
+  compared.reports = newReports(program, outcome.result);
+  if (!compared.difference.empty() && compared.reports.empty() && program.opCounts.count("tt.dot") &&
+      countOf(optimisedText, "arith.addf") < countOf(program.text, "arith.addf")) {
+    // combine's dot fusion changes where the accumulator starts: judged within the triton profile's dot bound.
+    Launch bounded = optimisedLaunch(plan, program, optimised);
+    options.profile = FloatProfile::Triton;
+    if (interpreter.run(bounded, options).started()) {
+      std::vector<std::string> stillDiffering;
+      if (compareBuffers(program, launch.arguments, &bounded.arguments, stillDiffering).empty()) {
+        ran("triton-dot-fusion-within-bounds");
+        compared.difference.clear();
+        compared.differing.clear();
+      }
+    }
+  }
+  return compared;
+}
+
 TritonProbe probeTritonTarget(TritonTargetOptions& options) {
   TritonProbe probe;
   std::vector<std::string> candidates = tritonPythonCandidates(probe.badInput);
@@ -189,11 +223,12 @@ TritonProbe probeTritonTarget(TritonTargetOptions& options) {
 
 TritonTarget::TritonTarget(const TritonTargetOptions& options)
     : worker_(options.python, options.script, options.timeoutSeconds, options.launcher),
-      onGpu_(!options.launcher.empty()) {}
+      onGpu_(!options.launcher.empty()), passByPass_(options.passByPass) {}
 
 TritonVerdict TritonTarget::check(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter,
                                   bool compareResults, const std::function<void(const char*)>& ran) {
   if (onGpu_) return checkOnGpu(plan, program, compareResults, ran);
+  if (passByPass_) return checkPassByPass(plan, program, interpreter, compareResults, ran);
   TritonAnswer answer = worker_.compile(program.text, plan.numWarps);
   switch (answer.kind) {
     case TritonAnswer::Kind::Unavailable:
@@ -249,30 +284,12 @@ TritonVerdict TritonTarget::check(const KernelPlan& plan, const CheckedProgram& 
   if (Diagnostics problems = verifyModule(*parsed.module); !problems.empty())
     return rejected("verify Triton's optimised TTIR: " + problems.front().str());
   if (!parsed.module->kernel()) return rejected("find the kernel in Triton's optimised TTIR");
-  Launch launch = optimisedLaunch(plan, program, *parsed.module);
-  LaunchOptions options;
-  options.echoPrints = false;
-  options.threads = 1;
-  options.profile = FloatProfile::Exact;
-  LaunchOutcome outcome = interpreter.run(launch, options);
-  if (!outcome.started()) return rejected("run Triton's optimised TTIR: " + outcome.diagnostics.front().str());
-  ran("triton-compare");
-  std::vector<std::string> differing;
-  std::string difference = compareBuffers(program, launch.arguments, nullptr, differing);
-  const std::string reports = newReports(program, outcome.result);
-  if (!difference.empty() && reports.empty() && program.opCounts.count("tt.dot") &&
-      countOf(answer.ttir, "arith.addf") < countOf(program.text, "arith.addf")) {
-    // combine's dot fusion changes where the accumulator starts: judged within the triton profile's dot bound.
-    Launch bounded = optimisedLaunch(plan, program, *parsed.module);
-    options.profile = FloatProfile::Triton;
-    if (interpreter.run(bounded, options).started()) {
-      std::vector<std::string> stillDiffering;
-      if (compareBuffers(program, launch.arguments, &bounded.arguments, stillDiffering).empty()) {
-        ran("triton-dot-fusion-within-bounds");
-        difference.clear();
-      }
-    }
-  }
+  OptimisedComparison compared = compareOptimised(plan, program, interpreter, *parsed.module,
+                                                  answer.ttir, ran);
+  if (!compared.startError.empty()) return rejected("run Triton's optimised TTIR: " + compared.startError);
+  const std::string& difference = compared.difference;
+  const std::string& reports = compared.reports;
+  std::vector<std::string>& differing = compared.differing;
   if (difference.empty() && reports.empty()) return verdict;  // passed, or skipped as a known make_ttgir bug
   TritonVerdict mismatch = failure("triton-opt-mismatch", reports.empty() ? "triton-opt-mismatch" : "triton-opt-mismatch: reports",
                                    "triton-opt-mismatch: the interpreter gives other results for Triton's optimised "

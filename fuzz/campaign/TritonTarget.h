@@ -35,6 +35,9 @@ struct TritonTargetOptions {
   // "" : on the CPU (the passes above). "cuda" (`--triton-run gpu`): Triton compiles each program for sm_90 and
   // launches it (TritonGpuRun.cpp); "tilesim": the same with the interpreter standing in for the GPU (tests).
   std::string launcher;
+  // `--engine triton-passes` (TritonPassesRun.cpp): Triton's pipeline pass by pass (TritonPipeline.h), every
+  // module after every pass run by the interpreter against the original; a difference names its pass.
+  bool passByPass = false;
 };
 
 struct TritonProbe {
@@ -73,9 +76,29 @@ class TritonTarget {
   TritonVerdict checkOnGpu(const KernelPlan& plan, const CheckedProgram& program, bool compareResults,
                            const std::function<void(const char*)>& ran);
 
+  // --engine triton-passes (TritonPassesRun.cpp): triton_pipeline.py per program (a fresh process: a pass that
+  // aborts costs one program); outcomes triton-pass-mismatch (a module after pass P computes something else: the
+  // failure's kind names P, so shrinking keeps the same pass), triton-crash, triton-output-rejected (tilesim cannot
+  // parse or run a module: the kind names the pass), as for the triton target.
+  TritonVerdict checkPassByPass(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter,
+                                bool compareResults, const std::function<void(const char*)>& ran);
+
   TritonWorker worker_;
   bool onGpu_ = false;
+  bool passByPass_ = false;
 };
+
+// The interpreter on a module Triton's passes made from `program` (exact profile, one thread) against the original's
+// outputs: `difference` (per buffer) and `reports` (new ones) empty when they agree — bit for bit, or, where the
+// module has fewer arith.addf than the program and a tt.dot (combine's dot fusion), within the triton profile's
+// bounds. `startError` when the launch could not start.
+struct OptimisedComparison {
+  std::string startError, difference, reports;
+  std::vector<std::string> differing;  // the buffers that differ
+};
+OptimisedComparison compareOptimised(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter,
+                                     const Module& optimised, const std::string& optimisedText,
+                                     const std::function<void(const char*)>& ran);
 
 // A Triton failure (crash, pass failure, parse error, failed compile): known ones are skipped, the others are
 // findings whose kind (what the shrinker keeps) is the concise diagnostic without numbers.

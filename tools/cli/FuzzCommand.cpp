@@ -146,7 +146,11 @@ int runFuzz(const FuzzFlags& flags) {
     printError("--triton-run applies to --engine triton only");
     return kExitBadInput;
   }
-  if (flags.engine == "triton") {
+  if (flags.engine == "triton" || flags.engine == "triton-passes") {
+    options.triton.passByPass = flags.engine == "triton-passes";
+    // Each candidate of the shrinker runs the whole pipeline (about 1 s): 60 candidates keep a finding's shrinking
+    // inside the default --hang-seconds.
+    if (options.triton.passByPass) options.shrinkBudget = 60;
     // Real Triton on the CPU (fuzz/campaign/TritonTarget.h): a Python that imports triton, or "skipped".
     options.triton.timeoutSeconds = flags.hangSeconds > 0 ? std::min(60.0, flags.hangSeconds / 2) : 60.0;
     if (flags.tritonRun == "gpu") {
@@ -169,7 +173,7 @@ int runFuzz(const FuzzFlags& flags) {
       std::fprintf(stderr, "tilesim: skipped: the triton target is not available: %s\n", probe.unavailable.c_str());
       return kExitEngineUnavailable;
     }
-    std::fprintf(stderr, "tilesim fuzz: target triton: %s\n", probe.version.c_str());
+    std::fprintf(stderr, "tilesim fuzz: target %s: %s\n", flags.engine.c_str(), probe.version.c_str());
   } else if (flags.engine != "interp") {
     int exitCode = kExitOk;
     std::unique_ptr<Engine> probe = engineFor(flags.engine, exitCode);
@@ -235,9 +239,10 @@ void addFuzzCommand(CLI::App& app, int& exitCode) {
   fuzz->add_option("--jobs", flags->jobs, "worker threads (default 1)")->check(CLI::Range(1, 256));
   fuzz->add_option("--shard", flags->shard, "I/N: run the programs i with i % N == I (default 0/1)");
   fuzz->add_option("--engine", flags->engine, "target compared with the interpreter: interp (the lane-by-lane "
-                                              "reference), gpu, or triton (Triton 3.6's TTIR and TTGIR passes on "
-                                              "the CPU, through $TILESIM_PYTHON, .venv or .venv-peer)")
-      ->check(CLI::IsMember({"interp", "gpu", "triton"}));
+                                              "reference), gpu, triton (Triton 3.6's TTIR and TTGIR passes on "
+                                              "the CPU, through $TILESIM_PYTHON, .venv or .venv-peer), or "
+                                              "triton-passes (the same pipeline pass by pass, every module checked)")
+      ->check(CLI::IsMember({"interp", "gpu", "triton", "triton-passes"}));
   fuzz->add_option("--profile", flags->profile, "gpu target: exact (bit for bit, default) or triton (within the "
                                                 "interpreter's error bounds)")
       ->check(CLI::IsMember({"exact", "triton"}));

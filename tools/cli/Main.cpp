@@ -31,6 +31,7 @@ int runMain(int argc, char** argv) {
   addCompileCommand(app, exitCode);
   addDiffCommand(app, exitCode);
   addFuzzCommand(app, exitCode);
+  addPassesCommand(app, exitCode);
   if (int code = checkEnvironment(); code != kExitOk) return code;
   try {
     app.parse(argc, argv);

@@ -105,6 +105,34 @@ TEST(Ttgir, VerifierChecksEncodingsAgainstTheModule) {
 
 // Every prefix of a pipelined Hopper kernel (TMA, mbarriers, wgmma) is one clean diagnostic, never a crash; a
 // prefix cut inside an encoding, a memory descriptor type or a ttng op included.
+// A rank-1 tensor descriptor: Triton's tma_lowering writes `[%box], [%dim], [], [%elementStride]` (no global
+// stride), five operands; `tilesim fuzz --engine triton-passes` found that the op table wanted six.
+TEST(Ttgir, TensormapCreateOfRankOne) {
+  const std::string text = R"(#shared = #ttg.nvmma_shared<{swizzlingByteWidth = 0, transposed = false, elementBitWidth = 64}>
+module attributes {"ttg.num-ctas" = 1 : i32, "ttg.num-warps" = 1 : i32, ttg.target = "cuda:90", "ttg.threads-per-warp" = 32 : i32} {
+  tt.func public @k(%arg0: !tt.ptr<f64> {tt.divisibility = 16 : i32}) attributes {noinline = false} {
+    %c1_i32 = arith.constant 1 : i32
+    %c32_i32 = arith.constant 32 : i32
+    %c82_i32 = arith.constant 82 : i32
+    %0 = ttg.global_scratch_alloc {alignment = 128 : i32, nbytes = 128 : i32} : !tt.ptr<i8>
+    ttng.tensormap_create %0, %arg0, [%c32_i32], [%c82_i32], [], [%c1_i32] {elem_type = 9 : i32, fill_mode = 0 : i32, interleave_layout = 0 : i32, swizzle_mode = 0 : i32} : (!tt.ptr<i8>, !tt.ptr<f64>, i32, i32, i32) -> ()
+    ttng.tensormap_fenceproxy_acquire %0 : !tt.ptr<i8>
+    %1 = ttng.reinterpret_tensor_descriptor %0 : !tt.ptr<i8> to !tt.tensordesc<tensor<32xf64, #shared>>
+    tt.return
+  }
+}
+)";
+  ParseResult parsed = parseModule(text, "rank1.ttgir");
+  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics.front().str());
+  EXPECT_TRUE(verifyModule(*parsed.module).empty());
+  const std::string printed = printModule(*parsed.module);
+  EXPECT_NE(printed.find("ttng.tensormap_create %0, %arg0, [%c32_i32], [%c82_i32], [], [%c1_i32]"), std::string::npos)
+      << printed;
+  ParseResult again = parseModule(printed, "printed.ttgir");
+  ASSERT_TRUE(again.module);
+  EXPECT_EQ(printModule(*again.module), printed);
+}
+
 TEST(Ttgir, EveryPrefixOfAPipelinedKernelFailsCleanly) {
   const std::filesystem::path path =
       std::filesystem::path(TILESIM_SOURCE_DIR) / "conformance/corpus10/matmul_hostdesc_persistent_f16/kernel.ttgir";
