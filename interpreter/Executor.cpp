@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "interpreter/Elementwise.h"
+#include "interpreter/Partitions.h"
 #include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
 
@@ -74,6 +75,7 @@ Report Executor::makeReport(Report::Kind kind, const Operation& op, const Tile* 
   r.ttirPos = op.textPos;
   if (context_.module && op.loc != kNoLoc) r.sourceLoc = context_.module->locations.describe(op.loc);
   r.message = std::move(message);
+  if (kind != Report::Kind::PartitionRace) r.message += partitions::taskSuffix(sharedMemory_);  // which task of a warp_specialize
   return r;
 }
 

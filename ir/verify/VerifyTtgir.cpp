@@ -16,6 +16,10 @@
 //       element (signless); tensormap_create: pointers first; global_scratch_alloc: a pointer, nbytes > 0
 //   G7  warp_group_dot: [M,K] x [K,N] + [M,N] like tt.dot, a from shared memory or registers, b from shared
 //       memory; warp_group_dot_wait's results repeat its operand types
+//   G8  warp_specialize: at least one partition and one num_warps per partition; the default region ends in
+//       warp_yield of the results' types, each partition in warp_return; a partition's arguments have the
+//       operands' types and it uses no value from outside itself (partitions are isolated from above);
+//       warp_yield and warp_return end only those regions
 #include <algorithm>
 
 #include "ir/OpAttributes.h"
@@ -51,6 +55,65 @@ Type withoutLeadingOnes(Type tensor) {
 
 bool isBarrier(Type type) {
   return type.isMemDesc() && heldTensor(type) == Type::tensor({1}, Type::i64());
+}
+
+// Whether `value` is defined inside `region` (by an op or block of it, at any depth).
+bool definedInside(const Value* value, const Region& region) {
+  const Block* block = value->isBlockArgument() ? value->ownerBlock : value->definingOp->parentBlock;
+  while (block) {
+    if (block->parentRegion == &region) return true;
+    const Operation* owner = block->parentRegion ? block->parentRegion->parentOp : nullptr;
+    block = owner ? owner->parentBlock : nullptr;
+  }
+  return false;
+}
+
+bool usesOnlyItsOwnValues(VerifyContext& ctx, const Operation& warpSpecialize, const Region& partition, const Region& region) {
+  for (const auto& block : region.blocks)
+    for (const auto& op : block->operations) {
+      for (const Value* operand : op->operands)
+        if (!definedInside(operand, partition))
+          return ctx.fail(*op, "uses a value defined outside its ttg.warp_specialize partition (at line " +
+                                   std::to_string(warpSpecialize.textPos.line) + "): partitions are isolated from above");
+      for (const auto& inner : op->regions)
+        if (!usesOnlyItsOwnValues(ctx, warpSpecialize, partition, *inner)) return false;
+    }
+  return true;
+}
+
+bool endsWith(const Region& region, OpKind kind) {
+  return !region.empty() && region.blocks.back()->terminator() && region.blocks.back()->terminator()->kind == kind;
+}
+
+bool verifyWarpSpecialize(VerifyContext& ctx, const Operation& op) {
+  const size_t partitions = op.regions.empty() ? 0 : op.regions.size() - 1;
+  if (partitions == 0) return ctx.fail(op, "needs at least one partition besides the default region");
+  if (WarpSpecializeView{op}.partitionNumWarps().size() != partitions)
+    return ctx.fail(op, "needs one num_warps per partition");
+  if (!endsWith(*op.regions[0], OpKind::TTGWarpYield)) return ctx.fail(op, "the default region must end in ttg.warp_yield");
+  const Operation& yield = *op.regions[0]->blocks.back()->terminator();
+  if (yield.numOperands() != op.numResults()) return ctx.fail(yield, "yields a different number of values than ttg.warp_specialize has results");
+  for (size_t i = 0; i < yield.numOperands(); ++i)
+    if (yield.operand(i)->type != op.result(i)->type) return ctx.fail(yield, "value " + std::to_string(i) + " has another type than the result");
+  for (size_t r = 1; r < op.regions.size(); ++r) {
+    const Region& partition = *op.regions[r];
+    if (!endsWith(partition, OpKind::TTGWarpReturn))
+      return ctx.fail(op, "partition" + std::to_string(r - 1) + " must end in ttg.warp_return");
+    if (partition.front().arguments.size() != op.numOperands())
+      return ctx.fail(op, "partition" + std::to_string(r - 1) + " must take one argument per operand");
+    if (!usesOnlyItsOwnValues(ctx, op, partition, partition)) return false;
+  }
+  return true;
+}
+
+bool verifyWarpTerminator(VerifyContext& ctx, const Operation& op, bool defaultRegion) {
+  const Block* block = op.parentBlock;
+  const Region* region = block ? block->parentRegion : nullptr;
+  const Operation* owner = region ? region->parentOp : nullptr;
+  if (!owner || owner->kind != OpKind::TTGWarpSpecialize || (region == owner->regions[0].get()) != defaultRegion)
+    return ctx.fail(op, defaultRegion ? "only ends the default region of ttg.warp_specialize"
+                                      : "only ends a partition of ttg.warp_specialize");
+  return true;
 }
 
 bool verifySharedMemoryOp(VerifyContext& ctx, const Operation& op) {
@@ -126,6 +189,9 @@ bool verifySharedMemoryOp(VerifyContext& ctx, const Operation& op) {
       if (!op.result()->type.isPointer()) return ctx.fail(op, "result must be a pointer");
       if (GlobalScratchView{op}.nbytes() <= 0) return ctx.fail(op, "nbytes must be > 0");
       return true;
+    case SharedMemoryOp::TTGWarpSpecialize: return verifyWarpSpecialize(ctx, op);
+    case SharedMemoryOp::TTGWarpYield: return verifyWarpTerminator(ctx, op, true);
+    case SharedMemoryOp::TTGWarpReturn: return verifyWarpTerminator(ctx, op, false);
   }
   return true;
 }
