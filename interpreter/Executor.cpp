@@ -251,6 +251,8 @@ std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const Tile
       }
       executeOp(*op, frame);
       if (log_) flushAccesses();
+      // Inside ttg.warp_specialize a random schedule may also switch partitions every 64 steps (Partitions.h).
+      if (sharedMemory_.partitions && (steps_ & 63) == 0) partitions::switchPoint(*this);
       if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
         std::vector<TileRef> results;
         for (const auto& r : op->results) results.push_back(get(frame, r.get()));

@@ -7,9 +7,9 @@
 // LaunchOptions::scheduleSeed 0 the workers start first (partition0, partition1, ..., usually the producers), and a
 // task runs until it blocks (a ttng.wait_barrier whose phase has not completed) or ends, then the next task in
 // order that can go on runs (round robin, the default partition after the last worker); another seed starts
-// anywhere and picks the next task at
-// random at every mbarrier op and shared-memory access as well, exploring other interleavings. When every task
-// that has not ended is blocked, the launch reports a deadlock (mbarrier) naming each task's wait and line.
+// anywhere and picks the next task at random at every mbarrier op, shared-memory access and every 64 steps as
+// well, exploring other interleavings. When every task that has not ended is blocked, the launch reports a
+// deadlock (mbarrier) naming each task's wait and line.
 //
 // Races (partition-race): every task has a vector clock. An mbarrier arrival (arrive_barrier, barrier_expect, a
 // TMA load's transaction bytes) releases the arriving task's clock into the barrier's current phase; a
