@@ -1,4 +1,5 @@
-// ttg.warp_specialize on the interpreter (issue 23): a worker partition copies x into shared memory and signals
+// ttg.warp_specialize on the interpreter (issue 23): a one-warp worker partition (its tensors in a one-warp layout,
+// which the verifier's G1 checks against the partition's num_warps) copies x into shared memory and signals
 // an mbarrier, the default partition waits for it and writes the copy to y. The correct kernel must give y = x
 // with no report under the round-robin schedule and random ones; each planted bug must give its report at its
 // line: the arrival before the store (partition-race at the load, naming the store), no arrival at all (a
@@ -12,6 +13,7 @@ namespace tilesim::enginetest {
 namespace {
 
 const std::string kWarpSpecializedCopy = R"(#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#blocked1 = #ttg.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #shared = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #smem = #ttg.shared_memory
 module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32} {
@@ -31,14 +33,14 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
       tt.store %y, %v : tensor<64x!tt.ptr<f32>, #blocked>
       ttg.warp_yield
     }
-    partition0(%p: !tt.ptr<f32>, %b: !ttg.memdesc<64xf32, #shared, #smem, mutable>, %m: !ttg.memdesc<1xi64, #shared, #smem, mutable>) num_warps(4) {
+    partition0(%p: !tt.ptr<f32>, %b: !ttg.memdesc<64xf32, #shared, #smem, mutable>, %m: !ttg.memdesc<1xi64, #shared, #smem, mutable>) num_warps(1) {
       %t = arith.constant true
       EARLY_ARRIVE
-      %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
-      %xs = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked>
-      %x = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>, #blocked>, tensor<64xi32, #blocked>
-      %v = tt.load %x : tensor<64x!tt.ptr<f32>, #blocked>
-      ttg.local_store %v, %b : tensor<64xf32, #blocked> -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
+      %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked1>
+      %xs = tt.splat %p : !tt.ptr<f32> -> tensor<64x!tt.ptr<f32>, #blocked1>
+      %x = tt.addptr %xs, %r : tensor<64x!tt.ptr<f32>, #blocked1>, tensor<64xi32, #blocked1>
+      %v = tt.load %x : tensor<64x!tt.ptr<f32>, #blocked1>
+      ttg.local_store %v, %b : tensor<64xf32, #blocked1> -> !ttg.memdesc<64xf32, #shared, #smem, mutable>
       ARRIVE
       ttg.warp_return
     } : (!tt.ptr<f32>, !ttg.memdesc<64xf32, #shared, #smem, mutable>, !ttg.memdesc<1xi64, #shared, #smem, mutable>) -> ()

@@ -55,12 +55,13 @@
 //   C4  scf.if: scalar i1 condition, each yield matches the results, an else region when there are results
 //   C5  scf.while: before args = inits, scf.condition(i1, values = results), after args = results, yield = inits
 //   D1  tt.assert: condition i1 or a tensor of i1; llvm.intr.assume: condition a scalar i1
-//   G1..G7  TTGIR: encodings, the SharedMemory (ttg) and Hopper (ttng) families (listed in VerifyTtgir.cpp)
+//   G1..G8  TTGIR: encodings, the SharedMemory (ttg) and Hopper (ttng) families (listed in VerifyTtgir.cpp)
 #include "ir/verify/Verifier.h"
 
 #include <set>
 #include <unordered_set>
 
+#include "ir/OpAttributes.h"
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim {
@@ -103,6 +104,23 @@ std::pair<size_t, size_t> expectedRegions(OpKind kind) {
   if (kind == OpKind::SCFWhile) return {2, 2};
   if (kind == OpKind::TTGWarpSpecialize) return {2, SIZE_MAX};  // default + at least one partition (G8)
   return {1, 1};  // tt.func, scf.for, tt.reduce, tt.scan
+}
+
+// G1's warp count for values in `block`: the num_warps of the innermost ttg.warp_specialize partition around it,
+// or 0 (the module's ttg.num-warps) outside every partition.
+int partitionWarps(const Block& block) {
+  for (const Block* inner = &block; inner && inner->parentRegion;) {
+    const Operation* owner = inner->parentRegion->parentOp;
+    if (!owner) break;
+    if (owner->kind == OpKind::TTGWarpSpecialize)
+      for (size_t r = 1; r < owner->regions.size(); ++r)
+        if (owner->regions[r].get() == inner->parentRegion) {
+          std::vector<int64_t> warps = WarpSpecializeView{*owner}.partitionNumWarps();
+          return r - 1 < warps.size() ? static_cast<int>(warps[r - 1]) : 0;
+        }
+    inner = owner->parentBlock;
+  }
+  return 0;
 }
 
 // S4: the terminator region `regionIndex` of `owner` must end with.
@@ -392,7 +410,7 @@ class StructureVerifier {
       if (ok) verifySemantics(ctx_, op);
       if (ok)  // G1, once per distinct problem (as S6 reports a bad shape once): every value of that type repeats it
         for (const auto& result : op.results)
-          if (std::string problem = encodingProblem(ctx_.module(), result->type); !problem.empty()) {
+          if (std::string problem = encodingProblem(ctx_.module(), result->type, partitionWarps(block)); !problem.empty()) {
             // keyed by what is wrong with the encoding, after the type's name: every type using it repeats it
             if (reportedEncodingProblems_.insert(problem.substr(problem.find(": ") + 2)).second) ctx_.fail(op, problem);
             break;

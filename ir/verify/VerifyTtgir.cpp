@@ -2,8 +2,9 @@
 // value's type. Values are layout-transparent, so shapes and elements are compared without encodings; what
 // Triton's own verifier requires of the encodings themselves (rank, warps, threads per warp) is checked once
 // per type (verifyTypeEncodings). Invariants:
-//   G1  every tensor's encoding is a register layout that fits its rank and the module's ttg.num-warps /
-//       ttg.threads-per-warp (blocked, mma); every memory descriptor's is a shared encoding of its rank
+//   G1  every tensor's encoding is a register layout that fits its rank and the module's ttg.num-warps (inside a
+//       warp_specialize partition: the partition's num_warps) / ttg.threads-per-warp (blocked, mma); every
+//       memory descriptor's is a shared encoding of its rank
 //   G2  convert_layout keeps shape and element; local_alloc / local_load / local_store move a tensor of the
 //       descriptor's shape and element; local_store and an allocation without a source need a mutable one
 //   G3  memdesc_index: an i32 index into dim 0, the result the remaining dims; memdesc_trans: `order` a
@@ -281,10 +282,10 @@ bool verifyTtgirOp(VerifyContext& ctx, const Operation& op) {
   return opFamily(op.kind) == OpFamily::SharedMemory ? verifySharedMemoryOp(ctx, op) : verifyHopperOp(ctx, op);
 }
 
-std::string encodingProblem(const Module& module, Type type) {
-  const int warps = static_cast<int>(module.integerAttribute("ttg.num-warps", 0));
+std::string encodingProblem(const Module& module, Type type, int partitionWarps) {
+  const int warps = partitionWarps > 0 ? partitionWarps : static_cast<int>(module.integerAttribute("ttg.num-warps", 0));
   const int threads = static_cast<int>(module.integerAttribute("ttg.threads-per-warp", 0));
-  if (type.isPointer()) return encodingProblem(module, type.pointee());
+  if (type.isPointer()) return encodingProblem(module, type.pointee(), partitionWarps);
   if (type.isTensorDesc()) {
     Encoding encoding = type.descBlock().encoding();
     return encoding.isValid() ? checkEncodingForShape(encoding, type.descBlock().rank(), warps, threads) : "";
@@ -295,7 +296,11 @@ std::string encodingProblem(const Module& module, Type type) {
     return typeName(type) + ": a tensor's encoding must be a register layout, not " + encoding.str();
   int rank = type.isTensor() ? type.rank() : type.memDescTensor().rank();
   std::string problem = checkEncodingForShape(encoding, rank, warps, threads);
-  return problem.empty() ? "" : typeName(type) + ": " + problem;
+  if (problem.empty()) return "";
+  const size_t said = problem.find("the module has " + std::to_string(warps) + " warps");
+  if (partitionWarps > 0 && said != std::string::npos)  // the count came from the partition, not the module
+    problem.replace(said, 10, "its warp_specialize partition");
+  return typeName(type) + ": " + problem;
 }
 
 }  // namespace tilesim::verify
