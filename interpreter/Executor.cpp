@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "interpreter/Elementwise.h"
+#include "interpreter/Partitions.h"
 #include "ir/FloatBits.h"
 #include "ir/OpAttributes.h"
 
@@ -74,6 +75,7 @@ Report Executor::makeReport(Report::Kind kind, const Operation& op, const Tile* 
   r.ttirPos = op.textPos;
   if (context_.module && op.loc != kNoLoc) r.sourceLoc = context_.module->locations.describe(op.loc);
   r.message = std::move(message);
+  if (kind != Report::Kind::PartitionRace) r.message += partitions::taskSuffix(sharedMemory_);  // which task of a warp_specialize
   return r;
 }
 
@@ -249,6 +251,8 @@ std::vector<TileRef> Executor::runBlock(const Block& entry, std::span<const Tile
       }
       executeOp(*op, frame);
       if (log_) flushAccesses();
+      // Inside ttg.warp_specialize a random schedule may also switch partitions every 64 steps (Partitions.h).
+      if (sharedMemory_.partitions && (steps_ & 63) == 0) partitions::switchPoint(*this);
       if (!frame.vectorized && context_.trace && context_.trace->hook && context_.trace->program == programId_) {
         std::vector<TileRef> results;
         for (const auto& r : op->results) results.push_back(get(frame, r.get()));

@@ -10,6 +10,7 @@
 
 #include "interpreter/Dot.h"
 #include "interpreter/Executor.h"
+#include "interpreter/Partitions.h"
 #include "interpreter/SharedMemoryAccess.h"
 #include "ir/OpAttributes.h"
 
@@ -43,13 +44,30 @@ bool predicateHolds(Executor& executor, const Executor::Frame& frame, const Oper
   return (predicate.bitsAt(0) & 1) != 0;
 }
 
-void arrive(MBarrier& barrier, int64_t count, int64_t bytes) {
+// `count` arrivals and `bytes` more expected transaction bytes (negative: bytes that landed) on the current phase,
+// by `op`. More arrivals than the phase still expects, or more bytes landing than were expected, is an overshoot
+// (mbarrier): on a GPU the surplus completes the phase early or spills into the next one.
+void arrive(Executor& executor, const Operation& op, MBarrier& barrier, int64_t count, int64_t bytes) {
+  if (count > barrier.pendingArrivals)
+    executor.report(Report::Kind::BarrierMisuse, op, nullptr, -1,
+                    "overshoot: " + std::to_string(count) + " arrival(s) on an mbarrier whose phase expects only " +
+                        std::to_string(std::max<int64_t>(barrier.pendingArrivals, 0)) + " more (init_barrier count " +
+                        std::to_string(barrier.arrivalCount) + ")");
+  if (bytes < 0 && -bytes > barrier.pendingBytes)
+    executor.report(Report::Kind::BarrierMisuse, op, nullptr, -1,
+                    "overshoot: " + std::to_string(-bytes) + " transaction bytes land on an mbarrier whose phase expects only " +
+                        std::to_string(std::max<int64_t>(barrier.pendingBytes, 0)) + " more" +
+                        (barrier.lastExpect ? " (the last barrier_expect on it: " +
+                                                  partitions::describeOp(executor, *barrier.lastExpect) + ")"
+                                            : std::string()));
   barrier.pendingArrivals -= count;
   barrier.pendingBytes += bytes;
   if (barrier.pendingArrivals <= 0 && barrier.pendingBytes <= 0) {
     ++barrier.completedPhases;
     barrier.pendingArrivals = barrier.arrivalCount;
     barrier.pendingBytes = 0;
+    barrier.completedClock = std::move(barrier.phaseClock);
+    barrier.phaseClock.clear();
   }
 }
 
@@ -60,8 +78,14 @@ void completeTmaLoads(Executor& executor, std::pair<int64_t, int64_t> key, MBarr
     PendingCopy& copy = state.copies[i];
     if (copy.done || copy.barrierAllocation != key.first || copy.barrierElement != key.second) continue;
     const int64_t bytes = copy.bytes;
+    const Operation& tma = *copy.op;
+    std::vector<uint64_t> issuerClock = copy.clock;  // the copy's writes are released by its complete_tx
     completeCopy(executor, i);
-    arrive(barrier, 0, -bytes);
+    for (size_t q = 0; q < issuerClock.size(); ++q) {
+      if (barrier.phaseClock.size() < issuerClock.size()) barrier.phaseClock.resize(issuerClock.size(), 0);
+      barrier.phaseClock[q] = std::max(barrier.phaseClock[q], issuerClock[q]);
+    }
+    arrive(executor, tma, barrier, 0, -bytes);
   }
 }
 
@@ -72,10 +96,23 @@ void executeWaitBarrier(Executor& executor, const Operation& op, Executor::Frame
   const Tile& phaseTile = *executor.get(frame, op.operand(1));
   if (phaseTile.anyUndefined()) executor.trap(Report::Kind::UndefinedUse, op, "an undefined phase is waited for");
   const int64_t parity = phaseTile.signedAt(0) & 1;
-  completeTmaLoads(executor, barrierKey(memory), barrier);
-  // The current (incomplete) phase has parity completedPhases % 2; waiting for it cannot end.
-  if ((barrier.completedPhases & 1) == parity)
-    executor.trap(Report::Kind::BarrierMisuse, op,
+  // The current (incomplete) phase has parity completedPhases % 2; a wait for it returns once that phase completes,
+  // which inside ttg.warp_specialize another partition may still do.
+  const auto key = barrierKey(memory);
+  auto completed = [&executor, &barrier, key, parity] {
+    // A phase of that parity already completed: the wait returns at once, and TMA loads counted on the mbarrier
+    // since belong to the phase now open (they do not land here).
+    if ((barrier.completedPhases & 1) != parity) return true;
+    completeTmaLoads(executor, key, barrier);
+    return (barrier.completedPhases & 1) != parity;
+  };
+  partitions::switchPoint(executor);
+  if (completed() || partitions::blockUntil(executor, op, completed)) {
+    partitions::acquire(executor, op, barrier.completedClock);
+    barrier.lastWait = &op;
+    return;
+  }
+  executor.trap(Report::Kind::BarrierMisuse, op,
                   "waits for phase parity " + std::to_string(parity) + " that never completes (deadlock): " +
                       std::to_string(std::max<int64_t>(barrier.pendingArrivals, 0)) + " arrival(s) and " +
                       std::to_string(std::max<int64_t>(barrier.pendingBytes, 0)) + " transaction byte(s) missing");
@@ -165,7 +202,10 @@ void executeGlobalScratchAlloc(Executor& executor, const Operation& op, Executor
 }
 
 void executeHopperOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  switch (familyOp<HopperOp>(op.kind)) {
+  const HopperOp kind = familyOp<HopperOp>(op.kind);
+  if (kind == HopperOp::TTNGArriveBarrier || kind == HopperOp::TTNGBarrierExpect || kind == HopperOp::TTNGAsyncTMACopyGlobalToLocal)
+    partitions::switchPoint(executor);  // the random schedule may let another partition go first
+  switch (kind) {
     case HopperOp::TTNGInitBarrier: {
       MBarrier& barrier = executor.sharedMemory().barriers[barrierKey(*executor.get(frame, op.operand(0)))];
       barrier = MBarrier{};
@@ -176,11 +216,20 @@ void executeHopperOp(Executor& executor, const Operation& op, Executor::Frame& f
     case HopperOp::TTNGInvalBarrier: validBarrier(executor, op, *executor.get(frame, op.operand(0))).valid = false; return;
     case HopperOp::TTNGBarrierExpect:
       if (predicateHolds(executor, frame, op, 1))
-        arrive(validBarrier(executor, op, *executor.get(frame, op.operand(0))), 1, BarrierCountView{op}.count());
+        {
+        MBarrier& barrier = validBarrier(executor, op, *executor.get(frame, op.operand(0)));
+        partitions::release(executor, op, barrier.phaseClock);
+        barrier.lastExpect = &op;
+        arrive(executor, op, barrier, 1, BarrierCountView{op}.count());
+      }
       return;
     case HopperOp::TTNGArriveBarrier:
       if (predicateHolds(executor, frame, op, 1))
-        arrive(validBarrier(executor, op, *executor.get(frame, op.operand(0))), BarrierCountView{op}.count(), 0);
+        {
+        MBarrier& barrier = validBarrier(executor, op, *executor.get(frame, op.operand(0)));
+        partitions::release(executor, op, barrier.phaseClock);
+        arrive(executor, op, barrier, BarrierCountView{op}.count(), 0);
+      }
       return;
     case HopperOp::TTNGWaitBarrier: executeWaitBarrier(executor, op, frame); return;
     case HopperOp::TTNGAsyncTMACopyGlobalToLocal: executeTmaLoad(executor, op, frame); return;
@@ -201,6 +250,12 @@ void executeHopperOp(Executor& executor, const Operation& op, Executor::Frame& f
       state.pendingDots = std::min(state.pendingDots, PendingsView{op}.pendings());
       // wgmma.wait_group N: every dot but the N newest has completed and no longer reads its operands.
       state.dotsRetired = std::max(state.dotsRetired, state.dotsIssued - PendingsView{op}.pendings());
+      for (const DotRead& read : state.dotReads) {  // the race check: a dot reads its operands until retired here
+        if (read.serial >= state.dotsRetired || read.last < read.first) continue;
+        std::vector<int64_t> elements;
+        for (int64_t e = read.first; e <= read.last; ++e) elements.push_back(e);
+        partitions::noteRead(executor, *read.op, read.allocation, elements);
+      }
       std::erase_if(state.dotReads, [&](const DotRead& read) { return read.serial < state.dotsRetired; });
       for (size_t i = 0; i < op.numOperands(); ++i) executor.set(frame, op.results[i].get(), executor.get(frame, op.operand(i)));
       return;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "interpreter/Executor.h"
+#include "interpreter/Partitions.h"
 #include "interpreter/SharedMemoryAccess.h"
 #include "ir/OpAttributes.h"
 
@@ -75,10 +76,15 @@ MutableTileRef readElements(Executor& executor, const Operation& op, const Share
   for (size_t lane = 0; lane < elements.size(); ++lane) {
     const uint32_t pending = allocation.pendingCopy[elements[lane]];
     if (pending == 0) continue;
-    const Operation& copy = *state.copies[pending - 1].op;
-    executor.report(Report::Kind::AsyncHazard, op, nullptr, -1,
-                    "reads shared memory before " + std::string(copy.name()) + " at line " + std::to_string(copy.textPos.line) +
-                        " completed (no wait covers it yet): the value read is stale");
+    const PendingCopy& pendingCopy = state.copies[pending - 1];
+    const Operation& copy = *pendingCopy.op;
+    std::string message = "reads shared memory before " + std::string(copy.name()) + " at line " +
+                          std::to_string(copy.textPos.line) + " completed (no wait covers it yet): the value read is stale";
+    auto barrier = state.barriers.find({pendingCopy.barrierAllocation, pendingCopy.barrierElement});
+    if (barrier != state.barriers.end() && barrier->second.lastWait)  // a wait for another phase let the read go early
+      message += "; the last wait on its mbarrier, " + partitions::describeOp(executor, *barrier->second.lastWait) +
+                 ", returned for another phase";
+    executor.report(Report::Kind::AsyncHazard, op, nullptr, -1, message);
     break;
   }
   MutableTileRef result = makeTile(resultType);
@@ -97,7 +103,10 @@ MutableTileRef readElements(Executor& executor, const Operation& op, const Share
 
 TileRef readView(Executor& executor, const Operation& op, const Tile& memory, Type resultType) {
   const SharedMemoryView& view = viewOf(memory);
-  return readElements(executor, op, liveAllocation(executor, op, view), viewElements(view), resultType);
+  SharedAllocation& allocation = liveAllocation(executor, op, view);
+  std::vector<int64_t> elements = viewElements(view);
+  partitions::noteRead(executor, op, view.allocation, elements);
+  return readElements(executor, op, allocation, elements, resultType);
 }
 
 void completeCopy(Executor& executor, size_t index) {
@@ -106,6 +115,7 @@ void completeCopy(Executor& executor, size_t index) {
   copy.done = true;
   SharedAllocation& allocation = executor.sharedMemory().allocations[copy.allocation];
   if (!allocation.freedBy) writeElements(allocation, copy.elements, *copy.data);
+  partitions::noteWriteBy(executor, *copy.op, copy.allocation, copy.elements, copy.task, copy.clock);
   for (int64_t e : copy.elements)
     if (allocation.pendingCopy[e] == index + 1) allocation.pendingCopy[e] = 0;
   copy.data.reset();
@@ -131,6 +141,11 @@ size_t issueCopy(Executor& executor, const Operation& op, const SharedMemoryView
   copy.op = &op;
   copy.allocation = destination.allocation;
   copy.elements = viewElements(destination);
+  copy.task = partitions::runningTask(executor);
+  copy.clock = partitions::clockNow(executor);
+  // The copy may land any time from now: inside warp_specialize its write is checked against the other
+  // partitions' accesses already here (and again when it lands).
+  partitions::noteWriteBy(executor, op, copy.allocation, copy.elements, copy.task, copy.clock);
   checkNoDotReads(executor, op, destination.allocation, copy.elements);  // the copy may land at any time from now
   copy.data = std::move(data);
   TILESIM_ASSERT(static_cast<int64_t>(copy.elements.size()) == copy.data->size(), "async copy of another shape");
@@ -233,7 +248,9 @@ void executeAsyncWait(Executor& executor, const Operation& op, Executor::Frame& 
 }  // namespace
 
 void executeSharedMemoryOp(Executor& executor, const Operation& op, Executor::Frame& frame) {
-  switch (familyOp<SharedMemoryOp>(op.kind)) {
+  const SharedMemoryOp kind = familyOp<SharedMemoryOp>(op.kind);
+  if (kind == SharedMemoryOp::TTGLocalLoad || kind == SharedMemoryOp::TTGLocalStore) partitions::switchPoint(executor);
+  switch (kind) {
     case SharedMemoryOp::TTGConvertLayout: executor.set(frame, op.result(), executor.get(frame, op.operand(0))); return;
     case SharedMemoryOp::TTGLocalAlloc: executeLocalAlloc(executor, op, frame); return;
     case SharedMemoryOp::TTGLocalDealloc: {
@@ -257,6 +274,7 @@ void executeSharedMemoryOp(Executor& executor, const Operation& op, Executor::Fr
           break;
         }
       checkNoDotReads(executor, op, view.allocation, elements);
+      partitions::noteWrite(executor, op, view.allocation, elements);
       writeElements(allocation, elements, *executor.get(frame, op.operand(0)));
       return;
     }
@@ -266,6 +284,9 @@ void executeSharedMemoryOp(Executor& executor, const Operation& op, Executor::Fr
     case SharedMemoryOp::TTGAsyncCommitGroup: executeCommitGroup(executor, op, frame); return;
     case SharedMemoryOp::TTGAsyncWait: executeAsyncWait(executor, op, frame); return;
     case SharedMemoryOp::TTGGlobalScratchAlloc: executeGlobalScratchAlloc(executor, op, frame); return;
+    case SharedMemoryOp::TTGWarpSpecialize: partitions::executeWarpSpecialize(executor, op, frame); return;
+    case SharedMemoryOp::TTGWarpYield:
+    case SharedMemoryOp::TTGWarpReturn: TILESIM_UNREACHABLE("warp_specialize's terminators are handled by runBlock");
   }
 }
 

@@ -17,6 +17,10 @@
 
 namespace tilesim {
 
+namespace partitions {
+class PartitionRun;  // interpreter/PartitionRun.h
+}
+
 struct SharedAllocation {
   const Operation* allocatedBy = nullptr;
   const Operation* freedBy = nullptr;  // ttg.local_dealloc
@@ -39,6 +43,9 @@ struct PendingCopy {
   // TMA: the mbarrier (allocation, element) whose transaction count the copy's bytes complete; -1: none.
   int64_t barrierAllocation = -1, barrierElement = -1;
   int64_t bytes = 0;
+  // Inside ttg.warp_specialize: the task that issued it and its clock then (the copy writes as that task).
+  int task = 0;
+  std::vector<uint64_t> clock;
 };
 
 // An mbarrier's state (PTX ISA 9.7.13.15): the current phase's parity, the arrivals still expected and the
@@ -49,6 +56,11 @@ struct MBarrier {
   int64_t pendingBytes = 0;
   int64_t completedPhases = 0;
   bool valid = false;          // init_barrier .. inval_barrier
+  // Inside ttg.warp_specialize (interpreter/Partitions.h): the clocks released into the current phase so far,
+  // and those of the last completed phase (what a wait acquires).
+  std::vector<uint64_t> phaseClock, completedClock;
+  const Operation* lastWait = nullptr;
+  const Operation* lastExpect = nullptr;  // the last barrier_expect (named when transaction bytes overshoot)  // the last wait_barrier that returned (named when a TMA load is read early)
 };
 
 // The shared memory an async ttng.warp_group_dot reads until a warp_group_dot_wait retires it: the element range
@@ -74,6 +86,7 @@ struct SharedMemoryState {
   // ttng.tensormap_create keeps the map it writes here, ttng.reinterpret_tensor_descriptor reads it back.
   uint64_t scratchUsed = 0;
   std::map<uint64_t, TensorDescriptor> tensorMaps;
+  partitions::PartitionRun* partitions = nullptr;  // the running ttg.warp_specialize, if any
   void reset() {
     if (allocations.empty() && copies.empty() && barriers.empty() && tensorMaps.empty() && scratchUsed == 0 &&
         dotsIssued == 0)

@@ -262,6 +262,12 @@ int64_t BarrierCountView::count() const {
   return op.kind == OpKind::TTNGBarrierExpect ? integerOr(op, "size", 0) : integerOr(op, "count", 1);
 }
 
+std::vector<int64_t> WarpSpecializeView::partitionNumWarps() const {
+  const Attribute* warps = op.attr("partitionNumWarps");
+  if (!warps || warps->kind() != Attribute::Kind::DenseArray) return {};
+  return warps->arrayValues();
+}
+
 int64_t GlobalScratchView::nbytes() const { return integerOr(op, "nbytes", 0); }
 int64_t GlobalScratchView::alignment() const { return integerOr(op, "alignment", 1); }
 

@@ -219,6 +219,11 @@ struct BarrierCountView {
   const Operation& op;
   int64_t count() const;  // absent = 1 (a count) or 0 (a size)
 };
+// ttg.warp_specialize: the warps of each worker partition (`partitionNumWarps`, one per region after the default).
+struct WarpSpecializeView {
+  const Operation& op;
+  std::vector<int64_t> partitionNumWarps() const;  // absent = none
+};
 struct GlobalScratchView {  // ttg.global_scratch_alloc
   const Operation& op;
   int64_t nbytes() const;     // absent = 0

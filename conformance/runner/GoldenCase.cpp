@@ -158,6 +158,9 @@ GoldenCase parseCase(const std::string& text, const std::string& directory) {
   GoldenCase goldenCase;
   goldenCase.directory = directory;
   goldenCase.kernelPath = (fs::path(directory) / "kernel.ttir").string();
+  // A Gluon kernel has no TTIR: its case (conformance/gluon/cases) runs from its kernel.ttgir.
+  if (!fs::exists(goldenCase.kernelPath) && fs::exists(fs::path(directory) / "kernel.ttgir"))
+    goldenCase.kernelPath = (fs::path(directory) / "kernel.ttgir").string();
   std::string base = fs::path(directory).lexically_normal().filename().string();
   if (base.empty()) base = fs::path(directory).lexically_normal().parent_path().filename().string();
   goldenCase.name = json.contains("name") && json["name"].is_string() ? json["name"].get<std::string>() : base;

@@ -104,6 +104,10 @@ struct LaunchOptions {
   int threads = 0;             // host threads (interpreter); 0 = all
   ProgramOrder order = ProgramOrder::Forward;  // the order programs are started in (the interpreter's; a GPU has none)
   uint64_t shuffleSeed = 1;
+  // ttg.warp_specialize's partitions run one at a time; 0: each runs until it blocks (an mbarrier wait not yet
+  // satisfied) or ends, then the next in order (round robin). Any other value seeds a random choice of the next
+  // partition at every mbarrier op and every 64 ops, exploring other interleavings (docs/ttgir.md, "Gluon").
+  uint64_t scheduleSeed = 0;
   int maxReportsPerKind = 10;  // further reports of a kind are counted, not stored
   bool echoPrints = true;      // tt.print output to stdout (in program order)
   // Hostile-input budgets. A program that executes more than maxSteps ops (loop iterations count as ops too)

@@ -28,7 +28,8 @@ namespace tilesim {
   X(StepLimit, "runaway", "a program ran past the step budget (--max-steps): a loop that never ends?")             \
   X(AsyncHazard, "async-hazard", "TTGIR: shared memory read before the async copy that fills it completed")      \
   X(BarrierMisuse, "mbarrier", "TTGIR: an mbarrier used before init or after inval, or a wait that never completes") \
-  X(SharedMemoryMisuse, "shared-memory", "TTGIR: shared memory used after local_dealloc, or read before written")
+  X(SharedMemoryMisuse, "shared-memory", "TTGIR: shared memory used after local_dealloc, or read before written") \
+  X(PartitionRace, "partition-race", "TTGIR: two warp_specialize partitions touch the same shared memory, one writing, no mbarrier ordering them")
 
 struct Report {
   enum class Kind : uint8_t {

@@ -7,11 +7,13 @@
 // Invariants (structure and scoping, this file):
 //   S1  the module holds at least one and only tt.func ops, with distinct names and a function_type attribute
 //   S2  operand and result counts are within ir/Ops.def's min/max; no operand is null or untyped
-//   S3  ops with regions have the right number (tt.func/scf.for/tt.reduce/tt.scan 1, scf.if 1-2, scf.while 2),
+//   S3  ops with regions have the right number (tt.func/scf.for/tt.reduce/tt.scan 1, scf.if 1-2, scf.while 2,
+//       ttg.warp_specialize 2 or more),
 //       every region holds exactly one block (an absent scf.if else may be empty), except a tt.func body, which
 //       may be a CFG of several blocks; other ops have none
 //   S4  every block ends in its terminator: tt.return (tt.func), scf.yield (scf.for, scf.if, scf.while after),
-//       scf.condition (scf.while before), tt.reduce.return / tt.scan.return (combine regions), or — in a
+//       scf.condition (scf.while before), tt.reduce.return / tt.scan.return (combine regions), ttg.warp_yield /
+//       ttg.warp_return (warp_specialize's default region / partitions), or — in a
 //       tt.func body of several blocks — cf.br / cf.cond_br; a terminator never appears anywhere else
 //   S7  branches: every successor is a block of the branch's own region other than its entry block, takes as
 //       many arguments as the branch passes, of the same types; cf.cond_br's condition is a scalar i1
@@ -53,12 +55,13 @@
 //   C4  scf.if: scalar i1 condition, each yield matches the results, an else region when there are results
 //   C5  scf.while: before args = inits, scf.condition(i1, values = results), after args = results, yield = inits
 //   D1  tt.assert: condition i1 or a tensor of i1; llvm.intr.assume: condition a scalar i1
-//   G1..G7  TTGIR: encodings, the SharedMemory (ttg) and Hopper (ttng) families (listed in VerifyTtgir.cpp)
+//   G1..G8  TTGIR: encodings, the SharedMemory (ttg) and Hopper (ttng) families (listed in VerifyTtgir.cpp)
 #include "ir/verify/Verifier.h"
 
 #include <set>
 #include <unordered_set>
 
+#include "ir/OpAttributes.h"
 #include "ir/verify/VerifyContext.h"
 
 namespace tilesim {
@@ -99,7 +102,25 @@ std::pair<size_t, size_t> expectedRegions(OpKind kind) {
   if (!hasTrait(kind, kHasRegions)) return {0, 0};
   if (kind == OpKind::SCFIf) return {1, 2};
   if (kind == OpKind::SCFWhile) return {2, 2};
+  if (kind == OpKind::TTGWarpSpecialize) return {2, SIZE_MAX};  // default + at least one partition (G8)
   return {1, 1};  // tt.func, scf.for, tt.reduce, tt.scan
+}
+
+// G1's warp count for values in `block`: the num_warps of the innermost ttg.warp_specialize partition around it,
+// or 0 (the module's ttg.num-warps) outside every partition.
+int partitionWarps(const Block& block) {
+  for (const Block* inner = &block; inner && inner->parentRegion;) {
+    const Operation* owner = inner->parentRegion->parentOp;
+    if (!owner) break;
+    if (owner->kind == OpKind::TTGWarpSpecialize)
+      for (size_t r = 1; r < owner->regions.size(); ++r)
+        if (owner->regions[r].get() == inner->parentRegion) {
+          std::vector<int64_t> warps = WarpSpecializeView{*owner}.partitionNumWarps();
+          return r - 1 < warps.size() ? static_cast<int>(warps[r - 1]) : 0;
+        }
+    inner = owner->parentBlock;
+  }
+  return 0;
 }
 
 // S4: the terminator region `regionIndex` of `owner` must end with.
@@ -108,6 +129,7 @@ OpKind expectedTerminator(OpKind owner, size_t regionIndex) {
   if (owner == OpKind::TTReduce) return OpKind::TTReduceReturn;
   if (owner == OpKind::TTScan) return OpKind::TTScanReturn;
   if (owner == OpKind::SCFWhile && regionIndex == 0) return OpKind::SCFCondition;
+  if (owner == OpKind::TTGWarpSpecialize) return regionIndex == 0 ? OpKind::TTGWarpYield : OpKind::TTGWarpReturn;
   return OpKind::SCFYield;  // scf.for, scf.if, scf.while's after region
 }
 
@@ -229,6 +251,7 @@ class StructureVerifier {
     if (op.regions.size() < minRegions || op.regions.size() > maxRegions)
       return ctx_.fail(op, "has " + std::to_string(op.regions.size()) + " regions, expected " +
                                (minRegions == maxRegions ? std::to_string(minRegions)
+                                : maxRegions == SIZE_MAX ? "at least " + std::to_string(minRegions)
                                                          : std::to_string(minRegions) + " or " + std::to_string(maxRegions)));
     for (size_t r = 0; r < op.regions.size(); ++r) {
       const Region& region = op.region(r);
@@ -387,7 +410,7 @@ class StructureVerifier {
       if (ok) verifySemantics(ctx_, op);
       if (ok)  // G1, once per distinct problem (as S6 reports a bad shape once): every value of that type repeats it
         for (const auto& result : op.results)
-          if (std::string problem = encodingProblem(ctx_.module(), result->type); !problem.empty()) {
+          if (std::string problem = encodingProblem(ctx_.module(), result->type, partitionWarps(block)); !problem.empty()) {
             // keyed by what is wrong with the encoding, after the type's name: every type using it repeats it
             if (reportedEncodingProblems_.insert(problem.substr(problem.find(": ") + 2)).second) ctx_.fail(op, problem);
             break;

@@ -60,8 +60,9 @@ bool verifyNumericOp(VerifyContext& ctx, const Operation& op); // dot, fp_to_fp,
 bool verifyReduceOrScanOp(VerifyContext& ctx, const Operation& op);
 bool verifyKeywordAttributes(VerifyContext& ctx, const Operation& op);  // T8, every op
 bool verifyTtgirOp(VerifyContext& ctx, const Operation& op);  // the SharedMemory and Hopper families (VerifyTtgir.cpp)
-// G1 (VerifyTtgir.cpp): what is wrong with the encodings in `type` (of a value of `module`), or empty.
-std::string encodingProblem(const Module& module, Type type);
+// G1 (VerifyTtgir.cpp): what is wrong with the encodings in `type` (of a value of `module`), or empty. `warps`:
+// the warps the value lives in (a ttg.warp_specialize partition's num_warps); 0 = the module's ttg.num-warps.
+std::string encodingProblem(const Module& module, Type type, int warps = 0);
 
 bool verifyFuncOp(VerifyContext& ctx, const Operation& op);
 bool verifyCallOp(VerifyContext& ctx, const Operation& op);

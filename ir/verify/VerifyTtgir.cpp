@@ -2,8 +2,9 @@
 // value's type. Values are layout-transparent, so shapes and elements are compared without encodings; what
 // Triton's own verifier requires of the encodings themselves (rank, warps, threads per warp) is checked once
 // per type (verifyTypeEncodings). Invariants:
-//   G1  every tensor's encoding is a register layout that fits its rank and the module's ttg.num-warps /
-//       ttg.threads-per-warp (blocked, mma); every memory descriptor's is a shared encoding of its rank
+//   G1  every tensor's encoding is a register layout that fits its rank and the module's ttg.num-warps (inside a
+//       warp_specialize partition: the partition's num_warps) / ttg.threads-per-warp (blocked, mma); every
+//       memory descriptor's is a shared encoding of its rank
 //   G2  convert_layout keeps shape and element; local_alloc / local_load / local_store move a tensor of the
 //       descriptor's shape and element; local_store and an allocation without a source need a mutable one
 //   G3  memdesc_index: an i32 index into dim 0, the result the remaining dims; memdesc_trans: `order` a
@@ -16,6 +17,10 @@
 //       element (signless); tensormap_create: pointers first; global_scratch_alloc: a pointer, nbytes > 0
 //   G7  warp_group_dot: [M,K] x [K,N] + [M,N] like tt.dot, a from shared memory or registers, b from shared
 //       memory; warp_group_dot_wait's results repeat its operand types
+//   G8  warp_specialize: at least one partition and one num_warps per partition; the default region ends in
+//       warp_yield of the results' types, each partition in warp_return; a partition's arguments have the
+//       operands' types and it uses no value from outside itself (partitions are isolated from above);
+//       warp_yield and warp_return end only those regions
 #include <algorithm>
 
 #include "ir/OpAttributes.h"
@@ -51,6 +56,65 @@ Type withoutLeadingOnes(Type tensor) {
 
 bool isBarrier(Type type) {
   return type.isMemDesc() && heldTensor(type) == Type::tensor({1}, Type::i64());
+}
+
+// Whether `value` is defined inside `region` (by an op or block of it, at any depth).
+bool definedInside(const Value* value, const Region& region) {
+  const Block* block = value->isBlockArgument() ? value->ownerBlock : value->definingOp->parentBlock;
+  while (block) {
+    if (block->parentRegion == &region) return true;
+    const Operation* owner = block->parentRegion ? block->parentRegion->parentOp : nullptr;
+    block = owner ? owner->parentBlock : nullptr;
+  }
+  return false;
+}
+
+bool usesOnlyItsOwnValues(VerifyContext& ctx, const Operation& warpSpecialize, const Region& partition, const Region& region) {
+  for (const auto& block : region.blocks)
+    for (const auto& op : block->operations) {
+      for (const Value* operand : op->operands)
+        if (!definedInside(operand, partition))
+          return ctx.fail(*op, "uses a value defined outside its ttg.warp_specialize partition (at line " +
+                                   std::to_string(warpSpecialize.textPos.line) + "): partitions are isolated from above");
+      for (const auto& inner : op->regions)
+        if (!usesOnlyItsOwnValues(ctx, warpSpecialize, partition, *inner)) return false;
+    }
+  return true;
+}
+
+bool endsWith(const Region& region, OpKind kind) {
+  return !region.empty() && region.blocks.back()->terminator() && region.blocks.back()->terminator()->kind == kind;
+}
+
+bool verifyWarpSpecialize(VerifyContext& ctx, const Operation& op) {
+  const size_t partitions = op.regions.empty() ? 0 : op.regions.size() - 1;
+  if (partitions == 0) return ctx.fail(op, "needs at least one partition besides the default region");
+  if (WarpSpecializeView{op}.partitionNumWarps().size() != partitions)
+    return ctx.fail(op, "needs one num_warps per partition");
+  if (!endsWith(*op.regions[0], OpKind::TTGWarpYield)) return ctx.fail(op, "the default region must end in ttg.warp_yield");
+  const Operation& yield = *op.regions[0]->blocks.back()->terminator();
+  if (yield.numOperands() != op.numResults()) return ctx.fail(yield, "yields a different number of values than ttg.warp_specialize has results");
+  for (size_t i = 0; i < yield.numOperands(); ++i)
+    if (yield.operand(i)->type != op.result(i)->type) return ctx.fail(yield, "value " + std::to_string(i) + " has another type than the result");
+  for (size_t r = 1; r < op.regions.size(); ++r) {
+    const Region& partition = *op.regions[r];
+    if (!endsWith(partition, OpKind::TTGWarpReturn))
+      return ctx.fail(op, "partition" + std::to_string(r - 1) + " must end in ttg.warp_return");
+    if (partition.front().arguments.size() != op.numOperands())
+      return ctx.fail(op, "partition" + std::to_string(r - 1) + " must take one argument per operand");
+    if (!usesOnlyItsOwnValues(ctx, op, partition, partition)) return false;
+  }
+  return true;
+}
+
+bool verifyWarpTerminator(VerifyContext& ctx, const Operation& op, bool defaultRegion) {
+  const Block* block = op.parentBlock;
+  const Region* region = block ? block->parentRegion : nullptr;
+  const Operation* owner = region ? region->parentOp : nullptr;
+  if (!owner || owner->kind != OpKind::TTGWarpSpecialize || (region == owner->regions[0].get()) != defaultRegion)
+    return ctx.fail(op, defaultRegion ? "only ends the default region of ttg.warp_specialize"
+                                      : "only ends a partition of ttg.warp_specialize");
+  return true;
 }
 
 bool verifySharedMemoryOp(VerifyContext& ctx, const Operation& op) {
@@ -126,6 +190,9 @@ bool verifySharedMemoryOp(VerifyContext& ctx, const Operation& op) {
       if (!op.result()->type.isPointer()) return ctx.fail(op, "result must be a pointer");
       if (GlobalScratchView{op}.nbytes() <= 0) return ctx.fail(op, "nbytes must be > 0");
       return true;
+    case SharedMemoryOp::TTGWarpSpecialize: return verifyWarpSpecialize(ctx, op);
+    case SharedMemoryOp::TTGWarpYield: return verifyWarpTerminator(ctx, op, true);
+    case SharedMemoryOp::TTGWarpReturn: return verifyWarpTerminator(ctx, op, false);
   }
   return true;
 }
@@ -215,10 +282,10 @@ bool verifyTtgirOp(VerifyContext& ctx, const Operation& op) {
   return opFamily(op.kind) == OpFamily::SharedMemory ? verifySharedMemoryOp(ctx, op) : verifyHopperOp(ctx, op);
 }
 
-std::string encodingProblem(const Module& module, Type type) {
-  const int warps = static_cast<int>(module.integerAttribute("ttg.num-warps", 0));
+std::string encodingProblem(const Module& module, Type type, int partitionWarps) {
+  const int warps = partitionWarps > 0 ? partitionWarps : static_cast<int>(module.integerAttribute("ttg.num-warps", 0));
   const int threads = static_cast<int>(module.integerAttribute("ttg.threads-per-warp", 0));
-  if (type.isPointer()) return encodingProblem(module, type.pointee());
+  if (type.isPointer()) return encodingProblem(module, type.pointee(), partitionWarps);
   if (type.isTensorDesc()) {
     Encoding encoding = type.descBlock().encoding();
     return encoding.isValid() ? checkEncodingForShape(encoding, type.descBlock().rank(), warps, threads) : "";
@@ -229,7 +296,11 @@ std::string encodingProblem(const Module& module, Type type) {
     return typeName(type) + ": a tensor's encoding must be a register layout, not " + encoding.str();
   int rank = type.isTensor() ? type.rank() : type.memDescTensor().rank();
   std::string problem = checkEncodingForShape(encoding, rank, warps, threads);
-  return problem.empty() ? "" : typeName(type) + ": " + problem;
+  if (problem.empty()) return "";
+  const size_t said = problem.find("the module has " + std::to_string(warps) + " warps");
+  if (partitionWarps > 0 && said != std::string::npos)  // the count came from the partition, not the module
+    problem.replace(said, 10, "its warp_specialize partition");
+  return typeName(type) + ": " + problem;
 }
 
 }  // namespace tilesim::verify

@@ -92,6 +92,7 @@ struct LaunchFlags {
   int threads = 0;
   std::string engine = "interp";
   uint64_t maxSteps = LaunchOptions{}.maxSteps;  // per program; 0 = no limit
+  uint64_t scheduleSeed = 0;  // ttg.warp_specialize: 0 = round robin, else a random schedule (LaunchOptions)
   void addTo(CLI::App& command);
 };
 

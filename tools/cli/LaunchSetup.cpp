@@ -50,6 +50,7 @@ LaunchOptions optionsFrom(const LaunchFlags& flags, FloatProfile profile) {
   options.checkUB = flags.check == "ub";
   options.threads = flags.threads;
   options.maxSteps = flags.maxSteps;
+  options.scheduleSeed = flags.scheduleSeed;
   return options;
 }
 
@@ -259,6 +260,10 @@ void LaunchFlags::addTo(CLI::App& command) {
   command.add_option("--max-steps", maxSteps,
                      "end a program that runs more than N ops and loop iterations with a 'runaway' report (0 = no limit)")
       ->capture_default_str();
+  command.add_option("--schedule-seed", scheduleSeed,
+                     "ttg.warp_specialize's interleaving: 0 = round robin at blocking waits (default), N = a random "
+                     "schedule seeded with N (docs/ttgir.md)")
+      ->check(CLI::NonNegativeNumber);
   addEngineOption(command, engine);
 }
 

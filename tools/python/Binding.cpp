@@ -197,7 +197,8 @@ void applyBindingFacts(LaunchArgument& argument, const py::dict& facts) {
 
 py::dict launch(const Program& program, const std::string& entry, const py::list& args,
                 const std::vector<int64_t>& grid, int numWarps, const std::string& profileName, bool checks,
-                bool checkUB, int threads, const std::string& engineName, int maxReports, bool echoPrints) {
+                bool checkUB, int threads, const std::string& engineName, int maxReports, bool echoPrints,
+                uint64_t scheduleSeed) {
   Launch launch;
   launch.module = program.module.get();
   launch.kernel = program.kernel(entry);
@@ -214,6 +215,7 @@ py::dict launch(const Program& program, const std::string& entry, const py::list
   options.threads = threads;
   options.maxReportsPerKind = maxReports;
   options.echoPrints = echoPrints;
+  options.scheduleSeed = scheduleSeed;  // ttg.warp_specialize's interleaving (0: round robin)
   // Ctrl-C while the engine runs (the GIL released): the interpreter asks on this thread about every 50 ms;
   // a KeyboardInterrupt stops the launch, the arrays stay as they were, and the interrupt is raised.
   bool interrupted = false;
@@ -333,7 +335,7 @@ PYBIND11_MODULE(_tilesim, module) {
   module.def("launch", &launch, py::arg("program"), py::arg("entry"), py::arg("args"), py::arg("grid"),
              py::arg("num_warps") = 4, py::arg("profile") = "exact", py::arg("checks") = true,
              py::arg("check_ub") = false, py::arg("threads") = 0, py::arg("engine") = "interp",
-             py::arg("max_reports") = 10, py::arg("echo_prints") = true,
+             py::arg("max_reports") = 10, py::arg("echo_prints") = true, py::arg("schedule_seed") = 0,
              "Runs one launch; returns a dict of reports, groups, totals, unused arguments and printed lines.");
   module.def("engine_available", [](const std::string& name) -> py::object {
     try {

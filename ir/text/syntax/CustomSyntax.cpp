@@ -70,6 +70,9 @@ CustomSyntax customSyntax(CustomSyntaxOp op) {
     case CustomSyntaxOp::TTGAsyncCommitGroup:
     case CustomSyntaxOp::TTGAsyncWait: return pairOf<AsyncGroupSyntax>();
     case CustomSyntaxOp::TTGGlobalScratchAlloc: return pairOf<GlobalScratchSyntax>();
+    case CustomSyntaxOp::TTGWarpSpecialize: return pairOf<WarpSpecializeSyntax>();
+    case CustomSyntaxOp::TTGWarpYield:
+    case CustomSyntaxOp::TTGWarpReturn: return pairOf<YieldSyntax>();
     case CustomSyntaxOp::TTNGInitBarrier:
     case CustomSyntaxOp::TTNGArriveBarrier: return pairOf<BarrierCountSyntax>();
     case CustomSyntaxOp::TTNGBarrierExpect: return pairOf<BarrierExpectSyntax>();

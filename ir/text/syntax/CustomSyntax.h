@@ -97,6 +97,8 @@ TILESIM_CUSTOM_SYNTAX(MemDescTransSyntax);   // ttg.memdesc_trans %m {order = ar
 TILESIM_CUSTOM_SYNTAX(AsyncCopySyntax);      // ttg.async_copy_global_to_local %p, %m mask %k other %o : P -> <M>
 TILESIM_CUSTOM_SYNTAX(AsyncGroupSyntax);     // ttg.async_commit_group tokens %t / ttg.async_wait %t {num = 0 : i32}
 TILESIM_CUSTOM_SYNTAX(GlobalScratchSyntax);  // ttg.global_scratch_alloc {nbytes = 128 : i32, ..} : !tt.ptr<i8>
+// WarpSpecializeSyntax.cpp: ttg.warp_specialize with its default region and partitions.
+TILESIM_CUSTOM_SYNTAX(WarpSpecializeSyntax); // ttg.warp_specialize(%a) default {..} partition0(%x: A) num_warps(1) {..} : (A) -> ()
 
 // HopperSyntax.cpp: TTGIR's ttng ops.
 TILESIM_CUSTOM_SYNTAX(BarrierCountSyntax);   // ttng.init_barrier %b, 1 : M (ttng.arrive_barrier %b, 1, %p : M)

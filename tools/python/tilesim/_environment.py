@@ -16,7 +16,8 @@ import os
 
 # The report kinds the engines produce (ir/launch/Report.h), by the names reports carry.
 REPORT_KINDS = ("out-of-bounds", "undefined-value", "race", "same-value-race", "assert", "undefined-behavior",
-                "unsupported", "misaligned", "runaway", "assume", "async-hazard", "mbarrier", "shared-memory")
+                "unsupported", "misaligned", "runaway", "assume", "async-hazard", "mbarrier", "shared-memory",
+                "partition-race")
 
 
 class BadEnvironment(ValueError):

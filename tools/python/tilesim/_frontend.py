@@ -8,6 +8,11 @@ parameters (and their defaults) are folded, `do_not_specialize` is honoured. The
 module printed is what `compiled_kernel.asm["ttir"]` holds on an H200. Nothing past TTIR runs (no ptxas, no
 driver).
 
+A `@gluon.jit` kernel (triton.experimental.gluon) is compiled the way Triton compiles Gluon for the same target:
+`GluonASTSource.make_ir`, then the backend's `gluon_to_ttgir` passes (inliner, layout resolution, TMA lowering,
+canonicaliser, SCCP, CSE) — the `asm["ttgir"]` an H100 launch holds — and the engine runs that TTGIR (docs/ttgir.md,
+"Gluon on the CPU").
+
 Compiled TTIR is cached per kernel source (JITFunction.cache_key, which covers the functions it calls and the
 constexpr globals it reads) and specialisation: in memory for the process, and on disk across processes, in
 Triton's cache directory (`knobs.cache.dir`, TRITON_CACHE_DIR) under `tilesim-ttir/`, keyed the way Triton keys
@@ -70,11 +75,12 @@ class Compiled:
     signature: dict       # parameter name -> Triton type ("*fp32", "i32", "constexpr")
     constexprs: dict      # parameter name -> value
     parameters: list      # (name, type) the TTIR kept
+    stage: str = "ttir"   # "ttgir" for a @gluon.jit kernel (then `ttir` holds its TTGIR)
 
     @property
     def asm(self):
-        """Like a CompiledKernel's: `kernel[grid](...).asm["ttir"]` works under tilesim too."""
-        return {"ttir": self.ttir}
+        """Like a CompiledKernel's: `kernel[grid](...).asm["ttir"]` (or ["ttgir"] for Gluon) works under tilesim too."""
+        return {self.stage: self.ttir}
 
     @property
     def name(self):
@@ -181,20 +187,21 @@ def compile_ttir(fn, bound_args, specialization, options_kwargs) -> Compiled:
         return compiled
     be = backend()
     options, signature, constexprs, attrs = fn._pack_args(be, options_kwargs, bound_args, specialization, None)
+    gluon = is_gluon(fn)
     disk_key = _disk_key(fn, signature, constexprs, attrs, options)
     ttir = _disk_read(disk_key)
     if ttir is None:
-        ttir = make_ttir(fn, signature, constexprs, attrs, options)
+        ttir = (make_gluon_ttgir if gluon else make_ttir)(fn, signature, constexprs, attrs, options)
         _disk_write(disk_key, ttir)
         stats["compiled"] += 1
     else:
         stats["disk"] += 1
-    program = native.Program.parse(ttir, f"{fn.__name__}.ttir")
+    program = native.Program.parse(ttir, f"{fn.__name__}.{'ttgir' if gluon else 'ttir'}")
     names = list(signature.keys())
     compiled = Compiled(program=program, entry=program.kernel_name(""), ttir=ttir, num_warps=options.num_warps,
                         signature=signature,
                         constexprs={names[path[0]]: value for path, value in constexprs.items() if len(path) == 1},
-                        parameters=program.parameters(""))
+                        parameters=program.parameters(""), stage="ttgir" if gluon else "ttir")
     _cache[key] = compiled
     if len(_cache) > _CACHE_SIZE:
         _cache.popitem(last=False)
@@ -222,6 +229,24 @@ def make_ttir(fn, signature, constexprs, attrs, options) -> str:
         module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(),
                                 context)
         module = be.make_ttir(module, {}, options, be._parse_arch(options.arch) if hasattr(be, "_parse_arch") else 90)
+        return str(module)
+
+
+def is_gluon(fn) -> bool:
+    """Whether `fn` is a @gluon.jit kernel (triton.experimental.gluon), compiled to TTGIR instead of TTIR."""
+    return bool(getattr(fn, "is_gluon", lambda: False)())
+
+
+def make_gluon_ttgir(fn, signature, constexprs, attrs, options) -> str:
+    """GluonASTSource -> TTGIR text: what triton.compile does for a Gluon kernel up to its "ttgir" stage."""
+    from triton.experimental.gluon._runtime import GluonASTSource
+    be = backend()
+    with _context_lock:
+        context = _context()
+        source = GluonASTSource(fn, signature, constexprs, attrs)
+        module = source.make_ir(TARGET, options, be.get_codegen_implementation(options), be.get_module_map(),
+                                context)
+        module = be.gluon_to_ttgir(module, {}, options, TARGET.arch)
         return str(module)
 
 
@@ -283,7 +308,8 @@ def _disk_key(fn, signature, constexprs, attrs, options) -> str | None:
     from triton._C.libtriton import get_cache_invalidating_env_vars
     source = ASTSource(fn, signature, constexprs, attrs)
     environment = str(sorted(get_cache_invalidating_env_vars().items()))
-    text = f"{_DISK_FORMAT}-{_triton_key()}-{source.hash()}-{TARGET}-{options.hash()}-{environment}"
+    stage = "gluon-ttgir" if is_gluon(fn) else "ttir"
+    text = f"{_DISK_FORMAT}-{stage}-{_triton_key()}-{source.hash()}-{TARGET}-{options.hash()}-{environment}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -65,6 +65,7 @@ class Options:
     max_reports: int = 10     # stored per report kind; all are counted
     raise_on_report: bool = True
     waive: frozenset = frozenset()  # report kinds that warn (tilesim.KernelWarning) instead of raising
+    schedule_seed: int = 0    # ttg.warp_specialize (Gluon): 0 = round robin at blocking waits; else a random schedule
 
     def __post_init__(self):
         _check_choice("profile", self.profile, ("exact", "triton"))
@@ -75,6 +76,9 @@ class Options:
                 raise TypeError(f"tilesim: option {name} must be True or False, not {getattr(self, name)!r}")
         if isinstance(self.threads, bool) or not isinstance(self.threads, int) or not 0 <= self.threads <= 4096:
             raise ValueError(f"tilesim: option threads must be an integer from 0 (all cores) to 4096, not {self.threads!r}")
+        if isinstance(self.schedule_seed, bool) or not isinstance(self.schedule_seed, int) or \
+                not 0 <= self.schedule_seed < 2 ** 64:
+            raise ValueError(f"tilesim: option schedule_seed must be an integer from 0 to 2**64 - 1, not {self.schedule_seed!r}")
         if isinstance(self.max_reports, bool) or not isinstance(self.max_reports, int) or not 1 <= self.max_reports <= 100000:
             raise ValueError(f"tilesim: option max_reports must be an integer from 1 to 100000, not {self.max_reports!r}")
         object.__setattr__(self, "waive", _waive_set(self.waive, "option waive"))
@@ -276,7 +280,7 @@ def launch(fn, args, kwargs, grid, options: Options, warmup=False):
     result = native.launch(compiled.program, compiled.entry, arguments, list(grid),
                            num_warps=compiled.num_warps, profile=options.profile, checks=options.checks,
                            check_ub=options.check_ub, threads=options.threads, engine=options.engine,
-                           max_reports=options.max_reports, echo_prints=False)
+                           max_reports=options.max_reports, echo_prints=False, schedule_seed=options.schedule_seed)
     for line in result["printed"]:
         print(line)
     if result["read_only_written"]:
