@@ -3,7 +3,8 @@
 localisation checked by fault injection. Needs a Python with the triton package (this one: it is passed to tilesim
 as TILESIM_PYTHON); without it, exit 77 (ctest's SKIP_RETURN_CODE) with the reason.
 
-    test_passes.py TILESIM pipeline [CASE_ROOT...]   every case with a kernel.ttgir under the roots (default:
+    test_passes.py TILESIM pipeline [CASE_ROOT...]   every case with a kernel.ttir and a kernel.ttgir (Gluon cases
+                                                     have no TTIR to start from) under the roots (default:
                                                      conformance/), through its target's pipeline: every module
                                                      after every pass must agree with the TTIR result (exit 0)
     test_passes.py TILESIM inject                    planted wrong rewrites after pass K: `passes` must name K;
@@ -61,7 +62,7 @@ def run(tilesim, arguments):
 def test_pipeline(tilesim, roots):
     cases = sorted(os.path.dirname(os.path.join(directory, "kernel.ttgir"))
                    for root in roots for directory, _, files in os.walk(os.path.join(ROOT, root))
-                   if "kernel.ttgir" in files and "case.json" in files)
+                   if "kernel.ttgir" in files and "kernel.ttir" in files and "case.json" in files)
     if not cases:
         print(f"FAIL: no case with a kernel.ttgir under {roots}")
         return 1
