@@ -19,6 +19,7 @@ GpuCompileOutcome compileForGpu(const Module& module, const Function& kernel, co
   options.numWarps = request.numWarps;
   options.profile = request.profile;
   options.sm = request.sm;
+  options.assumeRemainderGuards = request.assumeRemainderGuards;
   const std::optional<gpu::Stage> stage = gpu::parseStage(request.emit);
   options.dumpStage = stage ? *stage : gpu::Stage::Ptx;
   const auto start = std::chrono::steady_clock::now();

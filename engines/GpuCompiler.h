@@ -19,6 +19,7 @@ struct GpuCompileRequest {
   FloatProfile profile = FloatProfile::Exact;
   std::string sm = "sm_90a";
   std::string emit = "ptx";  // the stage whose text comes back: layout, llvm, llvm-opt or ptx
+  bool assumeRemainderGuards = false;  // gpu::CompileOptions::assumeRemainderGuards
 };
 
 // Wall-clock milliseconds of one compile, by stage (`tilesim compile --time` prints their medians).

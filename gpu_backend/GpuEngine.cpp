@@ -11,9 +11,11 @@
 #include <mutex>
 
 #include "gpu_backend/Pipeline.h"
+#include "gpu_backend/RemainderVersioning.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
 #include "ir/MutantTag.h"
+#include "ir/analysis/AxisInfo.h"
 #include "ir/launch/Binding.h"
 #include "ir/launch/Redzones.h"
 #include "ir/text/Printer.h"
@@ -82,8 +84,10 @@ class GpuEngine final : public Engine {
   LaunchOutcome runLaunch(Launch& launch, const LaunchOptions& options, const TimingRequest* request, LaunchTiming* timing);
   // The kernel loaded into the current worker (started if needed): from the worker's caches, else compiled here
   // and sent as PTX. Null with `diagnostics` set when it does not compile, load, or the worker died.
-  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics, LaunchTiming* timing,
-                         std::string* key);
+  // `assumeRemainderGuards`: the launch passed remainderGuardsHold (RemainderVersioning.h), so the kernel may be
+  // the version specialised on it (its own key).
+  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, bool assumeRemainderGuards,
+                         Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
   // The message for a launch that did not end well (the worker's error, its death, its timeout).
   std::string failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
                       const WorkerDeath& death) const;
@@ -95,15 +99,16 @@ class GpuEngine final : public Engine {
   std::map<std::string, KernelInfo> kernels_;  // by the disk cache's key
 };
 
-const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, Diagnostics& diagnostics,
-                                  LaunchTiming* timing, std::string* keyOut) {
+const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, bool assumeRemainderGuards,
+                                  Diagnostics& diagnostics, LaunchTiming* timing, std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
   // In a mutation build the active mutant changes the code too: without it in the key, a campaign under one mutant
   // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06).
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
                   launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
-                  printModule(*launch.module, PrintOptions{.locations = false}), mutation::activeMutantName()));
+                  printModule(*launch.module, PrintOptions{.locations = false}), mutation::activeMutantName(),
+                  assumeRemainderGuards ? "remainder guards hold" : ""));
   auto fail = [&](std::string message) -> const KernelInfo* {
     diagnostics.push_back({{}, std::move(message)});
     return nullptr;
@@ -132,6 +137,7 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
     compileOptions.numWarps = launch.numWarps;
     compileOptions.profile = options.profile;
     compileOptions.sm = sm_;
+    compileOptions.assumeRemainderGuards = assumeRemainderGuards;
     auto start = std::chrono::steady_clock::now();
     gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
     compileMs = millisecondsSince(start);
@@ -226,6 +232,20 @@ std::vector<gpu::WorkerParameter> workerParameters(const Launch& launch, const L
   return parameters;
 }
 
+// Whether this launch may run the kernel specialised on its remainder guards (RemainderVersioning.h): checked on
+// the host for every program of the grid, from the bound scalar arguments.
+bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding) {
+  const analysis::AxisInfoAnalysis axisInfo(*launch.module);
+  const std::vector<gpu::GuardedRemainder> guarded = gpu::findGuardedRemainders(*launch.kernel, axisInfo);
+  if (guarded.empty()) return false;
+  std::vector<std::optional<uint64_t>> scalars(launch.kernel->numArguments());
+  for (size_t p = 0; p < binding.numParameters() && p < scalars.size(); ++p)
+    if (binding.parameter(p).kind == BoundParameter::Kind::Scalar ||
+        binding.parameter(p).kind == BoundParameter::Kind::DescriptorField)
+      scalars[p] = binding.parameter(p).bits;
+  return gpu::remainderGuardsHold(*launch.kernel, guarded, scalars, launch.grid);
+}
+
 LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const TimingRequest* request,
                                    LaunchTiming* timing) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -261,7 +281,7 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (gpu::WorkerParameter& parameter : work.parameters)
     if (parameter.isBuffer) parameter.offset += layouts[parameter.storage].front;
 
-  const KernelInfo* loaded = load(launch, options, outcome.diagnostics, timing, &work.key);
+  const KernelInfo* loaded = load(launch, options, remainderGuardsHold(launch, binding), outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
   const std::string name = loaded->name;
   work.grid = launch.grid;

@@ -21,6 +21,7 @@
 
 #include "gpu_backend/NvptxWorkarounds.h"
 #include "gpu_backend/PtxasWorkarounds.h"
+#include "gpu_backend/RemainderVersioning.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
@@ -362,6 +363,45 @@ std::optional<int> smVersion(std::string_view sm) {
   return std::nullopt;
 }
 
+namespace {
+
+// A kernel compiled for launches whose remainder guards hold (RemainderVersioning.h): the AxisInfo that assumes
+// them, and the layouts assigned from it.
+struct GuardedVersion {
+  std::unique_ptr<analysis::AxisInfoAnalysis> axisInfo;
+  LayoutAssignment layouts;
+};
+
+// Whether every tt.reduce and tt.scan gets the same operand layout in both assignments: the interpreter is told
+// the GPU's combine order from the unspecialised one (tritonReduceLayouts), so the versions must not differ there.
+bool sameCombineLayouts(const Function& kernel, const LayoutAssignment& a, const LayoutAssignment& b) {
+  bool same = true;
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (op.kind != OpKind::TTReduce && op.kind != OpKind::TTScan) return;
+    const LinearLayout *left = a.layoutOf(op.operand(0)), *right = b.layoutOf(op.operand(0));
+    same = same && (left == right || (left && right && *left == *right));
+  });
+  return same;
+}
+
+// The specialised version of `kernel`, or nothing when it has no remainder worth guarding or the specialised
+// layouts would change a combine order (then the launch runs the kernel as AxisInfo proves it, which is correct).
+std::optional<GuardedVersion> guardedVersion(const Module& module, const Function& kernel, const CompileOptions& options,
+                                             const analysis::AxisInfoAnalysis& axisInfo, const LayoutAssignment& layouts) {
+  if (!options.assumeRemainderGuards) return std::nullopt;
+  std::vector<GuardedRemainder> remainders = findGuardedRemainders(kernel, axisInfo);
+  if (remainders.empty()) return std::nullopt;
+  auto guardedAxisInfo = std::make_unique<analysis::AxisInfoAnalysis>(module, guardedAssumptions(remainders));
+  Diagnostics diagnostics;
+  LayoutAssignment guardedLayouts =
+      LayoutAssignment::assign(kernel, options.numWarps, diagnostics, guardedAxisInfo.get(), false,
+                               options.profile == FloatProfile::Triton, sharedBytesPerBlock(options.sm));
+  if (!diagnostics.empty() || !sameCombineLayouts(kernel, layouts, guardedLayouts)) return std::nullopt;
+  return GuardedVersion{std::move(guardedAxisInfo), std::move(guardedLayouts)};
+}
+
+}  // namespace
+
 CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
   CompileResult result;
   if (!smVersion(options.sm)) {
@@ -387,7 +427,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
                                                       options.profile == FloatProfile::Triton,
                                                       sharedBytesPerBlock(options.sm));
   if (!result.diagnostics.empty()) return result;
-  if (options.dumpStage == Stage::Layout) result.dump = layouts.print(kernel);
+  std::optional<GuardedVersion> guarded = guardedVersion(module, kernel, options, axisInfo, layouts);
+  if (options.dumpStage == Stage::Layout) result.dump = (guarded ? guarded->layouts : layouts).print(kernel);
   clock.lap(result.milliseconds.layouts);
 
   // 2. LLVM IR.
@@ -402,8 +443,8 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   llvm::Module llvmModule(module.sourceName.empty() ? "tilesim" : module.sourceName, context);
   llvmModule.setTargetTriple(kTriple);
   llvmModule.setDataLayout(machine->createDataLayout());
-  KernelLowering lowering(llvmModule, kernel, layouts, options);
-  lowering.axisInfo = &axisInfo;
+  KernelLowering lowering(llvmModule, kernel, guarded ? guarded->layouts : layouts, options);
+  lowering.axisInfo = guarded ? guarded->axisInfo.get() : &axisInfo;
   lowering.sourceModule = &module;  // tt.call callees
   try {
     lowering.lower();

@@ -48,6 +48,9 @@ struct CompileOptions {
   // LLVM's O1 exactly as LLVM builds it, not the trimmed pipeline compileKernel runs (Pipeline.cpp,
   // optimiserPipeline); the test that compares the two pipelines' PTX compiles with both.
   bool untrimmedOptimiser = false;
+  // Compile for launches in which every guarded `(start + arange) % n` has start >= 0 and n > 0 in every program
+  // (RemainderVersioning.h): such offsets then vectorise. Only for launches remainderGuardsHold() has checked.
+  bool assumeRemainderGuards = false;
 };
 
 struct CompiledKernel {

@@ -50,6 +50,7 @@ constexpr int kAttributeComputeCapabilityMinor = 76;
 constexpr int kJitErrorLogBuffer = 5;                 // CU_JIT_ERROR_LOG_BUFFER
 constexpr int kJitErrorLogBufferSizeBytes = 6;        // CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES
 constexpr int kJitInputPtx = 1;                       // CU_JIT_INPUT_PTX
+constexpr int kJitOptimizationLevel = 7;              // CU_JIT_OPTIMIZATION_LEVEL (0..4, default 4)
 
 // The errors after which "the context cannot be used any more" (cuda.h's comments on CUresult): illegal address,
 // launch timeout, device assert, hardware stack error, illegal instruction, misaligned address, invalid address
@@ -169,12 +170,15 @@ std::string CudaDriver::loadModule(const std::string& ptx, const std::string& ke
   return check(api_->cuModuleGetFunction(function, *module, kernel.c_str()), "cuModuleGetFunction", kernel);
 }
 
-std::string CudaDriver::compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin) {
+std::string CudaDriver::compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin,
+                                   int optimizationLevel) {
   std::vector<char> log(16384, '\0');
-  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
-  void* values[] = {log.data(), reinterpret_cast<void*>(log.size() - 1)};
+  int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes, kJitOptimizationLevel};
+  void* values[] = {log.data(), reinterpret_cast<void*>(log.size() - 1),
+                    reinterpret_cast<void*>(static_cast<intptr_t>(optimizationLevel))};
   void* state = nullptr;
-  std::string failed = check(api_->cuLinkCreate(2, options, values, &state), "cuLinkCreate", kernel);
+  const unsigned count = optimizationLevel < 0 ? 2 : 3;  // the driver's default level (4) unless one is asked for
+  std::string failed = check(api_->cuLinkCreate(count, options, values, &state), "cuLinkCreate", kernel);
   if (!failed.empty()) return failed;
   failed = check(api_->cuLinkAddData(state, kJitInputPtx, const_cast<char*>(ptx.c_str()), ptx.size() + 1, kernel.c_str(),
                                      0, nullptr, nullptr),
@@ -248,6 +252,13 @@ std::string CudaDriver::recordEvent(void* event) { return check(api_->cuEventRec
 std::string CudaDriver::elapsedMilliseconds(void* start, void* end, float* milliseconds) {
   if (std::string failed = check(api_->cuEventSynchronize(end), "cuEventSynchronize", ""); !failed.empty()) return failed;
   return check(api_->cuEventElapsedTime(milliseconds, start, end), "cuEventElapsedTime", "");
+}
+
+int CudaDriver::localBytesPerThread(void* function) {
+  constexpr int kFunctionAttributeLocalSizeBytes = 3;  // CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES
+  int bytes = -1;
+  if (api_->cuFuncGetAttribute(&bytes, kFunctionAttributeLocalSizeBytes, function) != 0) return -1;
+  return bytes;
 }
 
 int CudaDriver::registersPerThread(void* function) {

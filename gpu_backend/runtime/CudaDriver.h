@@ -33,8 +33,9 @@ class CudaDriver {
 
   // Each returns an empty string on success, else the message. `kernel` names the kernel in messages.
   std::string loadModule(const std::string& ptx, const std::string& kernel, void** module, void** function);
-  // PTX -> cubin with the driver's JIT (cuLink*, the same compiler cuModuleLoadDataEx runs), for the disk cache.
-  std::string compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin);
+  // PTX -> cubin with the driver's JIT (cuLink*, the same compiler cuModuleLoadDataEx runs), for the disk cache;
+  // `optimizationLevel` 0..4 is CU_JIT_OPTIMIZATION_LEVEL (ptxas -O), -1 the driver's default (4).
+  std::string compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin, int optimizationLevel = -1);
   // Loads a cubin (from compilePtx or the disk cache).
   std::string loadCubin(const std::string& cubin, const std::string& kernel, void** module, void** function);
   std::string allocate(size_t bytes, DevicePointer* pointer);
@@ -53,6 +54,9 @@ class CudaDriver {
   void destroyEvents(std::vector<void*>& events);
   // Registers per thread of a loaded kernel (cuFuncGetAttribute NUM_REGS); -1 when the driver does not say.
   int registersPerThread(void* function);
+  // Local memory per thread of a loaded kernel (cuFuncGetAttribute LOCAL_SIZE_BYTES: spills and stack); -1 when
+  // the driver does not say.
+  int localBytesPerThread(void* function);
   void free(DevicePointer pointer);
   void unloadModule(void* module);
 

@@ -66,8 +66,7 @@ class CudaWorkerDevice final : public WorkerDevice {
     } else {
       loaded = {image.name, image.threads, image.sharedBytes};
       std::string cubin;
-      reply.error = driver_->compilePtx(image.ptx, image.name, &cubin);
-      if (reply.error.empty()) reply.error = driver_->loadCubin(cubin, image.name, &loaded.module, &loaded.function);
+      reply.error = compileWithFewestSpills(image.ptx, loaded, cubin);
       if (!reply.error.empty()) return reply;
       diskCache_.store(image.key, {image.name, image.threads, image.sharedBytes, cubin});
       reply.source = "compiled";
@@ -80,6 +79,33 @@ class CudaWorkerDevice final : public WorkerDevice {
     modules_.emplace(image.key, loaded);
     return reply;
   }
+
+  // PTX -> a loaded cubin. ptxas at its default level sometimes gives up on a kernel of high register demand and
+  // allocates 32 registers with kilobytes of spills where -O1 needs none (the matrix benchmark's
+  // matmul_64x256x32_w4 with vectorised b: 32 registers and 4544 bytes of spill stores at -O3, 250 registers and
+  // none at -O1; `ptxas -v`, CUDA 12, docs/performance.md). So when the default spills, compile again at -O1 and
+  // keep whichever needs less local memory per thread.
+  std::string compileWithFewestSpills(const std::string& ptx, LoadedModule& loaded, std::string& cubin) {
+    std::string error = driver_->compilePtx(ptx, loaded.name, &cubin);
+    if (error.empty()) error = driver_->loadCubin(cubin, loaded.name, &loaded.module, &loaded.function);
+    if (!error.empty()) return error;
+    const int localBytes = driver_->localBytesPerThread(loaded.function);
+    if (localBytes <= 0) return "";
+    LoadedModule retry{loaded.name, loaded.threads, loaded.sharedBytes};
+    std::string retryCubin;
+    const bool retried = driver_->compilePtx(ptx, loaded.name, &retryCubin, kSpillRetryLevel).empty() &&
+                         driver_->loadCubin(retryCubin, loaded.name, &retry.module, &retry.function).empty();
+    const int retryBytes = retried ? driver_->localBytesPerThread(retry.function) : -1;
+    if (retryBytes < 0 || retryBytes >= localBytes) {  // keep the default's
+      if (retry.module) driver_->unloadModule(retry.module);
+      return "";
+    }
+    driver_->unloadModule(loaded.module);
+    loaded = retry;
+    cubin = std::move(retryCubin);
+    return "";
+  }
+  static constexpr int kSpillRetryLevel = 1;
 
   WorkerResult run(WorkerLaunch& launch) override {
     WorkerResult result;

@@ -4,6 +4,7 @@
 #include "ir/analysis/AxisInfo.h"
 
 #include <numeric>
+#include <utility>
 
 #include "ir/analysis/AxisInfoRules.h"
 #include "ir/analysis/ForwardDataflow.h"
@@ -74,6 +75,8 @@ std::string AxisInfo::str() const {
 
 class AxisInfoAnalysis::Dataflow : public ForwardDataflow<AxisInfo> {
  public:
+  explicit Dataflow(AxisAssumptions assumptions) : assumptions_(std::move(assumptions)) {}
+
   AxisInfo pessimistic(const Value& value) const override { return AxisInfo::pessimistic(axisRank(value.type)); }
 
   AxisInfo argumentState(const Function& function, const Value& argument) const override {
@@ -87,6 +90,10 @@ class AxisInfoAnalysis::Dataflow : public ForwardDataflow<AxisInfo> {
 
   void transfer(const Operation& op, const std::vector<const AxisInfo*>& operands,
                 std::vector<AxisInfo>& results) const override {
+    if (assumptions_.positiveRemainders.contains(&op) && !results.empty()) {
+      results[0] = positiveRemainder(*operands[0], *operands[1], results[0]);
+      return;
+    }
     transferAxisInfo(op, operands, results);
   }
 
@@ -96,9 +103,13 @@ class AxisInfoAnalysis::Dataflow : public ForwardDataflow<AxisInfo> {
     info.divisibility[0] = std::gcd(lower.divisibility[0], step.divisibility[0]);
     return info;
   }
+
+ private:
+  AxisAssumptions assumptions_;
 };
 
-AxisInfoAnalysis::AxisInfoAnalysis(const Module& module) : dataflow_(std::make_unique<Dataflow>()) {
+AxisInfoAnalysis::AxisInfoAnalysis(const Module& module, AxisAssumptions assumptions)
+    : dataflow_(std::make_unique<Dataflow>(std::move(assumptions))) {
   dataflow_->run(module);
 }
 

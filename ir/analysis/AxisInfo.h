@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/IR.h"
@@ -57,11 +58,20 @@ int axisRank(Type type);
 // Whether AxisInfo tracks values of `type`: integers (i1 included) and pointers to scalars, scalar or tensor.
 bool tracksAxisInfo(Type type);
 
+// Facts a caller makes true by guarding the code it compiles with them (the GPU backend's remainder versioning,
+// gpu_backend/RemainderVersioning.h): every op in `positiveRemainders` is an arith.remsi or arith.remui whose
+// dividend elements all lie in [0, signed max] and whose divisor elements are all positive, so x % n is the plain
+// mathematical remainder and an aligned run of x stays contiguous up to the divisibility of n. Without such a
+// guard a remsi claims no contiguity (AxisInfo.h's header): the analysis never assumes these on its own.
+struct AxisAssumptions {
+  std::unordered_set<const Operation*> positiveRemainders;
+};
+
 class AxisInfoAnalysis {
  public:
   // Runs over every function of the module; kernel pointer and integer arguments are seeded from their
   // `tt.divisibility` attribute (absent = 1). Arguments of private functions know nothing.
-  explicit AxisInfoAnalysis(const Module& module);
+  explicit AxisInfoAnalysis(const Module& module, AxisAssumptions assumptions = {});
   ~AxisInfoAnalysis();
   AxisInfoAnalysis(const AxisInfoAnalysis&) = delete;
   AxisInfoAnalysis& operator=(const AxisInfoAnalysis&) = delete;

@@ -259,6 +259,24 @@ AxisInfo divideOrRemainder(OpKind kind, int width, const AxisInfo& lhs, const Ax
   return info;
 }
 
+}  // namespace
+
+// A run of c values starting at a multiple of c, with c dividing n, holds no multiple of n but its first value, so
+// (x >= 0, n > 0) its remainders grow by one too; n must also stay constant along the run. The first element of
+// each run is x - q*n: divisible by what divides both x there and every n.
+AxisInfo positiveRemainder(const AxisInfo& lhs, const AxisInfo& rhs, AxisInfo info) {
+  for (int d = 0; d < info.rank(); ++d) {
+    const int64_t divisor = rhs.divisibilityAtStride(d, 1);
+    const int64_t contiguity = std::min({lhs.contiguity[d], lhs.divisibility[d], divisor, rhs.constancy[d]});
+    info.contiguity[d] = contiguity;
+    info.divisibility[d] = std::gcd(lhs.divisibilityAtStride(d, contiguity), divisor);
+    info.constancy[d] = std::gcd(lhs.constancy[d], rhs.constancy[d]);
+  }
+  return info;
+}
+
+namespace {
+
 AxisInfo bitwiseOrShift(OpKind kind, int width, const AxisInfo& lhs, const AxisInfo& rhs, AxisInfo info) {
   for (int d = 0; d < info.rank(); ++d) {
     info.constancy[d] = std::gcd(lhs.constancy[d], rhs.constancy[d]);

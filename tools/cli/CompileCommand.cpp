@@ -25,6 +25,7 @@ struct CompileFlags {
   std::string output;
   int numWarps = 4;
   int timeRuns = 0;  // --time N: compile N more times and print the median on stderr
+  bool assumeRemainderGuards = false;
 };
 
 // --time N: compile N more times and print the median of the whole pipeline (TTIR module -> PTX text, in this
@@ -74,6 +75,7 @@ int runCompile(const CompileFlags& flags) {
   request.profile = flags.profile == "triton" ? FloatProfile::Triton : FloatProfile::Exact;
   request.sm = flags.sm;
   request.emit = flags.emit;
+  request.assumeRemainderGuards = flags.assumeRemainderGuards;
   GpuCompileOutcome result = compileForGpu(*module, *kernel, request);
   if (!result.unavailable.empty()) {
     std::fprintf(stderr, "tilesim: skipped: %s\n", result.unavailable.c_str());
@@ -113,6 +115,9 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_option("--entry", flags->entry, "the tt.func to compile when the module has several");
   compile->add_option("--time", flags->timeRuns, "compile N more times; print the median TTIR -> PTX time on stderr")
       ->check(CLI::Range(1, 10000));
+  compile->add_flag("--assume-remainder-guards", flags->assumeRemainderGuards,
+                    "compile the version a GPU launch gets when every `(start + arange) % n` offset has start >= 0 and "
+                    "n > 0 in every program (the engine checks that per launch); such offsets then vectorise");
   compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout (`-` is stdout)");
 }
 
