@@ -130,7 +130,13 @@ namespace tilesim::gpu {
 
 bool remainderGuardsHold(const Function& kernel, const std::vector<GuardedRemainder>& guarded,
                          std::span<const std::optional<uint64_t>> scalarArguments, const std::array<int64_t, 3>& grid) {
-  if (guarded.empty() || grid[0] * grid[1] * grid[2] > kMaxCheckedPrograms) return false;
+  int64_t programs = 1;
+  for (int64_t size : grid) {
+    if (size < 0 || size > kMaxCheckedPrograms) return false;
+    programs *= size;  // at most 2^44 before the check below stops it
+    if (programs > kMaxCheckedPrograms) return false;
+  }
+  if (guarded.empty()) return false;
   const std::optional<std::vector<const Operation*>> slice = guardSlice(kernel, guarded);
   if (!slice) return false;
   std::unordered_map<const Value*, uint64_t> values;

@@ -111,6 +111,37 @@ TEST(AxisInfo, RowAndColumnOffsets) {
   expectInfo(analysis, *module, "flat", {32}, {kAny}, {1});
 }
 
+// A remsi the caller guards (AxisAssumptions::positiveRemainders: dividends in [0, max], divisor > 0) keeps aligned
+// runs as long as the divisor's divisibility: (pid * 128 + arange(128)) % n with n a multiple of 16 is
+// contiguous in runs of 16 starting at multiples of 16. Unguarded it claims nothing; a divisor of unknown
+// divisibility gains nothing from the guard.
+TEST(AxisInfo, GuardedRemainderKeepsRunsUpToTheDivisorsDivisibility) {
+  auto module = parseVerified(R"(module {
+  tt.func public @k(%n: i32 {tt.divisibility = 16 : i32}, %m: i32) {
+    %c128 = arith.constant 128 : i32
+    %pid = tt.get_program_id x : i32
+    %base = arith.muli %pid, %c128 : i32
+    %range = tt.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    %bases = tt.splat %base : i32 -> tensor<128xi32>
+    %offs = arith.addi %bases, %range : tensor<128xi32>
+    %nn = tt.splat %n : i32 -> tensor<128xi32>
+    %mm = tt.splat %m : i32 -> tensor<128xi32>
+    %wrapped = arith.remsi %offs, %nn : tensor<128xi32>
+    %wrapped_m = arith.remsi %offs, %mm : tensor<128xi32>
+    tt.return
+  }
+}
+)");
+  const AxisInfoAnalysis unguarded(*module);
+  expectInfo(unguarded, *module, "wrapped", {1}, {1}, {1});
+  AxisAssumptions assumptions;
+  assumptions.positiveRemainders = {analysistest::definingOp(*module, "wrapped"), analysistest::definingOp(*module, "wrapped_m")};
+  const AxisInfoAnalysis guarded(*module, assumptions);
+  expectInfo(guarded, *module, "wrapped", {16}, {16}, {1});
+  expectInfo(guarded, *module, "wrapped_m", {1}, {1}, {1});
+  expectInfo(guarded, *module, "offs", {128}, {128}, {1});  // the rest is as before
+}
+
 TEST(AxisInfo, DivisionRemainderAndExtensionStayConservative) {
   auto module = parseVerified(R"(module {
   tt.func public @k(%n: i32) {
