@@ -9,7 +9,8 @@ For every problem and every configuration of kernels_matrix's lists (the same li
 Timing as bench.py: warm-up, one pair of CUDA events per launch, the median. The ceiling is the GPU's measured
 dense fp16 rate (torch's best matmul of the largest size) for each row. Prints and writes OUT/matrix.md (per
 problem: the best configuration of each compiler, and every configuration side by side) and OUT/matrix.json.
-  python3 bench/gpu/bench_matrix.py --tilesim PATH --out DIR [--problems a,b] [--quick]
+  python3 bench/gpu/bench_matrix.py --tilesim PATH --out DIR [--problems a,b] [--configs N] [--baseline PATH]
+(--baseline: a second tilesim binary, say main's, run on the same TTIR in the same run: an A/B column.)
 """
 import argparse
 import json
@@ -83,7 +84,29 @@ def configs_of(problem):
             if not (problem["head"] == 128 and c[0] * c[1] > 128 * 64 and c[2] < 8)]
 
 
-def run_config(tilesim, problem, config, warps, gen, work, out_dir, name, label, env, log):
+def run_tilesim_binary(binary, key, row, setup, ttir, case, scalars, work, env, name, label, log):
+    """Runs one tilesim binary on Triton's TTIR and fills row[key + "_..."]: exit, verified, ms, registers."""
+    tilesim_out = os.path.join(work, "out")
+    done, timing = bench.run_tilesim(binary, ttir, case, setup["buffers"], scalars, work, tilesim_out, env,
+                                     iters=20, warmup=3)
+    print(f"$ {key} run {name} {label}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}",
+          file=log, flush=True)
+    row[key + "_exit"] = done.returncode
+    if done.returncode == 0 and timing:
+        got = torch.from_numpy(np.load(os.path.join(tilesim_out, setup["output"] + ".npy"))).cuda()
+        got = got.view(setup["want"].shape)
+        row[key + "_verified"] = bench.matches_torch(got, setup["want"], setup["tolerance"],
+                                                     f"{name} {label}: {key}", log)
+        row[key + "_max_error_vs_torch"] = bench.max_error(got, setup["want"])
+        row[key + "_ms"] = float(timing["median_ms"])
+        row[key + "_registers"] = int(timing.get("registers", -1))
+        row[key + "_shared_bytes"] = int(timing.get("shared_bytes", -1))
+    else:
+        row[key + "_error"] = (done.stderr or done.stdout).strip()[-300:]
+    shutil.rmtree(tilesim_out, ignore_errors=True)
+
+
+def run_config(tilesim, baseline, problem, config, warps, gen, work, out_dir, name, label, env, log):
     setup = (matmul_setup if problem["kind"] == "matmul" else attention_setup)(problem, config, gen)
     row = {"config": label}
     try:
@@ -104,33 +127,26 @@ def run_config(tilesim, problem, config, warps, gen, work, out_dir, name, label,
     # Triton specialises arguments equal to 1 into constants: pass only the scalars its TTIR still takes.
     text = compiled.asm["ttir"]
     scalars = {key: value for key, value in setup["scalars"].items() if f"%{key}:" in text}
-    tilesim_out = os.path.join(work, "out")
-    done, timing = bench.run_tilesim(tilesim, ttir, case, setup["buffers"], scalars, work, tilesim_out, env,
-                                     iters=20, warmup=3)
-    print(f"$ tilesim run {name} {label}: exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}",
-          file=log, flush=True)
-    row["tilesim_exit"] = done.returncode
-    if done.returncode == 0 and timing:
-        got = torch.from_numpy(np.load(os.path.join(tilesim_out, setup["output"] + ".npy"))).cuda()
-        got = got.view(setup["want"].shape)
-        row["tilesim_verified"] = bench.matches_torch(got, setup["want"], setup["tolerance"],
-                                                      f"{name} {label}: tilesim", log)
-        row["tilesim_max_error_vs_torch"] = bench.max_error(got, setup["want"])
-        row["tilesim_ms"] = float(timing["median_ms"])
-        row["tilesim_registers"] = int(timing.get("registers", -1))
-        row["tilesim_shared_bytes"] = int(timing.get("shared_bytes", -1))
-    else:
-        row["tilesim_error"] = (done.stderr or done.stdout).strip()[-300:]
-    shutil.rmtree(tilesim_out, ignore_errors=True)
-    for key in ("triton", "tilesim"):
+    for key, binary in (("tilesim", tilesim), ("baseline", baseline)):
+        if binary:
+            run_tilesim_binary(binary, key, row, setup, ttir, case, scalars, work, env, name, label, log)
+    for key in ("triton", "tilesim", "baseline"):
         if key + "_ms" in row:
             row[key + "_tflops"] = setup["flops"] / (row[key + "_ms"] * 1e9)
     return row, setup
 
 
+def measured(row, key):
+    """A table cell: TFLOP/s with v (verified) or WRONG, else the start of the error."""
+    if key + "_tflops" in row:
+        return f"{row[key + '_tflops']:.1f}{' v' if row.get(key + '_verified') else ' WRONG'}"
+    return row.get(key + "_error", "-")[:60].replace("|", "/").replace("\n", " ")
+
+
 def table(results):
     lines = [f"GPU: {results['device']}, driver {results['driver']}; Triton {results['triton']}, torch "
-             f"{results['torch']}; {results['date']}; tilesim sha256 {results['tilesim_sha']}", "",
+             f"{results['torch']}; {results['date']}; tilesim sha256 {results['tilesim_sha']}" +
+             (f"; baseline tilesim sha256 {results['baseline_sha']}" if results.get("baseline_sha") else ""), "",
              "| problem | tilesim best (config) | Triton best (config) | torch | tilesim / Triton best | "
              "ceiling (torch dense fp16 peak) |", "|---|---|---|---|---|---|"]
     for name, entry in results["problems"].items():
@@ -144,19 +160,21 @@ def table(results):
                  if best["tilesim"] and best["triton"] else float("nan"))
         lines.append(f"| {name} | {cell(best['tilesim'], 'tilesim')} | {cell(best['triton'], 'triton')} | "
                      f"{entry['torch_tflops']:.1f} | {ratio:.3f} | {results['ceiling_tflops']:.0f} |")
+    with_baseline = bool(results.get("baseline_sha"))
     lines += ["", "Every configuration (TFLOP/s; registers per thread; v = output verified against torch):", "",
-              "| problem | config | tilesim | Triton | tilesim / Triton | registers tilesim / Triton |",
-              "|---|---|---|---|---|---|"]
+              "| problem | config | tilesim | Triton | tilesim / Triton | registers tilesim / Triton |" +
+              (" baseline tilesim | registers baseline |" if with_baseline else ""),
+              "|---|---|---|---|---|---|" + ("---|---|" if with_baseline else "")]
     for name, entry in results["problems"].items():
         for r in entry["configs"]:
-            ts = f"{r['tilesim_tflops']:.1f}{' v' if r.get('tilesim_verified') else ' WRONG'}" \
-                if "tilesim_tflops" in r else r.get("tilesim_error", "-")[:60].replace("|", "/").replace("\n", " ")
+            ts = measured(r, "tilesim")
             tr = f"{r['triton_tflops']:.1f}{' v' if r.get('triton_verified') else ' WRONG'}" \
                 if "triton_tflops" in r else r.get("triton_error", "-")[:60].replace("|", "/")
             ratio = f"{r['tilesim_tflops'] / r['triton_tflops']:.3f}" \
                 if "tilesim_tflops" in r and "triton_tflops" in r else "-"
             lines.append(f"| {name} | {r['config']} | {ts} | {tr} | {ratio} | "
-                         f"{r.get('tilesim_registers', '-')} / {r.get('triton_registers', '-')} |")
+                         f"{r.get('tilesim_registers', '-')} / {r.get('triton_registers', '-')} |" +
+                         (f" {measured(r, 'baseline')} | {r.get('baseline_registers', '-')} |" if with_baseline else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -166,6 +184,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--problems", default=",".join(PROBLEMS))
     parser.add_argument("--configs", type=int, default=0, help="only the first N configurations of each list")
+    parser.add_argument("--baseline", default="", help="another tilesim binary run on the same TTIR (an A/B column)")
     options = parser.parse_args()
     unknown = [p for p in options.problems.split(",") if p not in PROBLEMS]
     if unknown:
@@ -179,7 +198,9 @@ def main():
     results = {"device": torch.cuda.get_device_name(), "driver": driver, "triton": triton.__version__,
                "torch": torch.__version__, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "tilesim_sha": subprocess.run(["sha256sum", options.tilesim], capture_output=True,
-                                             text=True).stdout[:16], "problems": {}}
+                                             text=True).stdout[:16], "problems": {},
+               "baseline_sha": subprocess.run(["sha256sum", options.baseline], capture_output=True,
+                                              text=True).stdout[:16] if options.baseline else ""}
     a = torch.randn(8192, 8192, device="cuda").half()
     peak_ms, _ = bench.cuda_time(lambda: a @ a, iters=20)
     results["ceiling_tflops"] = 2 * 8192 ** 3 / (peak_ms * 1e9)
@@ -194,8 +215,8 @@ def main():
             configs = configs[:options.configs]
         setup = None
         for config, label, warps in configs:
-            row, made = run_config(options.tilesim, problem, config, warps, gen, work, options.out, name, label, env,
-                                   log)
+            row, made = run_config(options.tilesim, options.baseline, problem, config, warps, gen, work, options.out,
+                                   name, label, env, log)
             setup = made or setup
             entry["configs"].append(row)
             print(name, json.dumps(row), flush=True)
