@@ -32,6 +32,14 @@ def main():
           {"name": "stride", "kind": "scalar", "value": stride}, {"name": "nrows", "kind": "scalar", "value": rows},
           {"name": "ncols", "kind": "scalar", "value": cols}])
 
+    # (pid * 512 + shift + i) % 1280 over 4 programs: shift 0 keeps every dividend non-negative (the specialised
+    # kernel), shift -48 makes program 0's negative (the unspecialised one); both kernel.ttir are the same file.
+    x = [rng.uniform(-10, 10) for _ in range(1280)]
+    for name, shift in (("remainder_wrap_specialised", 0), ("remainder_wrap_unspecialised", -48)):
+        case(name, "wrap_gather", [4, 1, 1], 4,
+             [f32("x_ptr", x), f32("out_ptr", [0.0] * 2048), {"name": "shift", "kind": "scalar", "value": shift},
+              {"name": "n", "kind": "scalar", "value": 1280}])
+
 
 if __name__ == "__main__":
     main()
