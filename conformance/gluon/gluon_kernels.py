@@ -30,7 +30,16 @@ PLANTS = {
 
 
 @gluon.jit
-def _store_tile(c_ptr, acc, off_m, off_n, M, N, layout: gl.constexpr):
+def _wgmma_accumulator(BM: gl.constexpr, BN: gl.constexpr):
+    """A zero BM x BN fp32 accumulator in the wgmma layout (NVMMA v3) of the NUM_WARPS warps."""
+    layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[NUM_WARPS, 1],
+                                                     instr_shape=[16, BN, 16])
+    return gl.zeros([BM, BN], gl.float32, layout)
+
+
+@gluon.jit
+def _store_tile(c_ptr, acc, off_m, off_n, M, N):
+    layout: gl.constexpr = acc.type.layout
     BM: gl.constexpr = acc.shape[0]
     BN: gl.constexpr = acc.shape[1]
     rows = off_m + gl.arange(0, BM, layout=gl.SliceLayout(1, layout))
@@ -40,25 +49,32 @@ def _store_tile(c_ptr, acc, off_m, off_n, M, N, layout: gl.constexpr):
 
 
 @gluon.jit
-def pipelined_matmul(a_desc, b_desc, c_ptr, M, N, K, STAGES: gl.constexpr, PLANT: gl.constexpr):
+def _tile_ring(a_desc, b_desc, STAGES: gl.constexpr):
+    """What both matmuls open with: this program's C tile origin (off_m, off_n) and a ring of STAGES A and B
+    tiles in shared memory, each slot with a `ready` mbarrier (initialised, one arrival) its TMA loads complete."""
     BM: gl.constexpr = a_desc.block_type.shape[0]
     BK: gl.constexpr = a_desc.block_type.shape[1]
     BN: gl.constexpr = b_desc.block_type.shape[1]
-    off_m = gl.program_id(0) * BM
-    off_n = gl.program_id(1) * BN
     a_bufs = gl.allocate_shared_memory(a_desc.dtype, [STAGES, BM, BK], a_desc.layout)
     b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BK, BN], b_desc.layout)
     ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     for i in gl.static_range(STAGES):
         mbarrier.init(ready.index(i), count=1)
+    return gl.program_id(0) * BM, gl.program_id(1) * BN, a_bufs, b_bufs, ready
+
+
+@gluon.jit
+def pipelined_matmul(a_desc, b_desc, c_ptr, M, N, K, STAGES: gl.constexpr, PLANT: gl.constexpr):
+    BM: gl.constexpr = a_desc.block_type.shape[0]
+    BK: gl.constexpr = a_desc.block_type.shape[1]
+    BN: gl.constexpr = b_desc.block_type.shape[1]
+    off_m, off_n, a_bufs, b_bufs, ready = _tile_ring(a_desc, b_desc, STAGES)
     n_k = gl.cdiv(K, BK)
     for i in gl.static_range(STAGES - 1):  # the prologue: STAGES - 1 tiles in flight (n_k >= STAGES - 1)
         mbarrier.expect(ready.index(i), a_desc.block_type.nbytes + b_desc.block_type.nbytes)
         tma.async_copy_global_to_shared(a_desc, [off_m, i * BK], ready.index(i), a_bufs.index(i))
         tma.async_copy_global_to_shared(b_desc, [i * BK, off_n], ready.index(i), b_bufs.index(i))
-    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[NUM_WARPS, 1],
-                                                         instr_shape=[16, BN, 16])
-    acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+    acc = _wgmma_accumulator(BM, BN)
     for k in range(n_k):
         s = k % STAGES
         phase = (k // STAGES) & 1
@@ -79,7 +95,7 @@ def pipelined_matmul(a_desc, b_desc, c_ptr, M, N, K, STAGES: gl.constexpr, PLANT
     acc = warpgroup_mma_wait(0, deps=[acc])
     for i in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(i))
-    _store_tile(c_ptr, acc, off_m, off_n, M, N, acc_layout)
+    _store_tile(c_ptr, acc, off_m, off_n, M, N)
 
 
 @gluon.jit
@@ -104,11 +120,7 @@ def _ws_loader(a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, n_k, 
 @gluon.jit
 def _ws_consumer(c_ptr, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, n_k, STAGES: gl.constexpr,
                  PLANT: gl.constexpr):
-    BM: gl.constexpr = a_bufs.shape[1]
-    BN: gl.constexpr = b_bufs.shape[2]
-    acc_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[NUM_WARPS, 1],
-                                                         instr_shape=[16, BN, 16])
-    acc = gl.zeros([BM, BN], gl.float32, acc_layout)
+    acc = _wgmma_accumulator(a_bufs.shape[1], b_bufs.shape[2])
     for k in range(n_k):
         s = k % STAGES
         phase = (k // STAGES) & 1
@@ -119,24 +131,16 @@ def _ws_consumer(c_ptr, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, n_k, S
         acc = warpgroup_mma(a_bufs.index(s), b_bufs.index(s), acc)  # plant 1
         if PLANT != 3:
             mbarrier.arrive(empty.index(s), count=1)  # the slot is free once the MMA has read it
-    _store_tile(c_ptr, acc, off_m, off_n, M, N, acc_layout)
+    _store_tile(c_ptr, acc, off_m, off_n, M, N)
 
 
 @gluon.jit
 def ws_matmul(a_desc, b_desc, c_ptr, M, N, K, STAGES: gl.constexpr, PLANT: gl.constexpr):
-    BM: gl.constexpr = a_desc.block_type.shape[0]
-    BK: gl.constexpr = a_desc.block_type.shape[1]
-    BN: gl.constexpr = b_desc.block_type.shape[1]
-    off_m = gl.program_id(0) * BM
-    off_n = gl.program_id(1) * BN
-    a_bufs = gl.allocate_shared_memory(a_desc.dtype, [STAGES, BM, BK], a_desc.layout)
-    b_bufs = gl.allocate_shared_memory(b_desc.dtype, [STAGES, BK, BN], b_desc.layout)
-    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    off_m, off_n, a_bufs, b_bufs, ready = _tile_ring(a_desc, b_desc, STAGES)
     empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     for i in gl.static_range(STAGES):
-        mbarrier.init(ready.index(i), count=1)
         mbarrier.init(empty.index(i), count=1)
-    n_k = gl.cdiv(K, BK)
+    n_k = gl.cdiv(K, a_desc.block_type.shape[1])
     gl.warp_specialize([
         (_ws_consumer, (c_ptr, a_bufs, b_bufs, ready, empty, off_m, off_n, M, N, n_k, STAGES, PLANT)),
         (_ws_loader, (a_desc, b_desc, a_bufs, b_bufs, ready, empty, off_m, off_n, n_k, STAGES, PLANT)),

@@ -156,27 +156,16 @@ bool runAndCompare(const CaseOptions& requested, Engine& engine, CaseOutcome& ou
     outcome.error = joinDiagnostics(problems);
     return false;
   }
-  std::optional<Function> kernel = parsed.module->kernel(goldenCase.entry);
-  if (!kernel) {
-    outcome.error = kernelFile + ": no kernel named '" + goldenCase.entry + "'";
-    return false;
-  }
-
-  CaseArguments built = buildCaseArguments(goldenCase);
+  CaseLaunch built = caseLaunch(goldenCase, *parsed.module);
   if (!built.error.empty()) {
-    outcome.error = built.error;
+    outcome.error = built.launch.kernel ? built.error : kernelFile + ": " + built.error;  // which file lacks it
     return false;
   }
-  Launch launch;
-  launch.module = parsed.module.get();
-  launch.kernel = kernel;
-  launch.arguments = std::move(built.arguments);
-  launch.grid = goldenCase.grid;
-  launch.numWarps = goldenCase.numWarps;
+  Launch& launch = built.launch;
   LaunchOptions launchSetup = launchOptions(options, options.threads, options.order);
   launchSetup.checkUB = launchSetup.checkUB || goldenCase.checkUB;
   std::string ttgirError;
-  launchSetup.reduceLayouts = reduceLayouts(options, goldenCase.kernelPath, *kernel, ttgirError);
+  launchSetup.reduceLayouts = reduceLayouts(options, goldenCase.kernelPath, *launch.kernel, ttgirError);
   if (!ttgirError.empty()) {
     outcome.error = ttgirError;
     return false;
@@ -255,17 +244,16 @@ void checkDeterminism(const CaseOptions& requested, Engine& engine, CaseOutcome&
   const CaseOptions options = optionsForCase(requested, load.goldenCase);
   std::vector<std::vector<uint8_t>> reference;
   for (const Variant& variant : kVariants) {
-    CaseArguments built = buildCaseArguments(load.goldenCase);
-    Launch launch;
-    launch.module = parsed.module.get();
-    launch.kernel = parsed.module->kernel(load.goldenCase.entry);
-    launch.arguments = std::move(built.arguments);
-    launch.grid = load.goldenCase.grid;
-    launch.numWarps = load.goldenCase.numWarps;
+    CaseLaunch built = caseLaunch(load.goldenCase, *parsed.module);
+    if (!built.error.empty()) {  // runAndCompare built the same launch, so this does not happen either
+      outcome.determinismProblems.push_back(std::string(variant.label) + ": " + built.error);
+      continue;
+    }
+    Launch& launch = built.launch;
     LaunchOptions launchSetup = launchOptions(options, variant.threads, variant.order);
     launchSetup.checkUB = launchSetup.checkUB || load.goldenCase.checkUB;
     std::string ttgirError;  // runAndCompare read the same kernel.ttgir without error
-    if (launch.kernel) launchSetup.reduceLayouts = reduceLayouts(options, load.goldenCase.kernelPath, *launch.kernel, ttgirError);
+    launchSetup.reduceLayouts = reduceLayouts(options, load.goldenCase.kernelPath, *launch.kernel, ttgirError);
     LaunchOutcome launched = engine.run(launch, launchSetup);
     if (!launched.started()) {
       outcome.determinismProblems.push_back(std::string(variant.label) + ": " + joinDiagnostics(launched.diagnostics));

@@ -306,6 +306,26 @@ CaseLoad loadGoldenCase(const std::string& directory) {
   return parseCaseJson(text, directory);
 }
 
+CaseLaunch caseLaunch(const GoldenCase& goldenCase, const Module& module) {
+  CaseLaunch built;
+  built.launch.module = &module;
+  built.launch.kernel = module.kernel(goldenCase.entry);
+  if (!built.launch.kernel) {
+    built.error = "no kernel named '" + goldenCase.entry + "'";
+    return built;
+  }
+  CaseArguments arguments = buildCaseArguments(goldenCase);
+  if (!arguments.error.empty()) {
+    built.error = std::move(arguments.error);
+    return built;
+  }
+  built.launch.arguments = std::move(arguments.arguments);
+  built.launch.grid = goldenCase.grid;
+  built.launch.numWarps = goldenCase.numWarps;
+  built.fileTypes = std::move(arguments.fileTypes);
+  return built;
+}
+
 CaseArguments buildCaseArguments(const GoldenCase& goldenCase) {
   CaseArguments built;
   for (const CaseArgument& argument : goldenCase.arguments) {

@@ -118,6 +118,16 @@ struct CaseArguments {
 };
 CaseArguments buildCaseArguments(const GoldenCase& goldenCase);
 
+// The case's launch of `module` (which must outlive it): the kernel the case names, the arguments read from its
+// input files, its grid and num_warps. `error` when the module has no kernel of the case's entry name ("no kernel
+// named 'E'", launch.kernel empty) or an input file is bad (buildCaseArguments' error).
+struct CaseLaunch {
+  Launch launch;
+  std::vector<NpyType> fileTypes;  // as CaseArguments::fileTypes
+  std::string error;
+};
+CaseLaunch caseLaunch(const GoldenCase& goldenCase, const Module& module);
+
 // Reads a tensor argument's expected output and checks it against the declared dtype and shape.
 NpyLoad readExpected(const GoldenCase& goldenCase, const CaseArgument& argument);
 

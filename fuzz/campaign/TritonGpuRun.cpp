@@ -2,15 +2,13 @@
 // into a temporary directory, compiled by real Triton for sm_90 and launched by the worker
 // (conformance/triton/triton_worker_gpu.py, reusing triton_gpu_compile.py and triton_gpu_launch.py), and Triton's
 // buffers judged against the interpreter's under the triton profile, as the gpu target judges tilesim's backend.
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-
-#include <unistd.h>
 
 #include "conformance/runner/Compare.h"
 #include "conformance/runner/Npy.h"
 #include "fuzz/campaign/Campaign.h"
+#include "fuzz/campaign/ScratchDirectory.h"
 #include "fuzz/campaign/TargetChecks.h"
 #include "fuzz/campaign/TritonTarget.h"
 
@@ -18,38 +16,6 @@ namespace tilesim::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-TritonVerdict skipped(const std::string& check, const std::string& message) {
-  TritonVerdict verdict;
-  verdict.skipped = true;
-  verdict.check = check;
-  verdict.message = message;
-  return verdict;
-}
-
-TritonVerdict finding(const std::string& check, const std::string& message, std::vector<std::string> buffers = {}) {
-  TritonVerdict verdict;
-  verdict.failed = true;
-  verdict.check = check;
-  verdict.message = message;
-  verdict.failure = {check, std::move(buffers)};
-  return verdict;
-}
-
-// A directory of its own under $TMPDIR, removed when the check is done.
-struct ScratchDirectory {
-  std::string path;
-  ScratchDirectory() {
-    std::error_code ec;
-    std::string pattern = (fs::temp_directory_path(ec) / "tilesim-triton-run-XXXXXX").string();
-    if (ec) pattern = "/tmp/tilesim-triton-run-XXXXXX";
-    if (::mkdtemp(pattern.data())) path = pattern;
-  }
-  ~ScratchDirectory() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
 
 // Triton's buffers (OUT/NAME.npy) against the interpreter's triton-profile outputs and bounds; "" when they agree.
 std::string judge(const CheckedProgram& program, const std::string& outDir, std::vector<std::string>& differing,
@@ -86,38 +52,40 @@ std::string judge(const CheckedProgram& program, const std::string& outDir, std:
 TritonVerdict TritonTarget::checkOnGpu(const KernelPlan& plan, const CheckedProgram& program, bool compareResults,
                                        const std::function<void(const char*)>& ran) {
   if (!compareResults)
-    return skipped("target-ub", "the program has undefined behaviour in some lane; its result is not compared");
-  if (std::string large = tooLargeForGpu(plan, program); !large.empty()) return skipped("target-too-large", large);
+    return TritonVerdict::skip("target-ub",
+                               "the program has undefined behaviour in some lane; its result is not compared");
+  if (std::string large = tooLargeForGpu(plan, program); !large.empty())
+    return TritonVerdict::skip("target-too-large", large);
   if (std::string unspecified = unfollowedApproximateValue(*program.parsed); !unspecified.empty())
-    return skipped("target-unspecified", unspecified);
-  ScratchDirectory scratch;
-  if (scratch.path.empty()) return skipped("target-unavailable", "cannot make a temporary directory");
+    return TritonVerdict::skip("target-unspecified", unspecified);
+  ScratchDirectory scratch("tilesim-triton-run");
+  if (scratch.path.empty()) return TritonVerdict::skip("target-unavailable", "cannot make a temporary directory");
   std::vector<std::vector<uint8_t>> expected;
   for (const LaunchArgument& argument : program.tritonOutputs) expected.push_back(argument.bytes);
   CaseWriteOptions write;
   write.note = "tilesim fuzz --engine triton --triton-run gpu: one program for Triton to compile and launch";
   if (std::string error = writeCase(scratch.path, "case", program.built, expected, write); !error.empty())
-    return skipped("target-unavailable", "cannot write the case for Triton: " + error);
+    return TritonVerdict::skip("target-unavailable", "cannot write the case for Triton: " + error);
   std::error_code ec;
   const std::string tilesim = fs::read_symlink("/proc/self/exe", ec).string();
   const std::string outDir = (fs::path(scratch.path) / "out").string();
   TritonAnswer answer = worker_.launch((fs::path(scratch.path) / "case").string(), outDir, tilesim);
   switch (answer.kind) {
     case TritonAnswer::Kind::Unavailable:
-    case TritonAnswer::Kind::Timeout:
-      return skipped("target-unavailable", answer.diagnostic);
+    case TritonAnswer::Kind::Timeout: return TritonVerdict::skip("target-unavailable", answer.diagnostic);
     case TritonAnswer::Kind::Crash:
       return tritonFailure("triton-crash", "the compiler or the launch aborted", answer.diagnostic, program.text);
     case TritonAnswer::Kind::CompileError:
       return tritonFailure("triton-crash", "triton.compile failed", answer.diagnostic, program.text);
     case TritonAnswer::Kind::LaunchError:
-      return finding("triton-launch-error", "triton-launch-error: " + firstLine(answer.diagnostic) + "\n" +
-                                                answer.diagnostic + "\n" + program.text);
+      return TritonVerdict::finding(
+          "triton-launch-error", "triton-launch-error",
+          "triton-launch-error: " + firstLine(answer.diagnostic) + "\n" + answer.diagnostic + "\n" + program.text);
     case TritonAnswer::Kind::Ok:
     case TritonAnswer::Kind::ParseError:
     case TritonAnswer::Kind::TtirPass:
     case TritonAnswer::Kind::TtgirPass:
-      return skipped("target-unavailable", "the worker answered a launch request as a compile");
+      return TritonVerdict::skip("target-unavailable", "the worker answered a launch request as a compile");
     case TritonAnswer::Kind::Launched:
       break;
   }
@@ -126,10 +94,14 @@ TritonVerdict TritonTarget::checkOnGpu(const KernelPlan& plan, const CheckedProg
   EngineOutputs triton{"triton", {}};
   const std::string difference = judge(program, outDir, differing, triton);
   if (difference.empty()) return {};
-  if (differing.empty()) return finding("triton-launch-error", "triton-launch-error: " + difference + program.text);
-  TritonVerdict verdict = finding("triton-gpu-mismatch", "triton-gpu-mismatch: Triton's kernel and the interpreter "
-                                  "disagree (triton profile)\n" + difference + program.built.summary + program.text,
-                                  differing);
+  if (differing.empty())
+    return TritonVerdict::finding("triton-launch-error", "triton-launch-error",
+                                  "triton-launch-error: " + difference + program.text);
+  TritonVerdict verdict = TritonVerdict::finding("triton-gpu-mismatch", "triton-gpu-mismatch",
+                                                 "triton-gpu-mismatch: Triton's kernel and the interpreter "
+                                                 "disagree (triton profile)\n" +
+                                                     difference + program.built.summary + program.text,
+                                                 differing);
   verdict.others.push_back(std::move(triton));
   return verdict;
 }

@@ -4,12 +4,10 @@
 // triton target judges its one optimised module (compareOptimised). The first pass whose module differs is the
 // finding; its kind names the pass, so the shrinker keeps a program that the same pass breaks, and the modules
 // before and after that pass and their diff are written beside the regression case.
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
-#include <unistd.h>
-
+#include "fuzz/campaign/ScratchDirectory.h"
 #include "fuzz/campaign/TritonPipeline.h"
 #include "fuzz/campaign/TritonTarget.h"
 
@@ -17,31 +15,6 @@ namespace tilesim::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-TritonVerdict outcome(bool failed, const std::string& check, const std::string& kind, const std::string& message) {
-  TritonVerdict verdict;
-  verdict.failed = failed;
-  verdict.skipped = !failed;
-  verdict.check = check;
-  verdict.message = message;
-  if (failed) verdict.failure = {kind, {}};
-  return verdict;
-}
-
-// A directory of its own under $TMPDIR, removed when the check is done.
-struct PassesScratch {
-  std::string path;
-  PassesScratch() {
-    std::error_code ec;
-    std::string pattern = (fs::temp_directory_path(ec) / "tilesim-triton-passes-XXXXXX").string();
-    if (ec) pattern = "/tmp/tilesim-triton-passes-XXXXXX";
-    if (::mkdtemp(pattern.data())) path = pattern;
-  }
-  ~PassesScratch() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
 
 // What a failing pass or a crash says, as the triton target classifies it (known Triton bugs are skipped).
 TritonVerdict pipelineFailure(const PipelineRun& run, const CheckedProgram& program) {
@@ -57,19 +30,20 @@ TritonVerdict pipelineFailure(const PipelineRun& run, const CheckedProgram& prog
 
 TritonVerdict TritonTarget::checkPassByPass(const KernelPlan& plan, const CheckedProgram& program, Engine& interpreter,
                                             bool compareResults, const std::function<void(const char*)>& ran) {
-  PassesScratch scratch;
-  if (scratch.path.empty()) return outcome(false, "target-unavailable", "", "cannot make a temporary directory");
+  ScratchDirectory scratch("tilesim-triton-passes");
+  if (scratch.path.empty()) return TritonVerdict::skip("target-unavailable", "cannot make a temporary directory");
   const std::string ttirPath = (fs::path(scratch.path) / "program.ttir").string();
   std::ofstream(ttirPath) << program.text;
   PipelineOptions options;
   options.numWarps = plan.numWarps;
   PipelineRun run = runTritonPipeline(ttirPath, (fs::path(scratch.path) / "passes").string(), options);
-  if (run.kind == PipelineRun::Kind::Unavailable) return outcome(false, "target-unavailable", "", run.message);
+  if (run.kind == PipelineRun::Kind::Unavailable) return TritonVerdict::skip("target-unavailable", run.message);
   if (run.kind != PipelineRun::Kind::Ran || run.passFailed()) return pipelineFailure(run, program);
   ran("triton-passes-pipeline");
   if (!compareResults)
-    return outcome(false, "target-ub", "", "the program has undefined behaviour in some lane; Triton's passes ran, "
-                   "their modules are not compared");
+    return TritonVerdict::skip("target-ub",
+                               "the program has undefined behaviour in some lane; Triton's passes ran, "
+                               "their modules are not compared");
   PipelineVerdict verdict = judgePipeline(run, [&](const Module& module, const PipelineModule& step) {
     if (!module.kernel()) return ModuleJudgement{ModuleJudgement::Kind::NotRunnable, "no kernel in it"};
     OptimisedComparison compared = compareOptimised(plan, program, interpreter, module, step.text, ran);
@@ -83,22 +57,22 @@ TritonVerdict TritonTarget::checkPassByPass(const KernelPlan& plan, const Checke
     const PipelineModule& step = run.modules[i];
     if (judgement.kind == ModuleJudgement::Kind::NotRunnable &&
         judgement.detail != "not runnable yet (warp_specialize)") {
-      TritonVerdict rejected = outcome(true, "triton-output-rejected",
-                                       "triton-output-rejected: after " + step.pass + ": " + withoutNumbers(judgement.detail),
-                                       "triton-output-rejected: tilesim cannot run the module after pass " +
-                                       std::to_string(step.index) + " " + step.pass + ": " + judgement.detail + "\n" +
-                                       program.text);
+      TritonVerdict rejected = TritonVerdict::finding(
+          "triton-output-rejected",
+          "triton-output-rejected: after " + step.pass + ": " + withoutNumbers(judgement.detail),
+          "triton-output-rejected: tilesim cannot run the module after pass " + std::to_string(step.index) + " " +
+              step.pass + ": " + judgement.detail + "\n" + program.text);
       rejected.files["after-" + step.pass + ".mlir"] = step.text;
       return rejected;
     }
     if (i == static_cast<size_t>(verdict.firstDiffering)) {
       const PipelineModule& before = run.modules[i > 0 ? i - 1 : 0];
       const std::string diff = passDiff(before, step, scratch.path);
-      TritonVerdict mismatch = outcome(true, "triton-pass-mismatch", "triton-pass-mismatch: " + step.pass,
-                                       "triton-pass-mismatch: the module after pass " + std::to_string(step.index) +
-                                       " " + step.pass + " computes something else than the program\n" +
-                                       judgement.detail + program.built.summary + program.text +
-                                       "\n// the pass's diff:\n" + diff);
+      TritonVerdict mismatch =
+          TritonVerdict::finding("triton-pass-mismatch", "triton-pass-mismatch: " + step.pass,
+                                 "triton-pass-mismatch: the module after pass " + std::to_string(step.index) + " " +
+                                     step.pass + " computes something else than the program\n" + judgement.detail +
+                                     program.built.summary + program.text + "\n// the pass's diff:\n" + diff);
       mismatch.failure.buffers = {};
       mismatch.files["before-" + step.pass + ".mlir"] = before.text;
       mismatch.files["after-" + step.pass + ".mlir"] = step.text;

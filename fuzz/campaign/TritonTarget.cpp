@@ -53,29 +53,16 @@ size_t countOf(const std::string& text, const std::string& word) {
   return n;
 }
 
-TritonVerdict failure(const std::string& check, const std::string& kind, const std::string& message) {
-  TritonVerdict verdict;
-  verdict.failed = true;
-  verdict.check = check;
-  verdict.message = message;
-  verdict.failure = {kind, {}};
-  return verdict;
-}
-
 }  // namespace
 
 TritonVerdict tritonFailure(const std::string& check, const std::string& stage, const std::string& diagnostic,
                             const std::string& programText) {
   const std::string concise = conciseTritonDiagnostic(diagnostic);
-  if (std::string known = knownTritonFinding(diagnostic); !known.empty()) {
-    TritonVerdict verdict;
-    verdict.skipped = true;
-    verdict.check = "triton-known";
-    verdict.message = known + ": " + concise;
-    return verdict;
-  }
-  return failure(check, check + ": " + withoutNumbers(concise),
-                 check + ": " + stage + ": " + concise + "\n" + diagnostic.substr(0, 4000) + "\n" + programText);
+  if (std::string known = knownTritonFinding(diagnostic); !known.empty())
+    return TritonVerdict::skip("triton-known", known + ": " + concise);
+  return TritonVerdict::finding(
+      check, check + ": " + withoutNumbers(concise),
+      check + ": " + stage + ": " + concise + "\n" + diagnostic.substr(0, 4000) + "\n" + programText);
 }
 
 namespace {
@@ -252,8 +239,9 @@ TritonVerdict TritonTarget::check(const KernelPlan& plan, const CheckedProgram& 
     case TritonAnswer::Kind::Launched:
     case TritonAnswer::Kind::CompileError:
     case TritonAnswer::Kind::LaunchError:
-      return failure("triton-crash", "triton-crash: protocol", "triton-crash: the worker answered a compile request "
-                     "as a launch");
+      return TritonVerdict::finding("triton-crash", "triton-crash: protocol",
+                                    "triton-crash: the worker answered a compile request "
+                                    "as a launch");
   }
   ran("triton-ttir");
   TritonVerdict verdict;
@@ -274,8 +262,9 @@ TritonVerdict TritonTarget::check(const KernelPlan& plan, const CheckedProgram& 
     return verdict;
   }
   auto rejected = [&](const std::string& why) {
-    TritonVerdict result = failure("triton-output-rejected", "triton-output-rejected: " + withoutNumbers(why),
-                                   "triton-output-rejected: tilesim cannot " + why + "\n" + answer.ttir);
+    TritonVerdict result =
+        TritonVerdict::finding("triton-output-rejected", "triton-output-rejected: " + withoutNumbers(why),
+                               "triton-output-rejected: tilesim cannot " + why + "\n" + answer.ttir);
     result.files = verdict.files;
     return result;
   };
@@ -291,12 +280,14 @@ TritonVerdict TritonTarget::check(const KernelPlan& plan, const CheckedProgram& 
   const std::string& reports = compared.reports;
   std::vector<std::string>& differing = compared.differing;
   if (difference.empty() && reports.empty()) return verdict;  // passed, or skipped as a known make_ttgir bug
-  TritonVerdict mismatch = failure("triton-opt-mismatch", reports.empty() ? "triton-opt-mismatch" : "triton-opt-mismatch: reports",
-                                   "triton-opt-mismatch: the interpreter gives other results for Triton's optimised "
-                                   "TTIR (" + describeNumber("buffers differ", static_cast<int64_t>(differing.size())) +
-                                   (reports.empty() ? "" : ", new reports") + ")\n" + difference +
-                                   (reports.empty() ? "" : "  reports of the optimised kernel:\n" + reports) +
-                                   program.built.summary + program.text + "\n// Triton's optimised TTIR:\n" + answer.ttir);
+  TritonVerdict mismatch = TritonVerdict::finding(
+      "triton-opt-mismatch", reports.empty() ? "triton-opt-mismatch" : "triton-opt-mismatch: reports",
+      "triton-opt-mismatch: the interpreter gives other results for Triton's optimised "
+      "TTIR (" +
+          describeNumber("buffers differ", static_cast<int64_t>(differing.size())) +
+          (reports.empty() ? "" : ", new reports") + ")\n" + difference +
+          (reports.empty() ? "" : "  reports of the optimised kernel:\n" + reports) + program.built.summary +
+          program.text + "\n// Triton's optimised TTIR:\n" + answer.ttir);
   mismatch.failure.buffers = differing;
   mismatch.files = verdict.files;
   return mismatch;

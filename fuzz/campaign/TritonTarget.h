@@ -19,11 +19,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fuzz/campaign/TritonWorker.h"
 #include "fuzz/programs/KernelGen.h"
-#include "fuzz/programs/RegressionWriter.h"
 #include "fuzz/programs/ProgramCheck.h"
+#include "fuzz/programs/RegressionWriter.h"
 #include "ir/launch/Engine.h"
 
 namespace tilesim::fuzz {
@@ -57,6 +59,25 @@ struct TritonVerdict {
   FailureClass failure;
   std::map<std::string, std::string> files;  // written beside a regression case: the optimised TTIR, the TTGIR
   std::vector<EngineOutputs> others;          // --triton-run gpu: Triton's buffers, for the regression case
+
+  // A program the check did not judge (`check` says why: target-ub, target-unavailable, triton-known, ...).
+  static TritonVerdict skip(std::string check, std::string message) {
+    TritonVerdict verdict;
+    verdict.skipped = true;
+    verdict.check = std::move(check);
+    verdict.message = std::move(message);
+    return verdict;
+  }
+  // A finding of failure class `kind` (what the shrinker keeps), `buffers` the outputs that differ.
+  static TritonVerdict finding(std::string check, std::string kind, std::string message,
+                               std::vector<std::string> buffers = {}) {
+    TritonVerdict verdict;
+    verdict.failed = true;
+    verdict.check = std::move(check);
+    verdict.message = std::move(message);
+    verdict.failure = {std::move(kind), std::move(buffers)};
+    return verdict;
+  }
 };
 
 class TritonTarget {

@@ -1,19 +1,21 @@
 // Shared helpers of the engine tests that need the C++ API (EngineAtomicTest.cpp, EngineControlTest.cpp,
-// EngineReduceScanOrderTest.cpp): parse a TTIR kernel and require the verifier to accept it, bind typed host
-// buffers and scalars by name, run it with runLaunch under chosen LaunchOptions, and read the buffers back.
-// Nothing here computes an expected value. Tests of what a launch writes or reports are conformance cases
-// (conformance/engine/), not tests here.
+// EngineReduceScanOrderTest.cpp, EngineTtgirTest.cpp, EngineWarpSpecializeTest.cpp): parse a TTIR kernel and
+// require the verifier to accept it, bind typed host buffers and scalars by name, run it with runLaunch under
+// chosen LaunchOptions, and read the buffers back; fill a kernel template's placeholders and find the line a
+// report must name. Nothing here computes an expected value. Tests of what a launch writes or reports are conformance
+// cases (conformance/engine/), not tests here.
 #pragma once
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <gtest/gtest.h>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "interpreter/Interpreter.h"
@@ -115,6 +117,36 @@ class KernelRun {
   std::map<std::string, std::vector<uint8_t>> outputs_;
   std::map<std::string, std::vector<double>> errorBounds_;
 };
+
+// `text` with each placeholder replaced (its first occurrence, in the order given) by its text; a test's kernel
+// template plants its variants this way.
+inline std::string withPlaceholders(std::string text,
+                                    std::initializer_list<std::pair<std::string_view, std::string_view>> replacements) {
+  for (const auto& [placeholder, replacement] : replacements) {
+    const size_t at = text.find(placeholder);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << "no placeholder " << placeholder << " in the kernel";
+      continue;
+    }
+    text.replace(at, placeholder.size(), replacement);
+  }
+  return text;
+}
+
+// The 1-based line of `text` where `needle` first stands (-1 when it does not): the line a report must name.
+inline int lineOf(const std::string& text, const std::string& needle) {
+  const size_t at = text.find(needle);
+  return at == std::string::npos
+             ? -1
+             : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+}
+
+// `count` floats start, start + 1, ...: inputs whose every element differs, so a misplaced copy shows.
+inline std::vector<float> floatRamp(size_t count, float start) {
+  std::vector<float> values(count);
+  for (size_t i = 0; i < count; ++i) values[i] = static_cast<float>(i) + start;
+  return values;
+}
 
 inline std::string describe(const LaunchResult& result) {
   std::string text;

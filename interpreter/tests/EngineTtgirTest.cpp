@@ -47,22 +47,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 )";
 
 std::string kernelWith(std::string wait, std::string afterFree = "") {
-  std::string text = kCopyKernel;
-  text.replace(text.find("WAIT"), 4, wait);
-  text.replace(text.find("USE_AFTER_FREE"), 14, afterFree);
-  return text;
+  return withPlaceholders(kCopyKernel, {{"WAIT", wait}, {"USE_AFTER_FREE", afterFree}});
 }
 
-int lineOf(const std::string& text, const std::string& needle) {
-  const size_t at = text.find(needle);
-  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
-}
-
-std::vector<float> iota128() {
-  std::vector<float> x(128);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) + 0.5f;
-  return x;
-}
+std::vector<float> iota128() { return floatRamp(128, 0.5f); }
 
 LaunchResult runCopy(KernelRun& run) {
   run.buffer("x_ptr", ScalarKind::F32, iota128()).buffer("y_ptr", ScalarKind::F32, std::vector<float>(128, -1.0f));
@@ -136,9 +124,7 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 )";
 
 LaunchResult runBarrier(const std::string& phaseOps, std::vector<int32_t>* y) {
-  std::string text = kBarrierKernel;
-  text.replace(text.find("PHASE_OPS"), 9, phaseOps);
-  KernelRun run(text);
+  KernelRun run(withPlaceholders(kBarrierKernel, {{"PHASE_OPS", phaseOps}}));
   run.buffer("y_ptr", ScalarKind::I32, std::vector<int32_t>{0});
   LaunchResult result = run.run();
   *y = run.values<int32_t>("y_ptr");
@@ -192,11 +178,12 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 )";
 
 LaunchResult runDot(bool waitFirst, std::string* text) {
-  const std::string wait = "%w:3 = ttng.warp_group_dot_wait %d, %a, %b {pendings = 0 : i32} : tensor<64x16xf32, #mma>, "
-                           "!ttg.memdesc<64x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>";
-  *text = kDotKernel;
-  text->replace(text->find("WAIT_FIRST"), 10, waitFirst ? wait : "");
-  text->replace(text->find("WAIT_LAST"), 9, waitFirst ? "" : wait);
+  const std::string_view wait =
+      "%w:3 = ttng.warp_group_dot_wait %d, %a, %b {pendings = 0 : i32} : tensor<64x16xf32, #mma>, "
+      "!ttg.memdesc<64x16xf16, #shared, #smem, mutable>, !ttg.memdesc<16x16xf16, #shared, #smem, mutable>";
+  const std::string_view none;
+  *text =
+      withPlaceholders(kDotKernel, {{"WAIT_FIRST", waitFirst ? wait : none}, {"WAIT_LAST", waitFirst ? none : wait}});
   KernelRun run(*text);
   run.buffer("y_ptr", ScalarKind::F32, std::vector<float>{0.0f});
   return run.run();

@@ -53,22 +53,10 @@ module attributes {"ttg.num-warps" = 4 : i32, "ttg.threads-per-warp" = 32 : i32}
 const std::string kArrive = "ttng.arrive_barrier %m, 1, %t : !ttg.memdesc<1xi64, #shared, #smem, mutable>";
 
 std::string kernelWith(const std::string& early, const std::string& arrive) {
-  std::string text = kWarpSpecializedCopy;
-  text.replace(text.find("EARLY_ARRIVE"), 12, early);
-  text.replace(text.find("ARRIVE"), 6, arrive);
-  return text;
+  return withPlaceholders(kWarpSpecializedCopy, {{"EARLY_ARRIVE", early}, {"ARRIVE", arrive}});
 }
 
-int lineOf(const std::string& text, const std::string& needle) {
-  const size_t at = text.find(needle);
-  return at == std::string::npos ? -1 : 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
-}
-
-std::vector<float> iota64() {
-  std::vector<float> x(64);
-  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) - 7.25f;
-  return x;
-}
+std::vector<float> iota64() { return floatRamp(64, -7.25f); }
 
 LaunchResult runCopy(const std::string& text, uint64_t seed, std::vector<float>* y) {
   KernelRun run(text);

@@ -21,6 +21,7 @@
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
 #include "tools/cli/Cli.h"
+#include "tools/cli/CommandFlags.h"
 
 namespace tilesim::cli {
 namespace {
@@ -46,22 +47,12 @@ struct ModuleRun {
 
 ModuleRun runModule(const Module& module, const GoldenCase& goldenCase, Engine& engine, const LaunchOptions& options) {
   ModuleRun run;
-  std::optional<Function> kernel = module.kernel(goldenCase.entry);
-  if (!kernel) {
-    run.error = "no kernel named '" + goldenCase.entry + "'";
-    return run;
-  }
-  CaseArguments built = buildCaseArguments(goldenCase);
+  CaseLaunch built = caseLaunch(goldenCase, module);
   if (!built.error.empty()) {
     run.error = built.error;
     return run;
   }
-  Launch launch;
-  launch.module = &module;
-  launch.kernel = kernel;
-  launch.arguments = std::move(built.arguments);
-  launch.grid = goldenCase.grid;
-  launch.numWarps = goldenCase.numWarps;
+  Launch& launch = built.launch;
   LaunchOutcome outcome = engine.run(launch, options);
   if (!outcome.started()) {
     run.error = outcome.diagnostics.empty() ? "the launch did not start" : outcome.diagnostics.front().str();
@@ -269,10 +260,11 @@ int runPasses(const PassesFlags& flags) {
 }  // namespace
 
 void addPassesCommand(CLI::App& app, int& exitCode) {
-  auto flags = std::make_shared<PassesFlags>();
-  CLI::App* command = app.add_subcommand(
-      "passes", "run Triton 3.6's pipeline on a case pass by pass (CPU, needs the triton package), interpret the "
-                "module after each pass and name the first pass whose result differs from the TTIR's");
+  auto [command, flags] = addCommandWithFlags(
+      app, "passes",
+      "run Triton 3.6's pipeline on a case pass by pass (CPU, needs the triton package), interpret the "
+      "module after each pass and name the first pass whose result differs from the TTIR's",
+      runPasses, exitCode);
   command->add_option("case", flags->caseDir, "case directory (case.json + kernel.ttir)")->required();
   command->add_option("--target", flags->target, "sm_80 or sm_90 (default: kernel.ttgir's ttg.target, else sm_90)")
       ->check(CLI::IsMember({"sm_80", "sm_90"}));
@@ -288,8 +280,8 @@ void addPassesCommand(CLI::App& app, int& exitCode) {
         return kinds;
       }())
       ->check(CLI::IsMember(fuzz::pipelineInjectionKinds()));
-  command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")->check(CLI::Range(0, kMaxThreadsFlag));
-  command->callback([flags, &exitCode] { exitCode = runPasses(*flags); });
+  command->add_option("--threads", flags->threads, "worker threads (0 = all cores)")
+      ->check(CLI::Range(0, kMaxThreadsFlag));
 }
 
 }  // namespace tilesim::cli

@@ -149,23 +149,15 @@ std::vector<Type> WhileSyntax::parse(ParserImpl& parser, Operation& op) {
       parser.expect(TokenKind::RParen, "to close the while initializers");
     }
   }
-  parser.expect(TokenKind::Colon, "before the while's function type");
-  size_t typeOffset = parser.token().offset;
-  Type type = parser.parseFunctionType();
-  if (type.inputs().size() != inits.size())
-    parser.failAt(typeOffset, "scf.while has " + std::to_string(inits.size()) + " initial values but its type lists " +
-                                  std::to_string(type.inputs().size()));
-  parser.resolveInto(op, inits, inputsOf(type));
+  const auto [type, typeOffset] = resolveOperandsByFunctionType(parser, op, inits, "before the while's function type",
+                                                                "scf.while", "initial values");
   for (size_t i = 0; i < arguments.size(); ++i) arguments[i].type = type.inputs()[i];
   if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' to open the before region");
   parser.parseRegion(op, op.addRegion(), &arguments);
   parser.expectKeyword("do", "between the while regions");
   if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' to open the after region");
   parser.parseRegion(op, op.addRegion(), nullptr);
-  if (parser.consumeKeywordIf("attributes")) {
-    if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' after 'attributes'");
-    parser.parseAttributeDict(op.attributes);
-  }
+  parseOptionalAttributesKeyword(parser, op);
   return resultsOf(type);
 }
 

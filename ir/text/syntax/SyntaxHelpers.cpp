@@ -30,6 +30,26 @@ std::vector<Type> parseOperandsOfFunctionType(ParserImpl& parser, Operation& op)
   return resultsOf(type);
 }
 
+OperandsFunctionType resolveOperandsByFunctionType(ParserImpl& parser, Operation& op,
+                                                   const std::vector<OperandRef>& operands, const char* colonContext,
+                                                   const char* opName, const char* what) {
+  parser.expect(TokenKind::Colon, colonContext);
+  OperandsFunctionType result;
+  result.offset = parser.token().offset;
+  result.type = parser.parseFunctionType();
+  if (result.type.inputs().size() != operands.size())
+    parser.failAt(result.offset, std::string(opName) + " has " + std::to_string(operands.size()) + " " + what +
+                                     " but its type lists " + std::to_string(result.type.inputs().size()));
+  parser.resolveInto(op, operands, inputsOf(result.type));
+  return result;
+}
+
+void parseOptionalAttributesKeyword(ParserImpl& parser, Operation& op) {
+  if (!parser.consumeKeywordIf("attributes")) return;
+  if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' after 'attributes'");
+  parser.parseAttributeDict(op.attributes);
+}
+
 std::pair<OperandRef, OperandRef> parseSourceAndDestination(ParserImpl& parser) {
   OperandRef source = parser.parseOperandRef();
   parser.expect(TokenKind::Comma, "before the destination");

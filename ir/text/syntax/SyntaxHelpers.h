@@ -32,6 +32,18 @@ void parseOperandsThenTypes(ParserImpl& parser, Operation& op);
 std::vector<Type> parseOperandsOfFunctionType(ParserImpl& parser, Operation& op);
 // `%source, %destination`: the two operands of a copy into memory, the comma between them required.
 std::pair<OperandRef, OperandRef> parseSourceAndDestination(ParserImpl& parser);
+// ` : (T, ...) -> (U, ...)` typing `operands` (already read) of an op with regions: as many inputs as operands
+// (else "OP has N WHAT but its type lists M", at the type), the operands resolved as the inputs. `colonContext`
+// completes "expected ':' ...". The type and where it starts (for later errors about it).
+struct OperandsFunctionType {
+  Type type;
+  size_t offset = 0;
+};
+OperandsFunctionType resolveOperandsByFunctionType(ParserImpl& parser, Operation& op,
+                                                   const std::vector<OperandRef>& operands, const char* colonContext,
+                                                   const char* opName, const char* what);
+// ` attributes {..}`, when present (after the regions of scf.while and ttg.warp_specialize).
+void parseOptionalAttributesKeyword(ParserImpl& parser, Operation& op);
 std::vector<Type> inputsOf(Type function);
 std::vector<Type> resultsOf(Type function);
 

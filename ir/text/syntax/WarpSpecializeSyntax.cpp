@@ -58,10 +58,7 @@ std::vector<Type> WarpSpecializeSyntax::parse(ParserImpl& parser, Operation& op)
   parser.expect(TokenKind::LParen, "to open warp_specialize's operands");
   std::vector<OperandRef> operands = parser.parseOperandRefList();
   parser.expect(TokenKind::RParen, "to close warp_specialize's operands");
-  if (parser.consumeKeywordIf("attributes")) {
-    if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' after 'attributes'");
-    parser.parseAttributeDict(op.attributes);
-  }
+  parseOptionalAttributesKeyword(parser, op);
   parser.expectKeyword("default", "to open warp_specialize's default region");
   if (!parser.at(TokenKind::LBrace)) parser.fail("expected '{' to open the default region");
   parser.parseRegion(op, op.addRegion(), nullptr);
@@ -79,13 +76,8 @@ std::vector<Type> WarpSpecializeSyntax::parse(ParserImpl& parser, Operation& op)
   if (parser.at(TokenKind::BareId) && parser.token().text.starts_with("partition"))
     parser.fail("expected partition" + std::to_string(warps.size()) + " (partitions are numbered in order from 0)");
   op.setAttr(std::string(kPartitionWarps), Attribute::denseArray(Type::i32(), warps));
-  parser.expect(TokenKind::Colon, "before warp_specialize's function type");
-  size_t typeOffset = parser.token().offset;
-  Type type = parser.parseFunctionType();
-  if (type.inputs().size() != operands.size())
-    parser.failAt(typeOffset, "warp_specialize has " + std::to_string(operands.size()) + " operands but its type lists " +
-                                  std::to_string(type.inputs().size()));
-  parser.resolveInto(op, operands, inputsOf(type));
+  const auto [type, typeOffset] = resolveOperandsByFunctionType(
+      parser, op, operands, "before warp_specialize's function type", "warp_specialize", "operands");
   for (size_t r = 1; r < op.regions.size(); ++r) {  // each partition's arguments have the operands' types
     const Block& entry = op.regions[r]->front();
     for (size_t i = 0; i < entry.arguments.size(); ++i)
