@@ -283,24 +283,12 @@ bool isApproximate(FloatArithOp op, ScalarKind kind) {
   return false;
 }
 
+// The op table's precision column (ir/OpFacts.def: exp, exp2, log, log2, sin, cos, sqrt, rsqrt, erf), but for
+// two kinds: f64 sqrt is sqrt.rn (exact), and the table's exact floor and ceil differ on f32 subnormal inputs.
 bool isApproximate(MathOp op, ScalarKind kind) {
-  switch (op) {
-    case MathOp::MathSqrt: return kind != ScalarKind::F64;
-    case MathOp::MathExp:
-    case MathOp::MathExp2:
-    case MathOp::MathLog:
-    case MathOp::MathLog2:
-    case MathOp::MathSin:
-    case MathOp::MathCos:
-    case MathOp::MathRsqrt:
-    case MathOp::MathErf: return true;
-    case MathOp::MathFloor:
-    case MathOp::MathCeil: return kind == ScalarKind::F32;  // only subnormal inputs differ; checked per lane
-    case MathOp::MathAbsF:
-    case MathOp::MathFma:
-    case MathOp::TTPreciseSqrt: return false;
-  }
-  return false;
+  if (op == MathOp::MathFloor || op == MathOp::MathCeil) return kind == ScalarKind::F32;  // checked per lane
+  if (op == MathOp::MathSqrt && kind == ScalarKind::F64) return false;
+  return opFacts(static_cast<OpKind>(op)).precision == TritonPrecision::Approximate;
 }
 
 // Integer ops are exact; only the lanes the op table marks as possible undefined behaviour (a zero divisor, a shift

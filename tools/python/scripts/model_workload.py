@@ -16,13 +16,15 @@ import math
 import os
 import sys
 import time
+from types import SimpleNamespace
 
 import torch
 import torch.nn.functional as F
 import triton
 import triton.language as tl
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import capture_workload  # noqa: E402  (it puts tests/ on the path for kernels)
 import kernels  # noqa: E402
 
 torch.manual_seed(0)
@@ -131,62 +133,27 @@ def hand_written_and_compiled():
     say("hand-written kernel and torch.compile pointwise done")
 
 
-# --- 3. the users'-style kernels of tests/kernels.py ------------------------------------------------------------
+# --- 3. the users'-style kernels of tests/kernels.py, as examples/capture_workload.py launches them ---------------
 def users_kernels():
-    n = 98_437
-    x, y = torch.randn(n, device=dev), torch.randn(n, device=dev)
-    out = torch.empty_like(x)
-    kernels.add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, out, n, BLOCK_SIZE=1024)
-    agree("add_kernel", out, x + y)
+    t = SimpleNamespace(**capture_workload.launch_users_kernels(dev))
+    agree("add_kernel", t.out, t.x + t.y)
+    agree("softmax_kernel", t.soft, torch.softmax(t.view, -1))
+    agree("layer_norm_fwd", t.ys, F.layer_norm(t.xs, (t.ncols,), t.w, t.b, 1e-5), rtol=1e-4, atol=1e-4)
+    agree("matmul_kernel", t.c.float(), t.a @ t.bm, rtol=2e-2, atol=2e-2)
+    agree("attention_fwd", t.o, torch.softmax(t.q @ t.k.T / math.sqrt(t.d), -1) @ t.v, rtol=1e-4, atol=1e-4)
+    torch.cuda.synchronize()
+    agree("copy_shifted bf16", t.h_out, t.h, rtol=0, atol=0)
+    agree("copy_shifted fp8", t.f8_out.view(torch.uint8), t.f8.view(torch.uint8), rtol=0, atol=0)
 
-    big = torch.randn(37, 300, device=dev)
-    view = big[:, 20:223]
-    soft = torch.empty(37, 203, device=dev)
-    kernels.softmax_kernel[(8,)](soft, view, big.stride(0), soft.stride(0), 37, 203, BLOCK_SIZE=256, num_stages=2)
-    agree("softmax_kernel", soft, torch.softmax(view, -1))
-
-    m, ncols = 13, 300
-    xs = torch.randn(m, ncols, device=dev)
-    w, b = torch.randn(ncols, device=dev), torch.randn(ncols, device=dev)
-    ys, mean, rstd = torch.empty_like(xs), torch.empty(m, device=dev), torch.empty(m, device=dev)
-    kernels.layer_norm_fwd[(m,)](xs, ys, w, b, mean, rstd, xs.stride(0), ncols, 1e-5, BLOCK_SIZE=128)
-    agree("layer_norm_fwd", ys, F.layer_norm(xs, (ncols,), w, b, 1e-5), rtol=1e-4, atol=1e-4)
-    dy = torch.randn_like(xs)
-    dx, dw, db = torch.empty_like(xs), torch.zeros(ncols, device=dev), torch.zeros(ncols, device=dev)
-    kernels.layer_norm_bwd[(m,)](dx, dy, dw, db, xs, w, mean, rstd, xs.stride(0), ncols, BLOCK_SIZE=512)
-    xr = xs.clone().requires_grad_(True)
-    wr, br = w.clone().requires_grad_(True), b.clone().requires_grad_(True)
-    F.layer_norm(xr, (ncols,), wr, br, 1e-5).backward(dy)
+    dy = torch.randn_like(t.xs)
+    dx, dw, db = torch.empty_like(t.xs), torch.zeros(t.ncols, device=dev), torch.zeros(t.ncols, device=dev)
+    kernels.layer_norm_bwd[(t.m,)](dx, dy, dw, db, t.xs, t.w, t.mean, t.rstd, t.xs.stride(0), t.ncols, BLOCK_SIZE=512)
+    xr = t.xs.clone().requires_grad_(True)
+    wr, br = t.w.clone().requires_grad_(True), t.b.clone().requires_grad_(True)
+    F.layer_norm(xr, (t.ncols,), wr, br, 1e-5).backward(dy)
     agree("layer_norm_bwd dx", dx, xr.grad, rtol=1e-3, atol=1e-3)
     agree("layer_norm_bwd dw", dw, wr.grad, rtol=1e-3, atol=1e-3)
     agree("layer_norm_bwd db", db, br.grad, rtol=1e-3, atol=1e-3)
-
-    M, N, K = 70, 45, 100
-    a, bm = torch.randn(M, K, device=dev), torch.randn(K, N, device=dev)
-    c = torch.empty(M, N, device=dev, dtype=torch.float16)
-    grid = lambda meta: (triton.cdiv(M, meta["BLOCK_SIZE_M"]) * triton.cdiv(N, meta["BLOCK_SIZE_N"]),)
-    kernels.matmul_kernel[grid](a, bm, c, M, N, K, a.stride(0), a.stride(1), bm.stride(0), bm.stride(1), c.stride(0),
-                                c.stride(1))
-    agree("matmul_kernel", c.float(), a @ bm, rtol=2e-2, atol=2e-2)
-
-    seq, d = 50, 16
-    q, k, v = (torch.randn(seq, d, device=dev) for _ in range(3))
-    o = torch.empty(seq, d, device=dev)
-    kernels.attention_fwd[(triton.cdiv(seq, 16),)](q, k, v, o, 1 / math.sqrt(d), seq, d, d, d, d, HEAD_DIM=d,
-                                                  BLOCK_M=16, BLOCK_N=16)
-    agree("attention_fwd", o, torch.softmax(q @ k.T / math.sqrt(d), -1) @ v, rtol=1e-4, atol=1e-4)
-
-    shared = torch.arange(256, device=dev, dtype=torch.float32)
-    kernels.copy_shifted[(2,)](shared[:128], shared[128:], 128, BLOCK=64)
-    h = torch.randn(200, device=dev).to(torch.bfloat16)
-    h_out = torch.empty_like(h)
-    kernels.copy_shifted[(4,)](h, h_out, 200, BLOCK=64)
-    f8 = torch.randn(200, device=dev).to(torch.float8_e5m2)
-    f8_out = torch.empty_like(f8)
-    kernels.copy_shifted[(4,)](f8, f8_out, 200, BLOCK=64)
-    torch.cuda.synchronize()
-    agree("copy_shifted bf16", h_out, h, rtol=0, atol=0)
-    agree("copy_shifted fp8", f8_out.view(torch.uint8), f8.view(torch.uint8), rtol=0, atol=0)
 
 
 for part in (training_steps, hand_written_and_compiled, users_kernels):
