@@ -13,9 +13,9 @@
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/RemainderVersioning.h"
 #include "gpu_backend/runtime/GpuWorker.h"
+#include "gpu_backend/runtime/PtxasLevel.h"
 #include "gpu_backend/runtime/KernelCache.h"
 #include "ir/MutantTag.h"
-#include "ir/analysis/AxisInfo.h"
 #include "ir/launch/Binding.h"
 #include "ir/launch/Redzones.h"
 #include "ir/text/Printer.h"
@@ -86,8 +86,11 @@ class GpuEngine final : public Engine {
   // and sent as PTX. Null with `diagnostics` set when it does not compile, load, or the worker died.
   // `assumeRemainderGuards`: the launch passed remainderGuardsHold (RemainderVersioning.h), so the kernel may be
   // the version specialised on it (its own key).
-  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, bool assumeRemainderGuards,
-                         Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
+  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, const std::string& moduleText,
+                         bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
+  // Whether this launch may run the kernel specialised on its remainder guards: the kernel's check
+  // (RemainderVersioning.h), built once per module text, run once per (scalar arguments, grid).
+  bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleText);
   // The message for a launch that did not end well (the worker's error, its death, its timeout).
   std::string failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
                       const WorkerDeath& death) const;
@@ -97,18 +100,26 @@ class GpuEngine final : public Engine {
   std::string sm_;
   std::mutex mutex_;
   std::map<std::string, KernelInfo> kernels_;  // by the disk cache's key
+  struct GuardChecks {
+    std::unique_ptr<gpu::RemainderGuardCheck> check;
+    std::map<std::vector<uint64_t>, bool> verdicts;  // by grid and scalar arguments
+  };
+  std::map<std::string, GuardChecks> guardChecks_;  // by a hash of the kernel name and module text
 };
 
-const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, bool assumeRemainderGuards,
-                                  Diagnostics& diagnostics, LaunchTiming* timing, std::string* keyOut) {
+const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, const std::string& moduleText,
+                                  bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing,
+                                  std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
   // In a mutation build the active mutant changes the code too: without it in the key, a campaign under one mutant
-  // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06).
+  // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06). The ptxas level
+  // TILESIM_PTXAS_LEVEL forces changes the cubin the worker caches under this key.
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
-                  launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
-                  printModule(*launch.module, PrintOptions{.locations = false}), mutation::activeMutantName(),
-                  assumeRemainderGuards ? "remainder guards hold" : ""));
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}", gpu::KernelCache::buildId(), hello_.driverVersion, sm_,
+                  launch.numWarps, floatProfileName(options.profile), launch.kernel->name(), moduleText,
+                  mutation::activeMutantName(),
+                  assumeRemainderGuards ? "remainder guards hold" : "",
+                  gpu::ptxasLevelFromEnvironment().value_or(gpu::kPtxasLevelAuto)));
   auto fail = [&](std::string message) -> const KernelInfo* {
     diagnostics.push_back({{}, std::move(message)});
     return nullptr;
@@ -232,18 +243,25 @@ std::vector<gpu::WorkerParameter> workerParameters(const Launch& launch, const L
   return parameters;
 }
 
-// Whether this launch may run the kernel specialised on its remainder guards (RemainderVersioning.h): checked on
-// the host for every program of the grid, from the bound scalar arguments.
-bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding) {
-  const analysis::AxisInfoAnalysis axisInfo(*launch.module);
-  const std::vector<gpu::GuardedRemainder> guarded = gpu::findGuardedRemainders(*launch.kernel, axisInfo);
-  if (guarded.empty()) return false;
+bool GpuEngine::remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleText) {
+  // Bounded: a long-lived process (a fuzz campaign, a test suite) compiles many kernels and launches each on
+  // many grids; forgetting everything now and then costs one check per kernel and launch shape.
+  constexpr size_t kMaxKernels = 256, kMaxVerdictsPerKernel = 1024;
+  if (guardChecks_.size() >= kMaxKernels) guardChecks_.clear();
+  GuardChecks& checks = guardChecks_[gpu::KernelCache::keyOf(launch.kernel->name() + "\n" + moduleText)];
+  if (!checks.check) checks.check = std::make_unique<gpu::RemainderGuardCheck>(*launch.module, *launch.kernel);
+  if (!checks.check->possible()) return false;
   std::vector<std::optional<uint64_t>> scalars(launch.kernel->numArguments());
-  for (size_t p = 0; p < binding.numParameters() && p < scalars.size(); ++p)
-    if (binding.parameter(p).kind == BoundParameter::Kind::Scalar ||
-        binding.parameter(p).kind == BoundParameter::Kind::DescriptorField)
-      scalars[p] = binding.parameter(p).bits;
-  return gpu::remainderGuardsHold(*launch.kernel, guarded, scalars, launch.grid);
+  std::vector<uint64_t> verdictKey(launch.grid.begin(), launch.grid.end());
+  for (size_t p = 0; p < binding.numParameters() && p < scalars.size(); ++p) {
+    const BoundParameter::Kind kind = binding.parameter(p).kind;
+    if (kind == BoundParameter::Kind::Scalar || kind == BoundParameter::Kind::DescriptorField) scalars[p] = binding.parameter(p).bits;
+    verdictKey.push_back(scalars[p].has_value());
+    verdictKey.push_back(scalars[p].value_or(0));
+  }
+  if (auto known = checks.verdicts.find(verdictKey); known != checks.verdicts.end()) return known->second;
+  if (checks.verdicts.size() >= kMaxVerdictsPerKernel) checks.verdicts.clear();
+  return checks.verdicts[verdictKey] = checks.check->holds(scalars, launch.grid);
 }
 
 LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options, const TimingRequest* request,
@@ -281,7 +299,9 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (gpu::WorkerParameter& parameter : work.parameters)
     if (parameter.isBuffer) parameter.offset += layouts[parameter.storage].front;
 
-  const KernelInfo* loaded = load(launch, options, remainderGuardsHold(launch, binding), outcome.diagnostics, timing, &work.key);
+  const std::string moduleText = printModule(*launch.module, PrintOptions{.locations = false});
+  const KernelInfo* loaded = load(launch, options, moduleText, remainderGuardsHold(launch, binding, moduleText),
+                                  outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
   const std::string name = loaded->name;
   work.grid = launch.grid;
@@ -297,7 +317,10 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (size_t s = 0; s < ownerOf.size(); ++s)
     work.storages.push_back(allocationWithRedzones(launch.arguments[ownerOf[s]].bytes, layouts[s]));
   gpu::WorkerResult result = worker_->launch(work, &death);
-  if (death.died || !result.error.empty()) return fail(failure(name, containsAssert(kernel), result, death));
+  if (death.died || !result.error.empty()) {
+    outcome.kernelFailed = true;
+    return fail(failure(name, containsAssert(kernel), result, death));
+  }
   bool sizesAgree = result.storages.size() == ownerOf.size();
   for (size_t s = 0; s < ownerOf.size() && sizesAgree; ++s) sizesAgree = result.storages[s].size() == layouts[s].total();
   if (!sizesAgree) return fail("the GPU worker returned buffers of other sizes than it was sent (a tilesim bug)");

@@ -41,12 +41,6 @@ std::optional<std::pair<const Value*, int64_t>> startPlusRange(const Value* divi
   return std::nullopt;
 }
 
-// The low `width` bits of `bits`, and their value as a signed integer.
-uint64_t truncated(uint64_t bits, int width) { return width == 64 ? bits : bits & ((uint64_t{1} << width) - 1); }
-int64_t signedValue(uint64_t bits, int width) {
-  return width == 64 ? static_cast<int64_t>(bits) : static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
-}
-
 int integerWidth(const Value& value) {
   if (value.type.isTensor() || !value.type.isInteger()) return 0;
   const int width = value.type.bitWidth();
@@ -62,23 +56,8 @@ bool hostEvaluable(const Operation& op) {
 }
 
 template <typename U>
-uint64_t intArithLane(const Operation& op, uint64_t a, uint64_t b) {
-  return scalar::integerLane(familyOp<IntArithOp>(op.kind), static_cast<U>(a), static_cast<U>(b));
-}
-
-uint64_t evaluate(const Operation& op, const std::vector<uint64_t>& operands, const std::array<int64_t, 3>& programId,
-                  const std::array<int64_t, 3>& grid) {
-  const int width = integerWidth(*op.result());
-  if (op.kind == OpKind::ArithConstant) return truncated(ConstantView{op}.bitsAt(0), width);
-  if (op.kind == OpKind::TTGetProgramId) return truncated(static_cast<uint64_t>(programId[ProgramAxisView{op}.index()]), width);
-  if (op.kind == OpKind::TTGetNumPrograms) return truncated(static_cast<uint64_t>(grid[ProgramAxisView{op}.index()]), width);
-  const uint64_t a = operands.at(0), b = operands.size() > 1 ? operands[1] : 0;
-  switch (width) {
-    case 8: return intArithLane<uint8_t>(op, a, b);
-    case 16: return intArithLane<uint16_t>(op, a, b);
-    case 32: return intArithLane<uint32_t>(op, a, b);
-    default: return intArithLane<uint64_t>(op, a, b);
-  }
+uint64_t intArithLane(IntArithOp op, uint64_t a, uint64_t b) {
+  return scalar::integerLane(op, static_cast<U>(a), static_cast<U>(b));
 }
 
 // The ops the guards' scalars are computed by, in program order; nullopt when one is not hostEvaluable or
@@ -124,46 +103,104 @@ analysis::AxisAssumptions guardedAssumptions(const std::vector<GuardedRemainder>
   return assumptions;
 }
 
-}  // namespace tilesim::gpu
+RemainderGuardCheck::RemainderGuardCheck(const Function& kernel, const std::vector<GuardedRemainder>& guarded) {
+  compile(kernel, guarded);
+}
 
-namespace tilesim::gpu {
+RemainderGuardCheck::RemainderGuardCheck(const Module& module, const Function& kernel) {
+  const bool anyRemainder = std::any_of(kernel.body().operations.begin(), kernel.body().operations.end(), [](const auto& op) {
+    return op->kind == OpKind::ArithRemSI && op->result()->type.isTensor();
+  });
+  if (!anyRemainder) return;
+  const analysis::AxisInfoAnalysis axisInfo(module);
+  compile(kernel, findGuardedRemainders(kernel, axisInfo));
+}
 
-bool remainderGuardsHold(const Function& kernel, const std::vector<GuardedRemainder>& guarded,
-                         std::span<const std::optional<uint64_t>> scalarArguments, const std::array<int64_t, 3>& grid) {
+void RemainderGuardCheck::compile(const Function& kernel, const std::vector<GuardedRemainder>& guarded) {
+  if (guarded.empty()) return;
+  const std::optional<std::vector<const Operation*>> slice = guardSlice(kernel, guarded);
+  if (!slice) return;
+  std::unordered_map<const Value*, int> slotOf;
+  for (size_t i = 0; i < kernel.numArguments(); ++i) {
+    const Value* argument = kernel.argument(i);
+    if (integerWidth(*argument) == 0) continue;
+    arguments_.push_back({i, slots_, integerWidth(*argument)});
+    slotOf[argument] = slots_++;
+  }
+  for (const Operation* op : *slice) {
+    Step step;
+    step.width = integerWidth(*op->result());
+    if (op->kind == OpKind::ArithConstant) {
+      step.constant = scalar::lowBits(ConstantView{*op}.bitsAt(0), step.width);
+    } else if (op->kind == OpKind::TTGetProgramId || op->kind == OpKind::TTGetNumPrograms) {
+      step.kind = op->kind == OpKind::TTGetProgramId ? Step::Kind::ProgramId : Step::Kind::NumPrograms;
+      step.axis = ProgramAxisView{*op}.index();
+    } else {
+      step.kind = Step::Kind::IntArith;
+      step.arith = familyOp<IntArithOp>(op->kind);
+      step.a = slotOf.at(op->operand(0));
+      step.b = op->numOperands() > 1 ? slotOf.at(op->operand(1)) : step.a;
+    }
+    step.result = slotOf[op->result()] = slots_++;
+    steps_.push_back(step);
+  }
+  for (const GuardedRemainder& guard : guarded)
+    guards_.push_back({slotOf.at(guard.start), slotOf.at(guard.divisor), integerWidth(*guard.start), guard.lastOffset});
+}
+
+bool RemainderGuardCheck::programPasses(std::vector<uint64_t>& slots, const std::array<int64_t, 3>& programId,
+                                        const std::array<int64_t, 3>& grid) const {
+  for (const Step& step : steps_) {
+    uint64_t& value = slots[static_cast<size_t>(step.result)];
+    switch (step.kind) {
+      case Step::Kind::Constant: value = step.constant; break;
+      case Step::Kind::ProgramId: value = scalar::lowBits(static_cast<uint64_t>(programId[static_cast<size_t>(step.axis)]), step.width); break;
+      case Step::Kind::NumPrograms: value = scalar::lowBits(static_cast<uint64_t>(grid[static_cast<size_t>(step.axis)]), step.width); break;
+      case Step::Kind::IntArith: {
+        const uint64_t a = slots[static_cast<size_t>(step.a)], b = slots[static_cast<size_t>(step.b)];
+        switch (step.width) {
+          case 8: value = intArithLane<uint8_t>(step.arith, a, b); break;
+          case 16: value = intArithLane<uint16_t>(step.arith, a, b); break;
+          case 32: value = intArithLane<uint32_t>(step.arith, a, b); break;
+          default: value = intArithLane<uint64_t>(step.arith, a, b); break;
+        }
+        break;
+      }
+    }
+  }
+  for (const Guard& guard : guards_) {
+    const int64_t start = scalar::signExtended(slots[static_cast<size_t>(guard.start)], guard.width);
+    const int64_t divisor = scalar::signExtended(slots[static_cast<size_t>(guard.divisor)], guard.width);
+    const int64_t highestStart = (guard.width == 64 ? INT64_MAX : (int64_t{1} << (guard.width - 1)) - 1) - guard.lastOffset;
+    if (start < 0 || start > highestStart || divisor <= 0) return false;
+  }
+  return true;
+}
+
+bool RemainderGuardCheck::holds(std::span<const std::optional<uint64_t>> scalarArguments,
+                                const std::array<int64_t, 3>& grid) const {
+  if (!possible()) return false;
   int64_t programs = 1;
   for (int64_t size : grid) {
     if (size < 0 || size > kMaxCheckedPrograms) return false;
     programs *= size;  // at most 2^44 before the check below stops it
     if (programs > kMaxCheckedPrograms) return false;
   }
-  if (guarded.empty()) return false;
-  const std::optional<std::vector<const Operation*>> slice = guardSlice(kernel, guarded);
-  if (!slice) return false;
-  std::unordered_map<const Value*, uint64_t> values;
-  for (size_t i = 0; i < kernel.numArguments(); ++i) {
-    const Value* argument = kernel.argument(i);
-    if (integerWidth(*argument) == 0) continue;
-    if (i >= scalarArguments.size() || !scalarArguments[i]) return false;
-    values[argument] = truncated(*scalarArguments[i], integerWidth(*argument));
+  std::vector<uint64_t> slots(static_cast<size_t>(slots_), 0);
+  for (const Argument& argument : arguments_) {
+    if (argument.index >= scalarArguments.size() || !scalarArguments[argument.index]) return false;
+    slots[static_cast<size_t>(argument.slot)] = scalar::lowBits(*scalarArguments[argument.index], argument.width);
   }
-  std::vector<uint64_t> operands;
   for (int64_t z = 0; z < grid[2]; ++z)
     for (int64_t y = 0; y < grid[1]; ++y)
-      for (int64_t x = 0; x < grid[0]; ++x) {
-        for (const Operation* op : *slice) {
-          operands.clear();
-          for (const Value* operand : op->operands) operands.push_back(values.at(operand));
-          values[op->result()] = evaluate(*op, operands, {x, y, z}, grid);
-        }
-        for (const GuardedRemainder& guard : guarded) {
-          const int width = integerWidth(*guard.start);
-          const int64_t start = signedValue(values.at(guard.start), width);
-          const int64_t divisor = signedValue(values.at(guard.divisor), width);
-          const int64_t highestStart = (width == 64 ? INT64_MAX : (int64_t{1} << (width - 1)) - 1) - guard.lastOffset;
-          if (start < 0 || start > highestStart || divisor <= 0) return false;
-        }
-      }
+      for (int64_t x = 0; x < grid[0]; ++x)
+        if (!programPasses(slots, {x, y, z}, grid)) return false;
   return true;
+}
+
+bool remainderGuardsHold(const Function& kernel, const std::vector<GuardedRemainder>& guarded,
+                         std::span<const std::optional<uint64_t>> scalarArguments, const std::array<int64_t, 3>& grid) {
+  return RemainderGuardCheck(kernel, guarded).holds(scalarArguments, grid);
 }
 
 }  // namespace tilesim::gpu

@@ -37,11 +37,56 @@ std::vector<GuardedRemainder> findGuardedRemainders(const Function& kernel, cons
 // The assumptions the guards of `guarded` make true, for the AxisInfo of the specialised version.
 analysis::AxisAssumptions guardedAssumptions(const std::vector<GuardedRemainder>& guarded);
 
-// Whether every guard of `guarded` holds in every program of `grid`, evaluated on the host. `scalarArguments[i]`
-// is kernel argument i's bits (nullopt for buffers). False when there is nothing to guard, when a guard's scalars
-// depend on anything but program ids, grid sizes, integer arguments, integer constants and scalar IntArith ops,
-// or when the grid has more than kMaxCheckedPrograms programs.
+// The most programs a launch's guards are checked in; a bigger grid runs the unspecialised kernel.
 inline constexpr int64_t kMaxCheckedPrograms = int64_t{1} << 22;
+
+// The host check of a kernel's remainder guards, compiled once into a flat list of steps over numbered slots so
+// that checking a launch touches no map and holds no pointer into the module (the GPU engine keeps one per
+// compiled kernel, next to its verdicts per launch). The slots are the kernel's integer arguments, then one per
+// step: the guards' start and divisor and every scalar they are computed from.
+class RemainderGuardCheck {
+ public:
+  // The check of `guarded`'s guards; `possible()` is false when there is nothing to guard, or when a guard's
+  // scalars depend on anything but program ids, grid sizes, integer arguments, integer constants and scalar IntArith.
+  RemainderGuardCheck(const Function& kernel, const std::vector<GuardedRemainder>& guarded);
+  // The check of `kernel`'s guardable remainders. AxisInfo (which findGuardedRemainders needs) is computed only when
+  // the kernel body holds a tensor arith.remsi at all: the common kernel costs one walk of its top-level ops.
+  RemainderGuardCheck(const Module& module, const Function& kernel);
+
+  bool possible() const { return !guards_.empty(); }
+  // Whether every guard holds in every program of `grid`. `scalarArguments[i]` is kernel argument i's bits
+  // (nullopt for buffers). False when !possible(), when an integer argument has no bits, or when the grid has more
+  // than kMaxCheckedPrograms programs.
+  bool holds(std::span<const std::optional<uint64_t>> scalarArguments, const std::array<int64_t, 3>& grid) const;
+
+ private:
+  struct Step {                // slot[result] = the op on slot[a], slot[b]
+    enum class Kind : uint8_t { Constant, ProgramId, NumPrograms, IntArith } kind = Kind::Constant;
+    IntArithOp arith = IntArithOp::ArithAddI;
+    int width = 0;
+    int axis = 0;
+    uint64_t constant = 0;
+    int a = -1, b = -1, result = -1;
+  };
+  struct Guard {
+    int start = -1, divisor = -1, width = 0;
+    int64_t lastOffset = 0;
+  };
+  struct Argument {
+    size_t index = 0;
+    int slot = -1, width = 0;
+  };
+  void compile(const Function& kernel, const std::vector<GuardedRemainder>& guarded);
+  bool programPasses(std::vector<uint64_t>& slots, const std::array<int64_t, 3>& programId,
+                     const std::array<int64_t, 3>& grid) const;
+
+  std::vector<Argument> arguments_;
+  std::vector<Step> steps_;
+  std::vector<Guard> guards_;  // empty: nothing can be checked
+  int slots_ = 0;
+};
+
+// Whether every guard of `guarded` holds in every program of `grid` (RemainderGuardCheck, built and run once).
 bool remainderGuardsHold(const Function& kernel, const std::vector<GuardedRemainder>& guarded,
                          std::span<const std::optional<uint64_t>> scalarArguments, const std::array<int64_t, 3>& grid);
 

@@ -142,13 +142,35 @@ def parse_timing(line):
     return {key: value for key, value in TIMING_FIELD.findall(line.split(": ", 1)[-1])}
 
 
+def numpy_bits(tensor):
+    """A tensor as the NumPy array tilesim reads: bf16 as its 16-bit patterns (<i2) and fp8 as its bytes (|u1),
+    which NumPy has no types for; tilesim takes the element type from the kernel parameter. A column-major
+    matrix is written as its transpose: the buffer is the memory, in the order it lies there."""
+    tensor = tensor.cpu()
+    if not tensor.is_contiguous() and tensor.dim() == 2 and tensor.T.is_contiguous():
+        tensor = tensor.T
+    if tensor.dtype == torch.bfloat16:
+        tensor = tensor.view(torch.int16)
+    elif tensor.dtype in (torch.float8_e4m3fn, torch.float8_e5m2):
+        tensor = tensor.view(torch.uint8)
+    return tensor.numpy()
+
+
+def from_numpy_bits(array, like):
+    """The inverse of numpy_bits: the array tilesim wrote, as a tensor of `like`'s dtype and shape on its device."""
+    tensor = torch.from_numpy(array)
+    if like.dtype != tensor.dtype:
+        tensor = tensor.view(like.dtype)
+    return tensor.to(like.device).view(like.shape)
+
+
 def run_tilesim(tilesim, ttir, case, buffers, scalars, work, out_dir, extra_env=None, iters=ITERS, warmup=WARMUP,
                 time_it=True):
     """tilesim run --engine gpu on the TTIR; returns the parsed timing line and the process output."""
     args = []
     for name, tensor in buffers.items():
         path = os.path.join(work, name + ".npy")
-        np.save(path, tensor.cpu().numpy())
+        np.save(path, numpy_bits(tensor))
         args += ["--arg", f"{name}={path}"]
     for name, value in scalars.items():
         args += ["--arg", f"{name}={value}"]

@@ -33,6 +33,10 @@ import kernels_matrix as km  # noqa: E402
 PROBLEMS = {
     "matmul_f16_4096": dict(kind="matmul", size=4096, dtype=torch.float16),
     "matmul_f16_8192": dict(kind="matmul", size=8192, dtype=torch.float16),
+    "matmul_bf16_4096": dict(kind="matmul", size=4096, dtype=torch.bfloat16),
+    "matmul_bf16_8192": dict(kind="matmul", size=8192, dtype=torch.bfloat16),
+    # fp8 e4m3 in, fp16 out; b column-major (K contiguous), as Triton's tutorial 03 passes fp8 b and cuBLAS wants it.
+    "matmul_fp8_8192": dict(kind="matmul", size=8192, dtype=torch.float8_e4m3fn, out_dtype=torch.float16),
     "attention_d64": dict(kind="attention", bh=32, seq=4096, head=64, causal=False),
     "attention_d128": dict(kind="attention", bh=32, seq=4096, head=128, causal=False),
     "attention_d128_causal": dict(kind="attention", bh=32, seq=4096, head=128, causal=True),
@@ -41,21 +45,33 @@ PROBLEMS = {
 
 def matmul_setup(problem, config, gen):
     n, dtype = problem["size"], problem["dtype"]
+    out_dtype = problem.get("out_dtype", dtype)
+    fp8 = dtype == torch.float8_e4m3fn
     bm, bn, bk, warps, stages = config
     a = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
     b = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
-    c = torch.empty(n, n, device="cuda", dtype=dtype)
+    if fp8:
+        b = b.T.contiguous().T  # the same values, column-major
+    c = torch.empty(n, n, device="cuda", dtype=out_dtype)
     grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
     launch = lambda out: km.matmul[grid](a, b, out, n, n, n, a.stride(0), a.stride(1), b.stride(0),  # noqa: E731
                                          b.stride(1), out.stride(0), out.stride(1), BLOCK_M=bm, BLOCK_N=bn,
                                          BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
     buffers = {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros_like(c)}
-    scalars = {"M": n, "N": n, "K": n, "stride_am": n, "stride_ak": 1, "stride_bk": n, "stride_bn": 1,
-               "stride_cm": n, "stride_cn": 1}
+    scalars = {"M": n, "N": n, "K": n, "stride_am": a.stride(0), "stride_ak": a.stride(1), "stride_bk": b.stride(0),
+               "stride_bn": b.stride(1), "stride_cm": n, "stride_cn": 1}
     flops = 2.0 * n * n * n
-    return dict(launch=launch, out=c, want=(a.float() @ b.float()).to(dtype), torch=lambda: a @ b,
+    reference = lambda: a @ b  # noqa: E731
+    if fp8:  # cuBLAS's fp8 GEMM (unit scales), when this torch has it
+        one = torch.ones((), device="cuda")
+        reference = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=out_dtype)  # noqa: E731
+        try:
+            reference()
+        except (RuntimeError, TypeError, AttributeError):
+            reference = lambda: a.to(out_dtype) @ b.to(out_dtype)  # noqa: E731
+    return dict(launch=launch, out=c, want=(a.float() @ b.float()).to(out_dtype), torch=reference,
                 tolerance=dict(rtol=2e-2, atol=0.5), buffers=buffers, scalars=scalars, output="c_ptr",
-                grid=grid, flops=flops, bytes=3 * n * n * a.element_size())
+                grid=grid, flops=flops, bytes=2 * n * n * a.element_size() + n * n * c.element_size())
 
 
 def attention_setup(problem, config, gen):
@@ -93,8 +109,7 @@ def run_tilesim_binary(binary, key, row, setup, ttir, case, scalars, work, env, 
           file=log, flush=True)
     row[key + "_exit"] = done.returncode
     if done.returncode == 0 and timing:
-        got = torch.from_numpy(np.load(os.path.join(tilesim_out, setup["output"] + ".npy"))).cuda()
-        got = got.view(setup["want"].shape)
+        got = bench.from_numpy_bits(np.load(os.path.join(tilesim_out, setup["output"] + ".npy")), setup["want"])
         row[key + "_verified"] = bench.matches_torch(got, setup["want"], setup["tolerance"],
                                                      f"{name} {label}: {key}", log)
         row[key + "_max_error_vs_torch"] = bench.max_error(got, setup["want"])

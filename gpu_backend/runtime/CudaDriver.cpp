@@ -212,16 +212,15 @@ std::string CudaDriver::copyToHost(void* destination, DevicePointer source, size
   return check(api_->cuMemcpyDtoH(destination, source, bytes), "cuMemcpyDtoH", kernel);
 }
 
+std::string CudaDriver::allowSharedBytes(void* function, int sharedBytes, const std::string& kernel) {
+  constexpr int kMaxDynamicSharedSizeBytes = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  if (sharedBytes <= 48 * 1024) return "";
+  return check(api_->cuFuncSetAttribute(function, kMaxDynamicSharedSizeBytes, sharedBytes),
+               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", kernel);
+}
+
 std::string CudaDriver::launchAsync(void* function, const std::string& kernel, const int64_t grid[3], int threads,
                                     int sharedBytes, std::vector<void*>& parameters) {
-  // Over 48 KiB of dynamic shared memory needs the kernel's opt-in (layout/TargetLimits.h); the attribute is the
-  // kernel's, so setting it once per launch costs a driver call only for such kernels.
-  constexpr int kMaxDynamicSharedSizeBytes = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-  if (sharedBytes > 48 * 1024) {
-    std::string failed = check(api_->cuFuncSetAttribute(function, kMaxDynamicSharedSizeBytes, sharedBytes),
-                               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", kernel);
-    if (!failed.empty()) return failed;
-  }
   const int status = api_->cuLaunchKernel(function, static_cast<unsigned>(grid[0]), static_cast<unsigned>(grid[1]),
                                           static_cast<unsigned>(grid[2]), static_cast<unsigned>(threads), 1, 1,
                                           static_cast<unsigned>(sharedBytes), nullptr, parameters.data(), nullptr);

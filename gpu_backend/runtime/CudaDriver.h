@@ -38,6 +38,9 @@ class CudaDriver {
   std::string compilePtx(const std::string& ptx, const std::string& kernel, std::string* cubin, int optimizationLevel = -1);
   // Loads a cubin (from compilePtx or the disk cache).
   std::string loadCubin(const std::string& cubin, const std::string& kernel, void** module, void** function);
+  // Lets a loaded kernel launch with `sharedBytes` of dynamic shared memory: over 48 KiB needs its opt-in
+  // (layout/TargetLimits.h), an attribute of the kernel set once after loading it, not on every launch.
+  std::string allowSharedBytes(void* function, int sharedBytes, const std::string& kernel);
   std::string allocate(size_t bytes, DevicePointer* pointer);
   std::string copyToDevice(DevicePointer destination, const void* source, size_t bytes, const std::string& kernel);
   std::string copyToHost(void* destination, DevicePointer source, size_t bytes, const std::string& kernel);

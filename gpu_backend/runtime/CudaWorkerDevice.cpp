@@ -10,6 +10,7 @@
 #include "gpu_backend/runtime/CudaDriver.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/KernelCache.h"
+#include "gpu_backend/runtime/PtxasLevel.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -71,6 +72,11 @@ class CudaWorkerDevice final : public WorkerDevice {
       diskCache_.store(image.key, {image.name, image.threads, image.sharedBytes, cubin});
       reply.source = "compiled";
     }
+    reply.error = driver_->allowSharedBytes(loaded.function, loaded.sharedBytes, loaded.name);
+    if (!reply.error.empty()) {
+      driver_->unloadModule(loaded.module);
+      return reply;
+    }
     reply.found = true;
     reply.loadMs = millisecondsSince(start);
     reply.name = loaded.name;
@@ -80,23 +86,26 @@ class CudaWorkerDevice final : public WorkerDevice {
     return reply;
   }
 
-  // PTX -> a loaded cubin. ptxas at its default level sometimes gives up on a kernel of high register demand and
-  // allocates 32 registers with kilobytes of spills where -O1 needs none (the matrix benchmark's
-  // matmul_64x256x32_w4 with vectorised b: 32 registers and 4544 bytes of spill stores at -O3, 250 registers and
-  // none at -O1; `ptxas -v`, CUDA 12, docs/performance.md). So when the default spills, compile again at -O1 and
-  // keep whichever needs less local memory per thread.
+  // PTX -> a loaded cubin, at the level TILESIM_PTXAS_LEVEL forces, else by this rule. ptxas at its default level
+  // sometimes gives up on a kernel of high register demand and allocates 32 registers with kilobytes of spills
+  // where -O1 needs none (the matrix benchmark's matmul_64x256x32_w4 with vectorised b: 32 registers and 4544
+  // bytes of spill stores at -O3, 250 registers and none at -O1; `ptxas -v`, CUDA 12, docs/performance.md). So
+  // when the default spills, compile again at -O1, and keep -O1 only when it needs at most half the local memory:
+  // a small difference is not worth -O1's weaker schedule (attention D 128, 128x128 w8: 88 bytes at the default,
+  // 80 at -O1, and 10% slower with -O1 on an H100, docs/performance.md).
   std::string compileWithFewestSpills(const std::string& ptx, LoadedModule& loaded, std::string& cubin) {
-    std::string error = driver_->compilePtx(ptx, loaded.name, &cubin);
+    const int forced = ptxasLevelFromEnvironment().value_or(kPtxasLevelAuto);
+    std::string error = driver_->compilePtx(ptx, loaded.name, &cubin, forced);
     if (error.empty()) error = driver_->loadCubin(cubin, loaded.name, &loaded.module, &loaded.function);
     if (!error.empty()) return error;
     const int localBytes = driver_->localBytesPerThread(loaded.function);
-    if (localBytes <= 0) return "";
+    if (forced != kPtxasLevelAuto || localBytes <= 0) return "";
     LoadedModule retry{loaded.name, loaded.threads, loaded.sharedBytes};
     std::string retryCubin;
     const bool retried = driver_->compilePtx(ptx, loaded.name, &retryCubin, kSpillRetryLevel).empty() &&
                          driver_->loadCubin(retryCubin, loaded.name, &retry.module, &retry.function).empty();
     const int retryBytes = retried ? driver_->localBytesPerThread(retry.function) : -1;
-    if (retryBytes < 0 || retryBytes >= localBytes) {  // keep the default's
+    if (retryBytes < 0 || 2 * retryBytes > localBytes) {  // keep the default's
       if (retry.module) driver_->unloadModule(retry.module);
       return "";
     }

@@ -16,11 +16,13 @@
 #include <thread>
 
 #include "conformance/runner/Conformance.h"
+#include "conformance/runner/GoldenCase.h"
 #include "gpu_backend/GpuEngine.h"
 #include "gpu_backend/runtime/GpuWorker.h"
 #include "gpu_backend/runtime/WorkerProtocol.h"
 #include "interpreter/Interpreter.h"
 #include "ir/launch/Redzones.h"
+#include "ir/text/Parser.h"
 
 namespace tilesim::gpu {
 namespace {
@@ -278,6 +280,31 @@ TEST(GpuEngineWorker, AFaultNamesTheKernelAndTheNextCasePasses) {
   // Again, so the second fault and recovery work too.
   EXPECT_EQ(runCase(dir + "a_wild_store", options, *engine).status, CaseOutcome::Status::Error);
   EXPECT_TRUE(runCase(dir + "b_vadd_after_fault", options, *engine).passed());
+}
+
+// A fault is the kernel's failure, not the launch's: the outcome says so (`tilesim run` exits 1 on it, not 2),
+// while an argument that does not bind is the launch's.
+TEST(GpuEngineWorker, AFaultIsMarkedAsTheKernelFailingAndABadArgumentIsNot) {
+  std::string whyNot;
+  std::unique_ptr<Engine> engine = createGpuEngineWithDevice(makeFake, 10, &whyNot);
+  ASSERT_TRUE(engine) << whyNot;
+  CaseLoad load = loadGoldenCase(std::string(TILESIM_SOURCE_DIR) + "/gpu_backend/tests/fault-recovery/a_wild_store");
+  ASSERT_TRUE(load.ok()) << load.error;
+  ParseResult parsed = parseModuleFile(load.goldenCase.kernelPath);
+  ASSERT_TRUE(parsed.module) << load.goldenCase.kernelPath;
+  CaseLaunch built = caseLaunch(load.goldenCase, *parsed.module);
+  ASSERT_TRUE(built.error.empty()) << built.error;
+  LaunchOptions options;
+  options.profile = FloatProfile::Triton;
+  Launch faulting = built.launch;
+  LaunchOutcome fault = engine->run(faulting, options);
+  ASSERT_FALSE(fault.started());
+  EXPECT_TRUE(fault.kernelFailed) << fault.diagnostics[0].message;
+  Launch unbound = built.launch;
+  unbound.arguments.pop_back();
+  LaunchOutcome refused = engine->run(unbound, options);
+  ASSERT_FALSE(refused.started());
+  EXPECT_FALSE(refused.kernelFailed) << refused.diagnostics[0].message;
 }
 
 // A store one element past a buffer (gpu_backend/tests/redzone/store_past_end) is a finding in that buffer's

@@ -120,6 +120,32 @@ TEST(RemainderVersioning, GridsPastTheCheckLimitAreNotSpecialised) {
   EXPECT_FALSE(holds(*module, {64}, {kMaxCheckedPrograms + 1, 1, 1}));
 }
 
+// The check the GPU engine keeps per kernel: built from the module (AxisInfo only when a tensor remsi is there),
+// reused across launches with other arguments and grids without carrying anything from one to the next, and
+// fast enough for the largest grid it accepts (4M programs).
+TEST(RemainderVersioning, OneCheckPerKernelServesEveryLaunch) {
+  auto module = parseMatmul();
+  ASSERT_TRUE(module);
+  const RemainderGuardCheck check(*module, *module->kernel());
+  ASSERT_TRUE(check.possible());
+  std::vector<std::optional<uint64_t>> scalars = {std::nullopt, std::nullopt, std::nullopt, 512, 512, 512, 512, 512, 512};
+  EXPECT_TRUE(check.holds(scalars, {64, 1, 1}));
+  scalars[4] = static_cast<uint64_t>(static_cast<uint32_t>(-512));
+  EXPECT_FALSE(check.holds(scalars, {64, 1, 1}));
+  scalars[4] = 512;
+  EXPECT_TRUE(check.holds(scalars, {64, 1, 1}));
+
+  auto vadd = parseModuleFile(std::string(TILESIM_SOURCE_DIR) + "/conformance/golden/vadd_f32/kernel.ttir");
+  ASSERT_TRUE(vadd.module);
+  EXPECT_FALSE(RemainderGuardCheck(*vadd.module, *vadd.module->kernel()).possible());
+
+  auto wrapped = parse(offsetKernel("0", 16));
+  ASSERT_TRUE(wrapped);
+  const RemainderGuardCheck largest(*wrapped, *wrapped->kernel());
+  EXPECT_TRUE(largest.holds({{64}}, {kMaxCheckedPrograms / 4, 2, 2}));
+  EXPECT_FALSE(largest.holds({{64}}, {kMaxCheckedPrograms / 4, 2, 3}));  // one program too many
+}
+
 int vectorLoads(const std::string& ptx) {
   static const std::regex load(R"(ld\.global(\.nc)?\.v[24]\.)");
   return static_cast<int>(std::distance(std::sregex_iterator(ptx.begin(), ptx.end(), load), std::sregex_iterator()));

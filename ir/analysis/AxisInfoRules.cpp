@@ -25,17 +25,9 @@ std::vector<int64_t> shapeOf(Type type) {
 int widthOf(Type type) { return type.element().isPointer() ? 64 : type.element().bitWidth(); }
 
 // `bits` as the value AxisInfo stores: sign-extended from `width` (i1 zero-extended, 0 or 1).
-int64_t wrapToWidth(uint64_t bits, int width) {
-  if (width >= 64) return static_cast<int64_t>(bits);
-  if (width == 1) return static_cast<int64_t>(bits & 1);
-  uint64_t sign = uint64_t{1} << (width - 1);
-  bits &= (uint64_t{1} << width) - 1;
-  return static_cast<int64_t>((bits ^ sign) - sign);
-}
+int64_t wrapToWidth(uint64_t bits, int width) { return width == 1 ? static_cast<int64_t>(bits & 1) : scalar::signExtended(bits, width); }
 
-uint64_t unsignedOf(int64_t value, int width) {
-  return width >= 64 ? static_cast<uint64_t>(value) : static_cast<uint64_t>(value) & ((uint64_t{1} << width) - 1);
-}
+uint64_t unsignedOf(int64_t value, int width) { return scalar::lowBits(static_cast<uint64_t>(value), width); }
 
 int64_t saturatingProduct(int64_t a, int64_t b) {
   int64_t product;

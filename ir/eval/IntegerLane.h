@@ -13,6 +13,16 @@
 
 namespace tilesim::scalar {
 
+// The low `width` bits of `bits` (width 1 to 64).
+inline uint64_t lowBits(uint64_t bits, int width) { return width >= 64 ? bits : bits & ((uint64_t{1} << width) - 1); }
+
+// The low `width` bits of `bits` read as a two's-complement integer (width 1 to 64: an i1 of 1 is -1).
+inline int64_t signExtended(uint64_t bits, int width) {
+  if (width >= 64) return static_cast<int64_t>(bits);
+  const uint64_t sign = uint64_t{1} << (width - 1);
+  return static_cast<int64_t>((lowBits(bits, width) ^ sign) - sign);
+}
+
 // `kind` on lane values of the unsigned type U (math.absi reads only `a`).
 template <typename U>
 U integerLane(IntArithOp kind, U a, U b) {

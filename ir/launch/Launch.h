@@ -132,10 +132,14 @@ struct Launch {
   int numWarps = 4;  // Triton's num_warps: the GPU engine's block size is 32 * numWarps threads
 };
 
-// What an engine returns: diagnostics (bad arguments, unsupported IR) instead of a result when it cannot start.
+// What an engine returns: diagnostics instead of a result when the launch gives none. Most say why it could not
+// start (bad arguments, unsupported IR, a kernel that does not compile); `kernelFailed` marks those that say the
+// kernel started and then failed on the device (a fault, a trap, a dead or stopped worker): the program's
+// failure, which `tilesim run` reports as a failed run rather than as bad input.
 struct LaunchOutcome {
   Diagnostics diagnostics;
   LaunchResult result;
+  bool kernelFailed = false;
   bool started() const { return diagnostics.empty(); }
 };
 

@@ -52,7 +52,8 @@ CLI::Validator finiteRange(double lo, double hi);
 // Triton's num_warps: a power of two from 1 to 32.
 CLI::Validator powerOfTwoWarps();
 
-// The environment variables tilesim reads (TILESIM_GPU_TIMEOUT, TILESIM_LIBDEVICE, TILESIM_CACHE_DIR): each,
+// The environment variables tilesim reads (TILESIM_GPU_TIMEOUT, TILESIM_PTXAS_LEVEL, TILESIM_LIBDEVICE,
+// TILESIM_CACHE_DIR): each,
 // when set, must hold what it names; otherwise one error naming the variable. Returns kExitOk or kExitBadInput.
 int checkEnvironment();
 

@@ -248,7 +248,7 @@ int runRun(const RunFlags& flags) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outcome.started()) {
     printDiagnostics(outcome.diagnostics);
-    return kExitBadInput;
+    return outcome.kernelFailed ? kExitFailed : kExitBadInput;
   }
   const LaunchResult& result = outcome.result;
   for (const std::string& unused : result.unusedArguments)

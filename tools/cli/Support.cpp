@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "conformance/runner/Conformance.h"
+#include "gpu_backend/runtime/PtxasLevel.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
 #include "tools/cli/Cli.h"
@@ -79,6 +80,8 @@ int checkEnvironment() {
     if (!seconds || *seconds < 0 || *seconds > 1e6)
       return bad("TILESIM_GPU_TIMEOUT", value, "expected seconds from 0 to 1e6 (0 = no limit)");
   }
+  if (const char* value = std::getenv("TILESIM_PTXAS_LEVEL"); value && *value && !gpu::ptxasLevelFromEnvironment())
+    return bad("TILESIM_PTXAS_LEVEL", value, "expected auto or a ptxas optimisation level from 0 to 4");
   std::error_code error;
   if (const char* value = std::getenv("TILESIM_LIBDEVICE"); value && *value) {
     if (!std::filesystem::is_regular_file(value, error)) return bad("TILESIM_LIBDEVICE", value, "not a regular file (it names libdevice.10.bc)");

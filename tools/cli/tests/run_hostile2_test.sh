@@ -145,6 +145,9 @@ if "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir > /d
   fi
 fi
 check env_gpu_timeout 2 "TILESIM_GPU_TIMEOUT" -- env TILESIM_GPU_TIMEOUT=soon "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
+check env_ptxas_level 2 "TILESIM_PTXAS_LEVEL" -- env TILESIM_PTXAS_LEVEL=5 "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
+check env_ptxas_level_word 2 "TILESIM_PTXAS_LEVEL" -- env TILESIM_PTXAS_LEVEL=fast "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
+check env_ptxas_level_auto 0 "" -- env TILESIM_PTXAS_LEVEL=auto "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check env_libdevice_missing 2 "TILESIM_LIBDEVICE" -- env TILESIM_LIBDEVICE=/nonexistent.bc "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check gpu_timeout_nan 2 "--gpu-timeout" -- "$tilesim" run "$source_dir"/conformance/golden/vadd_f32 --gpu-timeout nan
 
