@@ -47,7 +47,7 @@ int integerWidth(const Value& value) {
   return width == 8 || width == 16 || width == 32 || width == 64 ? width : 0;
 }
 
-// Whether the host evaluates `op` in remainderGuardsHold: a scalar integer result from constants, program ids,
+// Whether RemainderGuardCheck evaluates `op` on the host: a scalar integer result from constants, program ids,
 // grid sizes or IntArith.
 bool hostEvaluable(const Operation& op) {
   if (op.numResults() != 1 || integerWidth(*op.result()) == 0) return false;

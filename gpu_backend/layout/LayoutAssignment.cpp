@@ -106,7 +106,41 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
   walk(*kernel.op(), [&](const Operation& op) {
     if (diagnostics.empty()) assignment.assignOp(op, diagnostics);
   });
+  // Loop-carried values that the body computes from tensor cores (attention's running max and sum, a slice of the
+  // mma layout) were given their init's layout, so every iteration converted them at the yield and at their use,
+  // through shared memory. When there are such values, assign once more with each of them in the layout its body
+  // yields it in: the conversion moves to the loop's entry (Triton's RemoveLayoutConversions does the same).
+  if (diagnostics.empty() && assignment.carryYieldedLayouts(kernel)) {
+    assignment.layouts_.clear();
+    assignment.fromTensorCores_.clear();
+    assignment.tensorCoreLayouts_.clear();
+    for (size_t i = 0; i < kernel.numArguments(); ++i)
+      if (kernel.argument(i)->type.isTensor())
+        assignment.remember(kernel.argument(i), assignment.defaultLayout(kernel.argument(i)->type.shape()));
+    walk(*kernel.op(), [&](const Operation& op) {
+      if (diagnostics.empty()) assignment.assignOp(op, diagnostics);
+    });
+  }
   return assignment;
+}
+
+bool LayoutAssignment::carryYieldedLayouts(const Function& kernel) {
+  if (!tensorCores_) return false;
+  bool found = false;
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (op.kind != OpKind::SCFFor) return;
+    const Block& body = op.region(0).front();
+    const Operation* yield = body.terminator();
+    for (size_t i = 0; yield && i < op.numResults() && i < yield->numOperands() && i + 1 < body.arguments.size(); ++i) {
+      const Value* yielded = yield->operand(i);
+      const LinearLayout* yieldedLayout = layoutOf(yielded);
+      const LinearLayout* carriedLayout = layoutOf(body.argument(i + 1));
+      if (!yieldedLayout || !carriedLayout || *yieldedLayout == *carriedLayout || !fromTensorCores_.count(yielded)) continue;
+      loopCarried_.insert_or_assign(body.argument(i + 1), *yieldedLayout);
+      found = true;
+    }
+  });
+  return found;
 }
 
 // Ops whose result can take any layout at no cost: they compute each register from scalars and the element index.
@@ -334,6 +368,13 @@ void LayoutAssignment::assignForLoop(const Operation& op) {
         // result is not, so the epilogue keeps its blocked layouts.
         if (i + 1 < body.arguments.size()) fromTensorCores_.insert(body.argument(i + 1));
       }
+    // Any other value the body computes from tensor cores: the layout the first assignment gave its yield
+    // (carryYieldedLayouts); inside the body it is a tensor-core value too.
+    if (auto carried = i + 1 < body.arguments.size() ? loopCarried_.find(body.argument(i + 1)) : loopCarried_.end();
+        carried != loopCarried_.end()) {
+      chosen = carried->second;
+      fromTensorCores_.insert(body.argument(i + 1));
+    }
     remember(op.result(i), chosen);
     if (i + 1 < body.arguments.size()) remember(body.argument(i + 1), chosen);
   }

@@ -6,7 +6,9 @@
 //  - tt.reduce: the slice layout of its first operand's layout (DistributedLayouts.h);
 //  - tt.reshape: the operand's layout with the output dimensions relabelled (row-major order is kept, so the
 //    flat index bits are the same); tt.trans: the operand's layout composed with the dimension permutation;
-//  - scf.for results and iter_args: the layout of the init value;
+//  - scf.for results and iter_args: the layout of the init value; under the tensor-core rules below, a value the
+//    body computes from tensor cores takes the layout the body yields it in (a second assignment, after the
+//    first has shown that layout), so it is converted once at the loop's entry instead of at every iteration;
 //  - a value computed only from make_range / splat / constants through elementwise ops and expand_dims that feeds
 //    a tt.broadcast (the `offs_m[:, None]` pattern): the broadcast result's layout sliced along the broadcast
 //    dimensions (Triton's SliceEncoding), found by a backward pass from each broadcast. Then the broadcast is a
@@ -74,6 +76,9 @@ class LayoutAssignment {
   // scf.for: each tensor result and its body argument share its init's layout (a tensor-core accumulator's mma one).
   void assignForLoop(const Operation& op);
   void preferSlicesForBroadcasts(const Function& kernel);
+  // After a first assignment: records in loopCarried_ each scf.for body argument whose yielded value is a
+  // tensor-core value in another layout than the argument's; true when there is one (assign runs again).
+  bool carryYieldedLayouts(const Function& kernel);
   const LinearLayout& remember(const Value* value, LinearLayout layout);
 
   int numWarps_ = 4;
@@ -84,6 +89,7 @@ class LayoutAssignment {
   mutable std::map<std::vector<int64_t>, BlockedParams> defaultParams_;
   std::unordered_map<const Value*, LinearLayout> layouts_;
   std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
+  std::unordered_map<const Value*, LinearLayout> loopCarried_;  // from carryYieldedLayouts
   // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of the
   // dots, per result shape.
   std::unordered_set<const Value*> fromTensorCores_;

@@ -1,7 +1,8 @@
 // scf.for, scf.while and scf.if with results (docs/semantics.md §Control flow). Scalars are uniform across a program (they
 // come from arguments, program ids, scalar loads and reductions), so every thread of a program takes the same
-// branch and barriers inside a region are safe. Loop-carried tensors keep the layout of their init value; each
-// register is one phi.
+// branch and barriers inside a region are safe. Loop-carried tensors keep the layout LayoutAssignment gives their
+// iter_arg; each register is one phi. A loop-invariant operand of a tensor-core dot in the body is converted into
+// its mma operand layout once, before the loop (hoistInvariantDotOperands).
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/Mutation.h"
@@ -58,6 +59,29 @@ std::vector<std::vector<llvm::PHINode*>> carriedPhis(Builder& b, const std::vect
   return phis;
 }
 
+// A tensor-core dot of the loop body whose a or b is defined before the loop (attention's q) would convert it into
+// the mma operand layout, through shared memory, in every iteration: convert it once here, before the loop, as
+// Triton hoists the convert_layout of a loop-invariant dot operand. Returns how many were added to
+// lowering.hoisted (the caller drops them after the loop: they dominate only the loop).
+size_t hoistInvariantDotOperands(KernelLowering& lowering, const Block& body) {
+  const size_t before = lowering.hoisted.size();
+  for (const auto& op : body.operations) {
+    if (op->kind != OpKind::TTDot) continue;
+    const std::optional<std::array<LinearLayout, 2>> layouts = tensorCoreOperandLayouts(lowering, *op);
+    for (size_t i = 0; layouts && i < 2; ++i) {
+      const Value* operand = op->operand(i);
+      // The body's own ops see values of the body or from outside the loop only (nested regions' values do not
+      // escape), so a value not defined in the body is defined before the loop.
+      const bool invariant = operand->definingOp ? operand->definingOp->parentBlock != &body : operand->ownerBlock != &body;
+      const LinearLayout* own = lowering.layoutOf(operand);
+      if (!invariant || !own || *own == (*layouts)[i]) continue;
+      std::vector<llvm::Value*> regs = lowering.in(operand, &(*layouts)[i]);
+      lowering.hoisted.push_back({operand, (*layouts)[i], std::move(regs)});
+    }
+  }
+  return lowering.hoisted.size() - before;
+}
+
 void lowerFor(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   llvm::Value* lower = lowering.in(op.operand(0), nullptr)[0];
@@ -68,6 +92,7 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   for (size_t i = 1; i < body.arguments.size(); ++i) carried.push_back(body.argument(i));
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(3 + i), lowering.layoutOf(carried[i])));
+  const size_t hoisted = hoistInvariantDotOperands(lowering, body);
 
   const LoopBlocks blocks = openLoop(lowering, "for.header", "for.body", "for.exit");
   llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *loop = blocks.body, *exit = blocks.exit;
@@ -95,6 +120,7 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
 
   b.SetInsertPoint(exit);
   for (size_t i = 0; i < op.numResults(); ++i) lowering.set(op.result(i), fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  lowering.hoisted.erase(lowering.hoisted.end() - static_cast<ptrdiff_t>(hoisted), lowering.hoisted.end());
 }
 
 void lowerIf(KernelLowering& lowering, const Operation& op) {

@@ -137,8 +137,7 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   const int64_t depth = op.operand(0)->type.shape()[resultShape.size() - 1];
   const int warps = lowering.options.numWarps;
   lowering.minimumPtxVersion = std::max(lowering.minimumPtxVersion, plan.ptxVersion);
-  const LinearLayout aLayout = mmaLayout(MmaOperand::A, resultShape, depth, plan.wordBits, warps);
-  const LinearLayout bLayout = mmaLayout(MmaOperand::B, resultShape, depth, plan.wordBits, warps);
+  const auto [aLayout, bLayout] = *tensorCoreOperandLayouts(lowering, op);
   const LinearLayout accLayout = mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, warps);
   const bool halfResult = op.result()->type.element().scalarKind() == ScalarKind::F16;
   std::vector<llvm::Value*> aRegs = lowering.in(op.operand(0), &aLayout);
@@ -278,6 +277,16 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
 }
 
 }  // namespace
+
+std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot) {
+  const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);
+  if (!plan) return std::nullopt;
+  std::span<const int64_t> resultShape = dot.result()->type.shape();
+  const int64_t depth = dot.operand(0)->type.shape()[resultShape.size() - 1];
+  const int warps = lowering.options.numWarps;
+  return std::array<LinearLayout, 2>{mmaLayout(MmaOperand::A, resultShape, depth, plan->wordBits, warps),
+                                     mmaLayout(MmaOperand::B, resultShape, depth, plan->wordBits, warps)};
+}
 
 void lowerDotOp(KernelLowering& lowering, const Operation& op) {
   switch (familyOp<DotOp>(op.kind)) {

@@ -69,6 +69,8 @@ std::vector<llvm::Value*> KernelLowering::in(const Value* value, const LinearLay
   }
   if (!lowered.layout) return std::vector<llvm::Value*>(static_cast<size_t>(numRegisters(*layout)), lowered.regs[0]);
   if (*lowered.layout == *layout) return lowered.regs;
+  for (const Hoisted& done : hoisted)
+    if (done.value == value && done.layout == *layout) return done.regs;
   int budget = kRematerializeBudget;
   if (std::optional<std::vector<llvm::Value*>> again = rematerialize(value, *layout, budget)) return *again;
   return convertLayout(*this, get(value), *layout, value->type.element(), value->definingOp);

@@ -11,6 +11,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -115,6 +116,14 @@ class KernelLowering {
   // The PTX ISA version the emitted instructions need, as 10 * major + minor (0: LLVM's default, 8.0 for sm_90a);
   // the pipeline emits `.version` accordingly (fp8 mma.sync needs 8.4).
   int minimumPtxVersion = 0;
+  // Loop-invariant values already converted into the layout a loop's dot reads them in, before the loop
+  // (ControlFlow.cpp, hoistInvariantDotOperands): `in` takes them from here while the loop is lowered.
+  struct Hoisted {
+    const Value* value;
+    LinearLayout layout;
+    std::vector<llvm::Value*> regs;
+  };
+  std::vector<Hoisted> hoisted;
 
  private:
   const Function& kernel_;
@@ -151,6 +160,8 @@ void lowerPointerOp(KernelLowering& lowering, const Operation& op);      // Memo
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op);       // MemoryOps.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);       // Atomics.cpp
 void lowerDotOp(KernelLowering& lowering, const Operation& op);          // Dot.cpp
+// The layouts a tensor-core tt.dot reads its a and b operands in; nothing when it takes the FMA path (Dot.cpp).
+std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot);
 void lowerReduceScanOp(KernelLowering& lowering, const Operation& op);   // ReduceScan.cpp
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);  // ControlFlow.cpp
 
