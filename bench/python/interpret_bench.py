@@ -55,6 +55,9 @@ if options.triton and tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2
 else:
     NUMPY_SHIM = ""
 
+# tests/kernels.py loads the quickstart's kernels, and the quickstart imports tilesim: the package is on the path
+# in every mode (under --triton it is imported, not used).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python", "tests"))
 import kernels  # noqa: E402
 
@@ -82,7 +85,6 @@ elif options.triton:
     def launcher(fn):
         return fn
 else:
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "python"))
     import tilesim
 
     if not options.torch:
@@ -126,7 +128,7 @@ def layernorm():
     w, b = rng.standard_normal(n, dtype=np.float32), rng.standard_normal(n, dtype=np.float32)
     y, mean, rstd = (to_device(np.zeros(s, np.float32)) for s in [(m, n), m, m])
     dx, dw, db = to_device(x), to_device(w), to_device(b)
-    run = launcher(lambda: kernels.layer_norm_fwd[(m,)](dx, y, dw, db, mean, rstd, n, n, 1e-5, BLOCK_SIZE=1024))
+    run = launcher(lambda: kernels.layernorm[(m,)](dx, y, dw, db, mean, rstd, n, n, 1e-5, BLOCK=1024))
     x64 = x.astype(np.float64)
     ref = (x64 - x64.mean(1, keepdims=True)) / np.sqrt(x64.var(1, keepdims=True) + 1e-5) * w + b
     return run, lambda: np.abs(to_host(y) - ref).max(), 1e-4

@@ -65,14 +65,10 @@ std::map<const Operation*, ReduceAxisLayout> reduceLayouts(const CaseOptions& op
 }
 
 LaunchOptions launchOptions(const CaseOptions& options, int threads, ProgramOrder order) {
-  LaunchOptions launchOptions;
-  launchOptions.profile = options.profile;
+  LaunchOptions launchOptions = LaunchOptions::comparedRun(options.profile, order, threads);
   launchOptions.checks = options.checks;
   launchOptions.checkUB = options.checkUB;
-  launchOptions.threads = threads;
   launchOptions.maxSteps = options.maxSteps;
-  launchOptions.order = order;
-  launchOptions.echoPrints = false;
   return launchOptions;
 }
 

@@ -164,12 +164,8 @@ std::string checkProgram(const KernelPlan& plan, Engine& interpreter, CheckedPro
     launch.arguments = built.arguments;
     launch.grid = built.grid;
     launch.numWarps = plan.numWarps;
-    LaunchOptions options;
-    options.threads = config.threads;
-    options.order = config.order;
+    LaunchOptions options = LaunchOptions::comparedRun(config.profile, config.order, config.threads);
     options.shuffleSeed = config.seed;
-    options.echoPrints = false;
-    options.profile = config.profile;
     options.checkUB = true;
     timer.lap(&StageSeconds::compare);
     LaunchOutcome outcome = interpreter.run(launch, options);

@@ -1,4 +1,5 @@
-// Argument constructors and buffer placement (aliases resolved to their storage), shared by every engine.
+// Argument constructors, the options of a compared run, and buffer placement (aliases resolved to their storage),
+// shared by every engine.
 #include "ir/launch/Launch.h"
 #include "ir/launch/ParameterName.h"
 
@@ -6,6 +7,15 @@
 #include <set>
 
 namespace tilesim {
+
+LaunchOptions LaunchOptions::comparedRun(FloatProfile profile, ProgramOrder order, int threads) {
+  LaunchOptions options;
+  options.profile = profile;
+  options.order = order;
+  options.threads = threads;
+  options.echoPrints = false;
+  return options;
+}
 
 LaunchArgument LaunchArgument::buffer(std::string name, ScalarKind kind, std::vector<uint8_t> bytes) {
   LaunchArgument a;

@@ -122,6 +122,11 @@ struct LaunchOptions {
   // Triton's combine order for these tt.reduce ops (the runner fills it when a case has kernel.ttgir); every
   // other reduce keeps the contract order, a tree over the index bits, lowest first.
   std::map<const Operation*, ReduceAxisLayout> reduceLayouts;
+
+  // The options of a run whose results a harness compares with other runs (the conformance runner, the fuzzer's
+  // program check): one profile, program order and host thread count, and tt.print lines kept in the result
+  // rather than echoed, so that several runs do not interleave their prints on stdout.
+  static LaunchOptions comparedRun(FloatProfile profile, ProgramOrder order, int threads);
 };
 
 struct Launch {

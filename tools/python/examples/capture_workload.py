@@ -34,7 +34,7 @@ def launch_users_kernels(dev="cuda"):
     xs = torch.randn(m, ncols, device=dev)
     w, b = torch.randn(ncols, device=dev), torch.randn(ncols, device=dev)
     ys, mean, rstd = torch.empty_like(xs), torch.empty(m, device=dev), torch.empty(m, device=dev)
-    kernels.layer_norm_fwd[(m,)](xs, ys, w, b, mean, rstd, xs.stride(0), ncols, 1e-5, BLOCK_SIZE=128)
+    kernels.layernorm[(m,)](xs, ys, w, b, mean, rstd, xs.stride(0), ncols, 1e-5, BLOCK=128)
 
     M, N, K = 70, 45, 100
     a, bm = torch.randn(M, K, device=dev), torch.randn(K, N, device=dev)

@@ -53,28 +53,35 @@ def add_kernel_with_bug(x_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
     tl.store(out_ptr + offsets, x, mask=offsets < n_elements)
 
 
-rng = np.random.default_rng(0)
-with tilesim.interpret():
-    n = 98432
-    x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
-    out = np.empty_like(x)
-    add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, out, n, BLOCK_SIZE=1024)
-    print("vector add:", "correct" if np.array_equal(out, x + y) else "WRONG")
+# The Python package's tests run add_kernel and add_kernel_with_bug from here (tools/python/tests/kernels.py loads
+# them), so what this file shows is what they check.
+def main():
+    rng = np.random.default_rng(0)
+    with tilesim.interpret():
+        n = 98432
+        x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        out = np.empty_like(x)
+        add_kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, out, n, BLOCK_SIZE=1024)
+        print("vector add:", "correct" if np.array_equal(out, x + y) else "WRONG")
 
-    s = rng.standard_normal((1823, 781), dtype=np.float32)
-    p = np.empty_like(s)
-    softmax_kernel[(s.shape[0],)](p, s, s.shape[1], p.shape[1], s.shape[1], BLOCK_SIZE=1024)
-    e = np.exp(s - s.max(axis=1, keepdims=True))
-    print("softmax:   ", "correct" if np.allclose(p, e / e.sum(axis=1, keepdims=True), rtol=1e-5) else "WRONG")
+        s = rng.standard_normal((1823, 781), dtype=np.float32)
+        p = np.empty_like(s)
+        softmax_kernel[(s.shape[0],)](p, s, s.shape[1], p.shape[1], s.shape[1], BLOCK_SIZE=1024)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        print("softmax:   ", "correct" if np.allclose(p, e / e.sum(axis=1, keepdims=True), rtol=1e-5) else "WRONG")
 
-    M, N, K = 300, 200, 150
-    a, b = rng.standard_normal((M, K), dtype=np.float32), rng.standard_normal((K, N), dtype=np.float32)
-    c = np.empty((M, N), np.float32)
-    matmul_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
-    print("matmul:    ", "correct" if np.allclose(c, a @ b, rtol=1e-4, atol=1e-4) else "WRONG")
+        M, N, K = 300, 200, 150
+        a, b = rng.standard_normal((M, K), dtype=np.float32), rng.standard_normal((K, N), dtype=np.float32)
+        c = np.empty((M, N), np.float32)
+        matmul_kernel[(triton.cdiv(M, 32), triton.cdiv(N, 32))](a, b, c, M, N, K, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32)
+        print("matmul:    ", "correct" if np.allclose(c, a @ b, rtol=1e-4, atol=1e-4) else "WRONG")
 
-    try:
-        add_kernel_with_bug[(triton.cdiv(1000, 256),)](x[:1000], out, 1000, BLOCK_SIZE=256)
-    except tilesim.KernelError as error:
-        print(f"out-of-bounds bug found at {error.filename.split('/')[-1]}:{error.lineno} "
-              f"(program {error.program}, lane {error.lane}, buffer {error.buffer})")
+        try:
+            add_kernel_with_bug[(triton.cdiv(1000, 256),)](x[:1000], out, 1000, BLOCK_SIZE=256)
+        except tilesim.KernelError as error:
+            print(f"out-of-bounds bug found at {error.filename.split('/')[-1]}:{error.lineno} "
+                  f"(program {error.program}, lane {error.lane}, buffer {error.buffer})")
+
+
+if __name__ == "__main__":
+    main()

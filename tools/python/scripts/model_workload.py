@@ -138,7 +138,7 @@ def users_kernels():
     t = SimpleNamespace(**capture_workload.launch_users_kernels(dev))
     agree("add_kernel", t.out, t.x + t.y)
     agree("softmax_kernel", t.soft, torch.softmax(t.view, -1))
-    agree("layer_norm_fwd", t.ys, F.layer_norm(t.xs, (t.ncols,), t.w, t.b, 1e-5), rtol=1e-4, atol=1e-4)
+    agree("layernorm", t.ys, F.layer_norm(t.xs, (t.ncols,), t.w, t.b, 1e-5), rtol=1e-4, atol=1e-4)
     agree("matmul_kernel", t.c.float(), t.a @ t.bm, rtol=2e-2, atol=2e-2)
     agree("attention_fwd", t.o, torch.softmax(t.q @ t.k.T / math.sqrt(t.d), -1) @ t.v, rtol=1e-4, atol=1e-4)
     torch.cuda.synchronize()

@@ -1,27 +1,18 @@
-"""Kernels written here in the styles Triton users write (the tutorials' shapes and idioms), for the tests.
-Line numbers matter: test_kernels.py checks that KernelError names the line of the bug in `add_kernel_oob`."""
+"""Kernels in the styles Triton users write (the tutorials' shapes and idioms), for the tests: most written here, the
+vector add and the out-of-bounds bug taken from the quickstart and the layer norm forward from the GPU benchmark, each kept in one place."""
+import os
+import runpy
+
 import triton
 import triton.language as tl
 
-
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(out_ptr + offsets, x + y, mask=mask)
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-@triton.jit
-def add_kernel_oob(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets)  # BUG: no mask, reads past the end in the last block
-    tl.store(out_ptr + offsets, x + y, mask=mask)
+# The tutorial's vector add and the kernel with an out-of-bounds bug (no mask on a load) are the quickstart's
+# (tools/python/examples/quickstart.py), loaded from there: the tests check what the quickstart shows.
+_quickstart = runpy.run_path(os.path.join(_HERE, "..", "examples", "quickstart.py"))
+add_kernel, add_kernel_with_bug = _quickstart["add_kernel"], _quickstart["add_kernel_with_bug"]
 
 
 @triton.jit
@@ -44,37 +35,9 @@ def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n
         tl.store(output_ptrs, softmax_output, mask=mask)
 
 
-@triton.jit
-def layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
-    row = tl.program_id(0)
-    Y += row * stride
-    X += row * stride
-    mean = 0
-    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        _mean += a
-    mean = tl.sum(_mean, axis=0) / N
-    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
-        x = tl.where(cols < N, x - mean, 0.)
-        _var += x * x
-    var = tl.sum(_var, axis=0) / N
-    rstd = 1 / tl.sqrt(var + eps)
-    tl.store(Mean + row, mean)
-    tl.store(Rstd + row, rstd)
-    for off in range(0, N, BLOCK_SIZE):
-        cols = off + tl.arange(0, BLOCK_SIZE)
-        mask = cols < N
-        w = tl.load(W + cols, mask=mask)
-        b = tl.load(B + cols, mask=mask)
-        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
-        x_hat = (x - mean) * rstd
-        y = x_hat * w + b
-        tl.store(Y + cols, y, mask=mask)
+# Triton's tutorial 05 layer norm forward (one program per row, statistics in fp32) is the GPU benchmark's kernel,
+# loaded from bench/gpu/kernels.py rather than written here again.
+layernorm = runpy.run_path(os.path.join(_HERE, "..", "..", "..", "bench", "gpu", "kernels.py"))["layernorm"]
 
 
 @triton.jit

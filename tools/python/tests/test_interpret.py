@@ -125,7 +125,7 @@ def test_read_outside_a_view_is_out_of_bounds():
     out = np.zeros(64, np.float32)
     with tilesim.interpret(threads=THREADS):
         with pytest.raises(tilesim.KernelError) as caught:
-            kernels.add_kernel_oob[(1,)](x[:10], x[:10], out, 10, BLOCK_SIZE=64)
+            kernels.add_kernel_with_bug[(1,)](x[:10], out, 10, BLOCK_SIZE=64)
     assert caught.value.kind == "out-of-bounds"
 
 
@@ -155,10 +155,10 @@ def test_options_profile_and_engine():
 
 def test_checks_off_and_raise_off():
     n = 100
-    x, y, out = np.ones(n, np.float32), np.ones(n, np.float32), np.zeros(n, np.float32)
+    x, out = np.ones(n, np.float32), np.zeros(n, np.float32)
     with tilesim.interpret(checks=False, threads=THREADS):
-        kernels.add_kernel_oob[(1,)](x, y, out, n, BLOCK_SIZE=128)
-    np.testing.assert_array_equal(out, 2)
+        kernels.add_kernel_with_bug[(1,)](x, out, n, BLOCK_SIZE=128)
+    np.testing.assert_array_equal(out, 1)
 
 
 def test_outside_interpret_triton_is_untouched():

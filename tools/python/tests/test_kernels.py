@@ -45,7 +45,7 @@ def test_layer_norm_forward():
     mean = np.full(m, np.nan, np.float32)
     rstd = np.full(m, np.nan, np.float32)
     with tilesim.interpret(threads=THREADS):
-        kernels.layer_norm_fwd[(m,)](x, y, w, b, mean, rstd, x.strides[0] // 4, n, 1e-5, BLOCK_SIZE=128)
+        kernels.layernorm[(m,)](x, y, w, b, mean, rstd, x.strides[0] // 4, n, 1e-5, BLOCK=128)
     x64 = x.astype(np.float64)
     mu = x64.mean(axis=1)
     sd = 1 / np.sqrt(x64.var(axis=1) + 1e-5)
@@ -110,24 +110,24 @@ def _line_of(function, text):
 
 def test_out_of_bounds_bug_names_its_python_line():
     n = 1000
-    x, y = np.ones(n, np.float32), np.ones(n, np.float32)
+    x = np.ones(n, np.float32)
     out = np.zeros(n, np.float32)
     with tilesim.interpret(threads=THREADS):
         with pytest.raises(tilesim.KernelError) as caught:
-            kernels.add_kernel_oob[(triton.cdiv(n, 256),)](x, y, out, n, BLOCK_SIZE=256)
+            kernels.add_kernel_with_bug[(triton.cdiv(n, 256),)](x, out, n, BLOCK_SIZE=256)
     error = caught.value
-    bug_line = _line_of(kernels.add_kernel_oob, "BUG: no mask")
+    bug_line = _line_of(kernels.add_kernel_with_bug, "# no mask")
     assert error.kind == "out-of-bounds"
-    assert os.path.basename(error.filename) == "kernels.py" and error.lineno == bug_line
-    assert error.buffer == "y_ptr"
+    assert os.path.basename(error.filename) == "quickstart.py" and error.lineno == bug_line
+    assert error.buffer == "x_ptr"
     assert error.program == (3, 0, 0) and error.lane == [232]  # 3*256 + 232 = 1000: the first element past the end
-    assert f"kernels.py:{bug_line}:" in str(error)
+    assert f"quickstart.py:{bug_line}:" in str(error)
     # The traceback's last frame is the kernel's line, with its source text.
     last = traceback.extract_tb(caught.tb)[-1]
-    assert os.path.basename(last.filename) == "kernels.py" and last.lineno == bug_line
-    assert last.name == "add_kernel_oob" and "tl.load(y_ptr + offsets)" in last.line
+    assert os.path.basename(last.filename) == "quickstart.py" and last.lineno == bug_line
+    assert last.name == "add_kernel_with_bug" and "tl.load(x_ptr + offsets)" in last.line
     assert error.total == 24  # lanes 232..255 of the last program
-    np.testing.assert_array_equal(out, 2)  # the masked store still ran, and the results came back
+    np.testing.assert_array_equal(out, 1)  # the masked store still ran, and the results came back
 
 
 def test_race_between_programs_is_reported():
