@@ -1,4 +1,4 @@
-// The optimiser pipeline compileKernel runs (Pipeline.cpp, optimiserPipeline: LLVM 19's O1 without five of
+// The optimiser pipeline compileKernel runs (Pipeline.cpp, optimiserPipeline: LLVM 19's O1 without four of
 // its eight InstCombine runs and without CalledValuePropagation) gives the same PTX as O1 itself, for every
 // conformance and benchmark kernel the backend compiles, under both float profiles, but one: the backward
 // kernel of Liger's in-place RMS norm, whose row loop (at most one iteration per program) O1 deletes and the
