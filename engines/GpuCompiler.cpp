@@ -20,6 +20,7 @@ GpuCompileOutcome compileForGpu(const Module& module, const Function& kernel, co
   options.profile = request.profile;
   options.sm = request.sm;
   options.assumeRemainderGuards = request.assumeRemainderGuards;
+  options.tensorCores = gpu::parseTensorCoreChoice(request.tensorCores).value_or(gpu::TensorCoreChoice::Auto);
   const std::optional<gpu::Stage> stage = gpu::parseStage(request.emit);
   options.dumpStage = stage ? *stage : gpu::Stage::Ptx;
   const auto start = std::chrono::steady_clock::now();

@@ -20,6 +20,7 @@ struct GpuCompileRequest {
   std::string sm = "sm_90a";
   std::string emit = "ptx";  // the stage whose text comes back: layout, llvm, llvm-opt or ptx
   bool assumeRemainderGuards = false;  // gpu::CompileOptions::assumeRemainderGuards
+  std::string tensorCores = "auto";    // gpu::CompileOptions::tensorCores: auto, mma or wgmma
 };
 
 // Wall-clock milliseconds of one compile, by stage (`tilesim compile --time` prints their medians).

@@ -20,6 +20,7 @@
 #include <span>
 #include <string_view>
 
+#include "gpu_backend/TensorCoreChoice.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 #include "ir/launch/Launch.h"
@@ -51,6 +52,8 @@ struct CompileOptions {
   // Compile for launches in which every guarded `(start + arange) % n` has start >= 0 and n > 0 in every program
   // (RemainderVersioning.h): such offsets then vectorise. Only for launches remainderGuardsHold() has checked.
   bool assumeRemainderGuards = false;
+  // mma.sync or wgmma for the triton profile's tensor-core dots (TensorCoreChoice.h).
+  TensorCoreChoice tensorCores = TensorCoreChoice::Auto;
 };
 
 struct CompiledKernel {

@@ -103,6 +103,33 @@ class PlacedAddresses {
   uint64_t threadMask_ = 0;
   std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
 };
+// A vector of `elements` registers: its type, the word it travels as, its alignment.
+struct Access {
+  int elements;
+  llvm::Type *vectorType, *word;
+  llvm::Align align;
+};
+Access accessOf(llvm::IRBuilder<>& b, llvm::Type* stored, int elementBytes, int elements) {
+  return Access{elements, elements == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(elements)),
+                wordType(b, elements * elementBytes), llvm::Align(static_cast<uint64_t>(elements * elementBytes))};
+}
+
+// Every register of `source` stored at `base` through `placement`, storeVectorElements() at a time.
+void storeRegisters(KernelLowering& lowering, const Lowered& source, const SharedPlacement& placement, llvm::Value* base,
+                    llvm::Type* stored, int elementBytes) {
+  llvm::IRBuilder<>& b = lowering.builder;
+  const Access store = accessOf(b, stored, elementBytes, placement.storeVectorElements());
+  PlacedAddresses storeAddresses(lowering, *source.layout, placement, base, elementBytes);
+  for (int r = 0; r < numRegisters(*source.layout); r += store.elements) {
+    llvm::Value* packed = llvm::PoisonValue::get(store.vectorType);
+    for (int i = 0; i < store.elements; ++i) {
+      llvm::Value* value = toStored(b, source.regs[static_cast<size_t>(r + i)], stored);
+      packed = store.elements == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
+    }
+    b.CreateAlignedStore(b.CreateBitCast(packed, store.word), storeAddresses.of(r), store.align);
+  }
+}
+
 // ldmatrix.sync.aligned.m8n8.x4[.trans].b16 (PTX ISA §9.7.14.5.15) exists from sm_75 on.
 bool hasLdmatrix(const std::string& sm) {
   return sm.rfind("sm_", 0) == 0 && std::atoi(sm.c_str() + 3) >= 75;
@@ -134,6 +161,14 @@ std::vector<llvm::Value*> loadMatrices(KernelLowering& lowering, const LinearLay
 
 }  // namespace
 
+void storeToShared(KernelLowering& lowering, const Lowered& source, const SharedPlacement& placement, llvm::Value* base,
+                   Type elementType) {
+  llvm::Type* type = source.regs[0]->getType();
+  const int elementBytes = elementType.isPointer() ? 8 : storageBytes(elementType.scalarKind());
+  llvm::Type* stored = type->isIntegerTy(1) ? lowering.builder.getInt8Ty() : type->isPointerTy() ? lowering.builder.getInt64Ty() : type;
+  storeRegisters(lowering, source, placement, base, stored, elementBytes);
+}
+
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,
                                         Type elementType, const Operation* user) {
   TILESIM_ASSERT(source.layout, "layout conversion of a scalar");
@@ -147,30 +182,11 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
   const SharedPlacement placement = chooseSharedPlacement(*source.layout, target, elementBytes, hasLdmatrix(lowering.options.sm));
   const int64_t bytes = (int64_t{1} << target.outBits()) * elementBytes;
   KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bytes, user, "a tensor whose layout change");
-  // A vector of `elements` registers: its type, the word it travels as, its alignment.
-  struct Access {
-    int elements;
-    llvm::Type *vectorType, *word;
-    llvm::Align align;
-  };
-  auto access = [&](int elements) {
-    return Access{elements, elements == 1 ? stored : llvm::FixedVectorType::get(stored, static_cast<unsigned>(elements)),
-                  wordType(b, elements * elementBytes), llvm::Align(static_cast<uint64_t>(elements * elementBytes))};
-  };
   lowering.beforeSharedWrite(buffer.range);
-  const Access store = access(placement.storeVectorElements());
-  PlacedAddresses storeAddresses(lowering, *source.layout, placement, buffer.base, elementBytes);
-  for (int r = 0; r < numRegisters(*source.layout); r += store.elements) {
-    llvm::Value* packed = llvm::PoisonValue::get(store.vectorType);
-    for (int i = 0; i < store.elements; ++i) {
-      llvm::Value* value = toStored(b, source.regs[static_cast<size_t>(r + i)], stored);
-      packed = store.elements == 1 ? value : b.CreateInsertElement(packed, value, static_cast<uint64_t>(i));
-    }
-    b.CreateAlignedStore(b.CreateBitCast(packed, store.word), storeAddresses.of(r), store.align);
-  }
+  storeRegisters(lowering, source, placement, buffer.base, stored, elementBytes);
   lowering.beforeSharedRead(buffer.range);
   if (placement.read != SharedRead::Plain) return loadMatrices(lowering, target, placement, buffer.base, type, stored);
-  const Access load = access(placement.loadVectorElements());
+  const Access load = accessOf(b, stored, elementBytes, placement.loadVectorElements());
   PlacedAddresses loadAddresses(lowering, target, placement, buffer.base, elementBytes);
   std::vector<llvm::Value*> result;
   for (int r = 0; r < numRegisters(target); r += load.elements) {

@@ -31,6 +31,7 @@
 
 #include "gpu_backend/layout/DistributedLayouts.h"
 #include "gpu_backend/layout/TensorCoreDots.h"
+#include "gpu_backend/layout/WgmmaLayouts.h"
 #include "gpu_backend/lowering/Lowering.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
@@ -76,6 +77,13 @@ std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, con
     plan.types = "s32.s8.s8.s32";
   }
   return plan;
+}
+
+// The mma.sync accumulator layout of `op`'s result (also wgmma's, where wgmmaPlan accepts the dot).
+LinearLayout accumulatorLayout(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
+  std::span<const int64_t> resultShape = op.result()->type.shape();
+  const int64_t depth = op.operand(0)->type.shape()[resultShape.size() - 1];
+  return mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, lowering.options.numWarps);
 }
 
 // The 32-bit operand word of registers regs[first] .. regs[first + 2^wordBits - 1], the first in the low bits.
@@ -131,6 +139,23 @@ class OperandWords {
   std::vector<llvm::Value*> words_;
 };
 
+// The f32 (or s32) accumulator `acc` in `accLayout` as the dot's result: rounded once to f16 for an f16 result,
+// converted into the result's assigned layout.
+void finishTensorCoreDot(KernelLowering& lowering, const Operation& op, std::vector<llvm::Value*> acc,
+                         const LinearLayout& accLayout) {
+  Builder& b = lowering.builder;
+  if (op.result()->type.element().scalarKind() == ScalarKind::F16)
+    for (llvm::Value*& value : acc) value = b.CreateFPTrunc(value, b.getHalfTy());
+  Lowered inMma;
+  inMma.regs = std::move(acc);
+  inMma.layout = accLayout;
+  const LinearLayout* assigned = lowering.layoutOf(op.result());
+  Lowered lowered;
+  lowered.layout = *assigned;
+  lowered.regs = convertLayout(lowering, inMma, *assigned, op.result()->type.element(), &op);
+  lowering.set(op.result(), std::move(lowered));
+}
+
 void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   Builder& b = lowering.builder;
   std::span<const int64_t> resultShape = op.result()->type.shape();
@@ -138,7 +163,7 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   const int warps = lowering.options.numWarps;
   lowering.minimumPtxVersion = std::max(lowering.minimumPtxVersion, plan.ptxVersion);
   const auto [aLayout, bLayout] = *tensorCoreOperandLayouts(lowering, op);
-  const LinearLayout accLayout = mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, warps);
+  const LinearLayout accLayout = accumulatorLayout(lowering, op, plan);
   const bool halfResult = op.result()->type.element().scalarKind() == ScalarKind::F16;
   std::vector<llvm::Value*> aRegs = lowering.in(op.operand(0), &aLayout);
   std::vector<llvm::Value*> bRegs = lowering.in(op.operand(1), &bLayout);
@@ -166,21 +191,78 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
     }
     std::copy(d.begin(), d.end(), acc.begin() + 4 * group);
   }
-  if (halfResult)
-    for (llvm::Value*& value : acc) value = b.CreateFPTrunc(value, b.getHalfTy());
+  finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
+}
 
-  Lowered inMma;
-  inMma.regs = std::move(acc);
-  inMma.layout = accLayout;
-  const LinearLayout* assigned = lowering.layoutOf(op.result());
-  Lowered lowered;
-  lowered.layout = *assigned;
-  lowered.regs = convertLayout(lowering, inMma, *assigned, op.result()->type.element(), &op);
-  lowering.set(op.result(), std::move(lowered));
+// wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts, then each
+// warpgroup issues, for each of its row blocks, the k steps in order (acc = wgmma(a_kt, b_kt, acc)), commits
+// them as one group and waits for it.
+void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan, const LinearLayout& accLayout) {
+  Builder& b = lowering.builder;
+  std::vector<llvm::Value*> acc = lowering.in(op.operand(2), &accLayout);
+  if (op.result()->type.element().scalarKind() == ScalarKind::F16)
+    for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
+
+  const int64_t bOffset = (plan.a.bytes() + 1023) / 1024 * 1024;
+  KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bOffset + plan.b.bytes(), &op, "the operands of a wgmma dot", 1024);
+  lowering.beforeSharedWrite(buffer.range);
+  auto store = [&](const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
+    const Lowered& source = lowering.get(operand);
+    TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
+    SharedPlacement placement = nvmmaPlacement(tile);
+    placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
+    storeToShared(lowering, source, placement, base, operand->type.element());
+  };
+  llvm::Value* bBase = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(bOffset));
+  store(op.operand(0), plan.a, buffer.base);
+  store(op.operand(1), plan.b, bBase);
+  ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
+  lowering.beforeSharedRead(buffer.range);
+
+  // Descriptor address fields: (address >> 4) & 0x3FFF; each instruction adds its operand's start >> 4.
+  auto addressField = [&](llvm::Value* base) {
+    llvm::Value* address = b.CreatePtrToInt(base, b.getInt32Ty());
+    return b.CreateZExt(b.CreateAnd(b.CreateLShr(address, 4), 0x3FFF), b.getInt64Ty());
+  };
+  // Warpgroup g's rows start at 64 g: a's descriptor moves by 64 g rows of a.
+  llvm::Value* warpgroupRows = b.CreateZExt(b.CreateMul(b.CreateLShr(lowering.warpId(), 2), b.getInt32(static_cast<uint32_t>(plan.a.startOffset(64, 0) >> 4))), b.getInt64Ty());
+  llvm::Value* aDescriptor = b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(buffer.base), warpgroupRows));
+  llvm::Value* bDescriptor = b.CreateOr(b.getInt64(plan.b.descriptorBits()), addressField(bBase));
+
+  ptx::wgmmaFence(b);
+  const std::string shape = wgmmaShape(plan);
+  std::vector<llvm::Value*> inFlight;
+  for (int block = 0; block < plan.rowBlocks(); ++block) {
+    std::vector<llvm::Value*> d;
+    for (int reg : plan.instructionRegisters[static_cast<size_t>(block)]) d.push_back(acc[static_cast<size_t>(reg)]);
+    const int64_t row = 16 * plan.numWarps * block;
+    for (int64_t k = 0; k < plan.depth; k += plan.k) {
+      llvm::Value* a = b.CreateAdd(aDescriptor, b.getInt64(plan.a.startOffset(row, k) >> 4));
+      llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.b.startOffset(k, 0) >> 4));
+      d = ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/true);
+    }
+    inFlight.insert(inFlight.end(), d.begin(), d.end());
+  }
+  ptx::wgmmaCommitGroup(b);
+  const std::vector<llvm::Value*> done = ptx::wgmmaWaitGroup(b, 0, inFlight);
+  size_t next = 0;
+  for (const std::vector<int>& registers : plan.instructionRegisters)
+    for (int reg : registers) acc[static_cast<size_t>(reg)] = done[next++];
+  finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
+}
+
+// The wgmma plan of `op` when the options choose wgmma and the dot allows it (layout/WgmmaLayouts.h).
+std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
+  if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
+  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit());
 }
 
 void lowerDot(KernelLowering& lowering, const Operation& op) {
-  if (std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, op)) return lowerDotTensorCore(lowering, op, *plan);
+  if (std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, op)) {
+    if (std::optional<WgmmaPlan> wgmma = chosenWgmmaPlan(lowering, op, *plan))
+      return lowerDotWgmma(lowering, op, *wgmma, accumulatorLayout(lowering, op, *plan));
+    return lowerDotTensorCore(lowering, op, *plan);
+  }
   Builder& b = lowering.builder;
   const Value* a = op.operand(0);
   const Value* bOperand = op.operand(1);
@@ -280,7 +362,7 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
 
 std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot) {
   const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);
-  if (!plan) return std::nullopt;
+  if (!plan || chosenWgmmaPlan(lowering, dot, *plan)) return std::nullopt;  // wgmma reads them from shared memory
   std::span<const int64_t> resultShape = dot.result()->type.shape();
   const int64_t depth = dot.operand(0)->type.shape()[resultShape.size() - 1];
   const int warps = lowering.options.numWarps;

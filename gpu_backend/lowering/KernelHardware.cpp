@@ -105,18 +105,21 @@ llvm::GlobalVariable* KernelLowering::sharedGlobal() {
   return shared_;
 }
 
-SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, const std::string& what) {
+SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, const std::string& what, int64_t alignment) {
   if (bytes > sharedPlan_.maxBytes()) {
     TILESIM_ASSERT(op, "a shared-memory buffer without an op");
     unsupported(*op, fmt::format("on {} that needs {} bytes of shared memory", what, bytes));
   }
-  sharedGlobal();
-  return sharedPlan_.place(bytes);
+  llvm::GlobalVariable* shared = sharedGlobal();
+  if (shared->getAlign().valueOrOne().value() < static_cast<uint64_t>(alignment))
+    shared->setAlignment(llvm::Align(static_cast<uint64_t>(alignment)));
+  return sharedPlan_.place(bytes, alignment);
 }
 
-KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const Operation* op, const std::string& what) {
+KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const Operation* op, const std::string& what,
+                                                          int64_t alignment) {
   SharedBuffer buffer;
-  buffer.range = placeShared(bytes, op, what);
+  buffer.range = placeShared(bytes, op, what, alignment);
   buffer.base = builder.CreateGEP(builder.getInt8Ty(), sharedGlobal(), builder.getInt64(static_cast<uint64_t>(buffer.range.offset)));
   return buffer;
 }

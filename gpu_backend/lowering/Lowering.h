@@ -22,6 +22,7 @@
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
+#include "gpu_backend/layout/SharedLayouts.h"
 #include "gpu_backend/lowering/SharedMemory.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
@@ -91,13 +92,14 @@ class KernelLowering {
     llvm::Value* base = nullptr;  // i8 pointer in addrspace 3
     SharedRange range;
   };
-  // A buffer of `bytes` for `op`; refused (naming `what`) over 48 KiB.
-  SharedBuffer sharedBuffer(int64_t bytes, const Operation* op, const std::string& what);
+  // A buffer of `bytes` for `op`, at an offset that is a multiple of `alignment` (16 or more, a power of two;
+  // the kernel's shared memory is then declared as aligned); refused (naming `what`) over the target's limit.
+  SharedBuffer sharedBuffer(int64_t bytes, const Operation* op, const std::string& what, int64_t alignment = 16);
   llvm::GlobalVariable* sharedGlobal();  // the kernel's dynamic shared memory, offset 0
   // Before this op's threads write / read `range`: a barrier first when another thread may still use it.
   void beforeSharedWrite(const SharedRange& range);
   void beforeSharedRead(const SharedRange& range);
-  SharedRange placeShared(int64_t bytes, const Operation* op, const std::string& what);
+  SharedRange placeShared(int64_t bytes, const Operation* op, const std::string& what, int64_t alignment = 16);
   void barrier();  // bar.sync 0
 
   [[noreturn]] void unsupported(const Operation& op, const std::string& detail = "") const;
@@ -274,5 +276,10 @@ void lowerElementwise(KernelLowering& lowering, const Operation& op, Fn&& fn) {
 // permutations stay in registers; anything that moves data between threads goes through shared memory.
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,
                                         Type elementType, const Operation* user);
+// The store half of a conversion: every register of `source` written to the buffer at `base` through
+// `placement`, placement.storeVectorElements() consecutive registers per store (the caller makes the buffer
+// safe to write first: KernelLowering::beforeSharedWrite).
+void storeToShared(KernelLowering& lowering, const Lowered& source, const SharedPlacement& placement, llvm::Value* base,
+                   Type elementType);
 
 }  // namespace tilesim::gpu

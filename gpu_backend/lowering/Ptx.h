@@ -8,7 +8,9 @@
 //    out of range, and fptosi.sat gives 0 for NaN where the hardware gives 2^63 for 64-bit targets;
 //  - int -> f16/bf16 (§9.7.9.21 cvt, .rn): one rounding, never through f32 first;
 //  - div.full.f32 (§9.7.3.8 div) for the triton profile, which LLVM 19 has no intrinsic for;
-//  - mma.sync (§9.7.14.5.14 mma), the tensor-core dot of the triton profile, spelt as Triton spells it.
+//  - mma.sync (§9.7.14.5.14 mma), the tensor-core dot of the triton profile, spelt as Triton spells it;
+//  - wgmma (§9.7.15.5.2 wgmma.mma_async, §9.7.15.6 wgmma.fence / commit_group / wait_group) and
+//    fence.proxy.async (§9.7.13.4.18 membar/fence), which LLVM 19 has no intrinsics for.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -183,6 +185,61 @@ inline std::vector<llvm::Value*> mmaSync(llvm::IRBuilder<>& builder, const std::
   std::vector<llvm::Value*> result;
   for (unsigned i = 0; i < 4; ++i) result.push_back(builder.CreateExtractValue(d, {i}));
   return result;
+}
+
+// A statement with no operands and no result (a fence, a commit), kept in place: side effects, a memory clobber,
+// convergent (every thread of the warp or warpgroup runs it together).
+inline void statement(llvm::IRBuilder<>& builder, const std::string& text) {
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
+  builder.CreateCall(llvm::InlineAsm::get(type, text, "~{memory}", true))->addFnAttr(llvm::Attribute::Convergent);
+}
+// The generic proxy's shared-memory writes made visible to the async proxy (wgmma's operand reads).
+inline void fenceProxyAsyncShared(llvm::IRBuilder<>& builder) { statement(builder, "fence.proxy.async.shared::cta;"); }
+// Before the first wgmma that reads registers (the accumulator) other instructions wrote.
+inline void wgmmaFence(llvm::IRBuilder<>& builder) { statement(builder, "wgmma.fence.sync.aligned;"); }
+inline void wgmmaCommitGroup(llvm::IRBuilder<>& builder) { statement(builder, "wgmma.commit_group.sync.aligned;"); }
+
+namespace detail {
+// An asm whose `count` f32 results ($0 ..) are tied to its first `count` inputs ($count ..: the accumulator in
+// and out), followed by `extra` inputs of `extraConstraints` ($2 count ..).
+inline std::vector<llvm::Value*> tiedFloats(llvm::IRBuilder<>& builder, const std::string& text,
+                                            const std::vector<llvm::Value*>& floats, const std::vector<llvm::Value*>& extra,
+                                            const std::string& extraConstraints) {
+  const size_t count = floats.size();
+  std::vector<llvm::Type*> resultTypes(count, builder.getFloatTy()), inputTypes(count, builder.getFloatTy());
+  std::vector<llvm::Value*> inputs(floats);
+  for (llvm::Value* value : extra) inputTypes.push_back(value->getType()), inputs.push_back(value);
+  std::string constraints;
+  for (size_t i = 0; i < count; ++i) constraints += (i ? ",=f" : "=f");
+  for (size_t i = 0; i < count; ++i) constraints += "," + std::to_string(i);
+  constraints += extraConstraints + ",~{memory}";
+  auto* type = llvm::FunctionType::get(llvm::StructType::get(builder.getContext(), resultTypes), inputTypes, false);
+  llvm::CallInst* call = builder.CreateCall(llvm::InlineAsm::get(type, text, constraints, true), inputs);
+  call->addFnAttr(llvm::Attribute::Convergent);
+  std::vector<llvm::Value*> result;
+  for (unsigned i = 0; i < count; ++i) result.push_back(builder.CreateExtractValue(call, {i}));
+  return result;
+}
+}  // namespace detail
+
+// One warpgroup-wide `wgmma.mma_async.sync.aligned.<shape>.<types>` D, a-desc, b-desc, 1, 1, 1, 0, <transposeB>:
+// D += A B with a and b read from shared memory through the 64-bit descriptors; `d` is the n / 2 f32 accumulator
+// registers, in and out. Asynchronous: the registers hold the sum only after wgmmaWaitGroup, which takes them in
+// and gives them out again so that no reader can move above it. E.g. shape "m64n256k16", types "f32.f16.f16".
+inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const std::string& shape,
+                                               const std::string& types, const std::vector<llvm::Value*>& d,
+                                               llvm::Value* aDescriptor, llvm::Value* bDescriptor, bool transposeB) {
+  const int count = static_cast<int>(d.size());
+  const std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned." + shape + "." + types +
+                           " " + vectorOperand(0, count) + ", $" + std::to_string(2 * count) + ", $" +
+                           std::to_string(2 * count + 1) + ", p, 1, 1, 0, " + (transposeB ? "1" : "0") + ";\n}";
+  return detail::tiedFloats(builder, text, d, {aDescriptor, bDescriptor}, ",l,l");
+}
+
+// wgmma.wait_group.sync.aligned `pending`: at most `pending` committed groups still in flight; `d` comes out as
+// the accumulator those groups wrote.
+inline std::vector<llvm::Value*> wgmmaWaitGroup(llvm::IRBuilder<>& builder, int pending, const std::vector<llvm::Value*>& d) {
+  return detail::tiedFloats(builder, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", d, {}, "");
 }
 
 }  // namespace tilesim::gpu::ptx

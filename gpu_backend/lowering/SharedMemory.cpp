@@ -4,13 +4,13 @@
 
 namespace tilesim::gpu {
 
-SharedRange SharedMemoryPlan::place(int64_t bytes) {
+SharedRange SharedMemoryPlan::place(int64_t bytes, int64_t alignment) {
   const int64_t limit = std::min(maxBytes_, std::max(peak_, kReuseBudget));
   SharedRange range{0, bytes};
   if (!unknown_) {
     // The lowest aligned offset clear of every pending access: try 0 and the end of each pending range.
     std::vector<int64_t> starts{0};
-    for (const Access& access : pending_) starts.push_back((access.range.offset + access.range.bytes + 15) / 16 * 16);
+    for (const Access& access : pending_) starts.push_back((access.range.offset + access.range.bytes + alignment - 1) / alignment * alignment);
     std::sort(starts.begin(), starts.end());
     for (int64_t start : starts) {
       SharedRange candidate{start, bytes};

@@ -38,7 +38,8 @@ class SharedMemoryPlan {
   int64_t maxBytes() const { return maxBytes_; }
   // Places a buffer of `bytes` (<= maxBytes()): clear of the accesses since the last barrier where the budget
   // allows, else at 0 (whose first write then needs a barrier).
-  SharedRange place(int64_t bytes);
+  // The offset is a multiple of `alignment` (16 or more, a power of two).
+  SharedRange place(int64_t bytes, int64_t alignment = 16);
   // Before the threads write / read `range`: true when a barrier must come first (then call barrier()).
   bool writeNeedsBarrier(const SharedRange& range) const;
   bool readNeedsBarrier(const SharedRange& range) const;

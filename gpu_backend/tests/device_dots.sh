@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The tensor-core dots of the triton profile on a GPU (docs/gpu-backend.md "Dot"): for every conformance case whose
 # kernel has a tt.dot (the suites tagged `gpu` in conformance/suites.txt, in its order), one line with
-#   mma    mma.sync instructions in the triton-profile PTX (0: the dot keeps the FMA path; "-": not compiled)
+#   mma    mma.sync instructions in the triton-profile PTX (0: the dot keeps the FMA path; "-": not compiled),
+#          then "+wN" for N wgmma.mma_async (with TILESIM_TENSOR_CORES=wgmma, which the runs obey too)
 #   gpu~interp  the GPU's triton-profile outputs judged by the interpreter's triton-profile bounds: a copy of the
 #          case whose expected files are the GPU's outputs, run on the interpreter (`tilesim run COPY`)
 #   triton~interp  the recorded outputs (Triton's, for golden/real-kernels/captured) judged the same way
@@ -33,13 +34,16 @@ for dir in "${case_dirs[@]}"; do
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
   work=$out/$slug
   mkdir -p "$work"
-  if ! "$tilesim" compile "$dir/kernel.ttir" --emit=ptx --profile triton --num-warps "${warps:-4}" -o "$work/kernel.ptx" \
+  if ! "$tilesim" compile "$dir/kernel.ttir" --emit=ptx --profile triton --num-warps "${warps:-4}" \
+      --tensor-cores "${TILESIM_TENSOR_CORES:-auto}" -o "$work/kernel.ptx" \
       >"$work/compile.txt" 2>&1; then
     rows+=("$(printf '%-62s %4s  %s' "$name" - "not compiled: $(sed -n 's/.*error: //p' "$work/compile.txt" | head -1 | cut -c1-70)")")
     continue
   fi
   compiled=$((compiled + 1))
   mma=$(grep -c "mma.sync" "$work/kernel.ptx")
+  wgmma=$(grep -c "wgmma.mma_async" "$work/kernel.ptx")
+  [ "$wgmma" -gt 0 ] && mma="$mma+w$wgmma"
   # 1. the GPU's triton-profile outputs (also judged against the recorded outputs, bit for bit).
   { echo "=== $name: run --engine $engine --profile triton"; timeout 120 "$tilesim" run "$dir" --engine "$engine" \
       --profile triton --out "$work/outputs" --quiet; } >"$work/gpu_run.txt" 2>&1
@@ -77,6 +81,7 @@ for dir in "${case_dirs[@]}"; do
       "$(summary "$work/gpu_bound.txt")")")
 done
 printf '%-62s %4s  %s\n' case mma judgements
+echo "tensor cores: ${TILESIM_TENSOR_CORES:-auto}"
 printf '%s\n' "${rows[@]}"
 echo "dot cases: $total; compiled under the triton profile: $compiled; GPU ($engine) outputs within the interpreter's" \
      "triton-profile bounds: $within of $compiled; exact profile bit-exact with the interpreter (or skipped): $exact of $compiled"

@@ -10,11 +10,15 @@
 # trade registers for spills, so a spilling kernel is judged by its spills alone); a kernel below its ceiling
 # is reported, so the ceiling can be lowered. Triton's own
 # numbers (triton_ptxas.tsv) are printed beside them.
+# TENSOR_CORES=wgmma compiles with `--tensor-cores wgmma` (its own ceilings: spill_ceilings_wgmma.tsv).
 #   gpu_backend/tests/spill_check.sh TILESIM [CEILINGS]       exit 0: all within; 1: a regression; 77: no ptxas
 set -u
 tilesim=${1:?usage: spill_check.sh TILESIM [CEILINGS]}
 here=$(cd "$(dirname "$0")" && pwd)
-ceilings=${2:-$here/spill_ceilings.tsv}
+tensor_cores=${TENSOR_CORES:-auto}
+case $tensor_cores in auto|mma) default_ceilings=$here/spill_ceilings.tsv ;; wgmma) default_ceilings=$here/spill_ceilings_wgmma.tsv ;;
+  *) echo "TENSOR_CORES='$tensor_cores': expected auto, mma or wgmma" >&2; exit 2 ;; esac
+ceilings=${2:-$default_ceilings}
 ttir_dir=$here/../../bench/gpu/ttir/matrix
 command -v ptxas >/dev/null || { echo "SKIP: no ptxas on PATH"; exit 77; }
 work=$(mktemp -d)
@@ -25,7 +29,7 @@ assemble() { ptxas -v -arch=sm_90a "$@" "$work/k.ptx" -o /dev/null 2>&1; }
 stack_of() { grep -oE "[0-9]+ bytes stack frame" <<<"$1" | grep -oE "^[0-9]+" | head -1; }
 while read -r name warps max_registers max_spills; do
   case $name in ''|\#*) continue ;; esac
-  if ! "$tilesim" compile --profile triton --num-warps "$warps" --assume-remainder-guards --emit ptx \
+  if ! "$tilesim" compile --profile triton --num-warps "$warps" --assume-remainder-guards --tensor-cores "$tensor_cores" --emit ptx \
       "$ttir_dir/$name.ttir" -o "$work/k.ptx" 2>"$work/err"; then
     echo "$name: tilesim could not compile it: $(head -c 300 "$work/err")"
     status=1

@@ -26,6 +26,7 @@ struct CompileFlags {
   int numWarps = 4;
   int timeRuns = 0;  // --time N: compile N more times and print the median on stderr
   bool assumeRemainderGuards = false;
+  std::string tensorCores = "auto";
 };
 
 // --time N: compile N more times and print the median of the whole pipeline (TTIR module -> PTX text, in this
@@ -76,6 +77,7 @@ int runCompile(const CompileFlags& flags) {
   request.sm = flags.sm;
   request.emit = flags.emit;
   request.assumeRemainderGuards = flags.assumeRemainderGuards;
+  request.tensorCores = flags.tensorCores;
   GpuCompileOutcome result = compileForGpu(*module, *kernel, request);
   if (!result.unavailable.empty()) {
     std::fprintf(stderr, "tilesim: skipped: %s\n", result.unavailable.c_str());
@@ -118,6 +120,10 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
   compile->add_flag("--assume-remainder-guards", flags->assumeRemainderGuards,
                     "compile the version a GPU launch gets when every `(start + arange) % n` offset has start >= 0 and "
                     "n > 0 in every program (the engine checks that per launch); such offsets then vectorise");
+  compile->add_option("--tensor-cores", flags->tensorCores,
+                      "the triton profile's tensor-core instructions: auto (default; mma for now), mma (mma.sync) or "
+                      "wgmma (wgmma.mma_async on sm_90a where the dot allows it, else mma.sync)")
+      ->check(CLI::IsMember({"auto", "mma", "wgmma"}));
   compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout (`-` is stdout)");
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "conformance/runner/Conformance.h"
+#include "gpu_backend/TensorCoreChoice.h"
 #include "gpu_backend/runtime/PtxasLevel.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
@@ -82,6 +83,8 @@ int checkEnvironment() {
   }
   if (const char* value = std::getenv("TILESIM_PTXAS_LEVEL"); value && *value && !gpu::ptxasLevelFromEnvironment())
     return bad("TILESIM_PTXAS_LEVEL", value, "expected auto or a ptxas optimisation level from 0 to 4");
+  if (const char* value = std::getenv("TILESIM_TENSOR_CORES"); value && *value && !gpu::tensorCoreChoiceFromEnvironment())
+    return bad("TILESIM_TENSOR_CORES", value, "expected auto, mma or wgmma");
   std::error_code error;
   if (const char* value = std::getenv("TILESIM_LIBDEVICE"); value && *value) {
     if (!std::filesystem::is_regular_file(value, error)) return bad("TILESIM_LIBDEVICE", value, "not a regular file (it names libdevice.10.bc)");

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the GPU backend's own tt.dot cases: shapes and dtypes the conformance dots do not cover for the
 triton profile's tensor-core path (a batched 3-D dot, an f16 result, a long tf32 K with values whose low mantissa
-bits matter, a batched i8 dot whose i32 sums wrap), each with one dot on tensors loaded flat and reshaped.
+bits matter, a batched i8 dot whose i32 sums wrap, and the shared-memory tiles of wgmma), each with one dot on tensors loaded flat and reshaped.
 
 Expected outputs are the interpreter's (triton profile), written with `tilesim run --out`: the recorded values
 the GPU's are compared with, and the slot gpu_backend/tests/device_dots.sh replaces with the GPU's outputs to have
@@ -119,6 +119,15 @@ def main():
     case(tilesim, "dot_mma_batched_i8_wrapping", 4, "i8", "i32", [2, 16, 32], [2, 32, 8], [2, 16, 8],
          [rng.randint(-128, 127) for _ in range(1024)], [rng.randint(-128, 127) for _ in range(512)],
          [2 ** 31 - 1 - rng.randint(0, 1000) if i % 2 else rng.randint(-1000, 1000) for i in range(256)])
+    # wgmma's shared-memory tiles (gpu_backend/layout/WgmmaLayouts.h), for TILESIM_TENSOR_CORES=wgmma: b of 256
+    # columns in four 128-byte swizzle blocks and a of K 128 in two, over two warpgroups; four row blocks per
+    # warpgroup with 64-byte swizzled rows of a, in bf16; 32-byte swizzles with an f16 result.
+    case(tilesim, "dot_wgmma_f16_128x256x128_w8", 8, "f16", "f32", [128, 128], [128, 256], [128, 256],
+         floats(128 * 128), floats(128 * 256), floats(128 * 256, 4))
+    case(tilesim, "dot_wgmma_bf16_256x64x32_w4", 4, "bf16", "f32", [256, 32], [32, 64], [256, 64],
+         floats(256 * 32, 2), floats(32 * 64, 2), floats(256 * 64, 4))
+    case(tilesim, "dot_wgmma_f16_result_64x32x16_w4", 4, "f16", "f16", [64, 16], [16, 32], [64, 32],
+         floats(64 * 16), floats(16 * 32), floats(64 * 32, 2))
 
 
 if __name__ == "__main__":

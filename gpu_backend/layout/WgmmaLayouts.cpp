@@ -1,0 +1,101 @@
+#include "gpu_backend/layout/WgmmaLayouts.h"
+
+#include <map>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
+
+namespace tilesim::gpu {
+
+uint64_t NvmmaTile::startOffset(int64_t row, int64_t column) const {
+  const int64_t blockElements = swizzleBytes / elementBytes;
+  const int64_t block = column / blockElements, within = column % blockElements;
+  return static_cast<uint64_t>(block * rows * swizzleBytes + row * swizzleBytes + within * elementBytes);
+}
+
+uint64_t NvmmaTile::byteOffset(int64_t row, int64_t column) const {
+  const uint64_t raw = startOffset(row, column);
+  const uint64_t chunkMask = static_cast<uint64_t>(swizzleBytes / 16 - 1);
+  return raw ^ (((raw >> 7) & chunkMask) << 4);
+}
+
+uint64_t NvmmaTile::descriptorBits() const {
+  const uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+  const uint64_t leading = static_cast<uint64_t>(rows * swizzleBytes) >> 4, stride = static_cast<uint64_t>(8 * swizzleBytes) >> 4;
+  return (mode << 62) | ((stride & 0x3FFF) << 32) | ((leading & 0x3FFF) << 16);
+}
+
+std::optional<NvmmaTile> nvmmaTile(int64_t rows, int64_t columns, int elementBytes) {
+  const int64_t rowBytes = columns * elementBytes;
+  NvmmaTile tile{rows, columns, elementBytes, 0};
+  tile.swizzleBytes = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64 : rowBytes >= 32 ? 32 : 0;
+  // The leading byte offset has 14 bits of 16-byte units.
+  if (tile.swizzleBytes == 0 || rows < 8 || rows * tile.swizzleBytes / 16 > 0x3FFF) return std::nullopt;
+  return tile;
+}
+
+SharedPlacement nvmmaPlacement(const NvmmaTile& tile) {
+  SharedPlacement placement;
+  const int indexBits = log2Ceil(tile.rows * tile.columns);
+  for (int bit = 0; bit < indexBits; ++bit) {
+    const int64_t index = int64_t{1} << bit;
+    placement.offsetOfIndexBit.push_back(tile.byteOffset(index / tile.columns, index % tile.columns) /
+                                         static_cast<uint64_t>(tile.elementBytes));
+  }
+  return placement;
+}
+
+namespace {
+
+// The accumulator registers each instruction writes, in D order, when `accumulator` is wgmma's fragment layout:
+// lanes [n1, n2, m0, m1, m2] and warps [m4, m5, ...] (16 rows each, along M); nothing otherwise.
+std::optional<std::vector<std::vector<int>>> instructionRegisters(const LinearLayout& accumulator, int64_t m, int64_t n,
+                                                                  int numWarps) {
+  const uint64_t row = static_cast<uint64_t>(n);
+  if (accumulator.dimBases(kLaneDim) != std::vector<uint64_t>{2, 4, row, 2 * row, 4 * row}) return std::nullopt;
+  std::vector<uint64_t> warps;
+  for (int bit = 0; (1 << bit) < numWarps; ++bit) warps.push_back(16 * row << bit);
+  if (accumulator.dimBases(kWarpDim) != warps) return std::nullopt;
+  std::map<uint64_t, int> registerOf;
+  for (int reg = 0; reg < numRegisters(accumulator); ++reg) registerOf[registerElement(accumulator, reg)] = reg;
+  std::vector<std::vector<int>> result;
+  for (int64_t rowBlock = 0; rowBlock < m / (16 * numWarps); ++rowBlock) {
+    std::vector<int>& registers = result.emplace_back();
+    for (int64_t i = 0; i < n / 2; ++i) {  // §9.7.15.5.1: d[i] at row g + 8 ((i >> 1) & 1), column 8 (i >> 2) + 2 t + (i & 1)
+      const int64_t r = 16 * numWarps * rowBlock + 8 * ((i >> 1) & 1), c = 8 * (i >> 2) + (i & 1);
+      auto found = registerOf.find(static_cast<uint64_t>(r * n + c));
+      if (found == registerOf.end()) return std::nullopt;
+      registers.push_back(found->second);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
+                                   int64_t sharedBytes) {
+  if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
+  const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
+  const ScalarKind resultKind = dot.result()->type.element().scalarKind();
+  if (aKind != bKind || (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16)) return std::nullopt;
+  if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
+  std::span<const int64_t> shape = dot.result()->type.shape();
+  if (shape.size() != 2 || !isPowerOfTwoShape(shape) || !isPowerOfTwoShape(dot.operand(0)->type.shape())) return std::nullopt;
+  WgmmaPlan plan;
+  plan.m = shape[0], plan.n = shape[1], plan.depth = dot.operand(0)->type.shape()[1];
+  plan.numWarps = numWarps;
+  plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16";
+  if (numWarps % 4 != 0 || plan.m < 16 * numWarps || plan.n < 16 || plan.n > 256 || plan.depth % plan.k != 0)
+    return std::nullopt;
+  std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, 2), b = nvmmaTile(plan.depth, plan.n, 2);
+  if (!a || !b || (a->bytes() + 1023) / 1024 * 1024 + b->bytes() > sharedBytes) return std::nullopt;
+  plan.a = *a, plan.b = *b;
+  std::optional<std::vector<std::vector<int>>> registers = instructionRegisters(accumulator, plan.m, plan.n, numWarps);
+  if (!registers) return std::nullopt;
+  plan.instructionRegisters = std::move(*registers);
+  return plan;
+}
+
+std::string wgmmaShape(const WgmmaPlan& plan) { return "m64n" + std::to_string(plan.n) + "k" + std::to_string(plan.k); }
+
+}  // namespace tilesim::gpu

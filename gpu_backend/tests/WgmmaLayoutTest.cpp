@@ -1,0 +1,165 @@
+// The wgmma layouts (gpu_backend/layout/WgmmaLayouts.h) against the PTX ISA, written here independently:
+//  - operand reads: a model of how the hardware forms the shared-memory address of each element of an m64 x k16
+//    (a, K-major) or k16 x nN (b, MN-major) operand from a 64-bit matrix descriptor (§9.7.15.5.1.1: start address,
+//    leading and stride byte offsets and swizzle mode decoded from the bits; rows of a core-matrix group one
+//    swizzle width apart, groups of 8 rows a stride byte offset apart, blocks of the contiguous dimension a
+//    leading byte offset apart; the swizzle XORs address bits [4, 4 + s) with [7, 7 + s) of the whole address).
+//    For every instruction the lowering issues, each element must be read from where the placement stored it.
+//  - the accumulator: the registers each instruction writes, through the mma.sync accumulator layout, must hold
+//    the D fragment of §9.7.15.5.1 ("Register fragments, matrix D"): thread t of warp w of warpgroup g, register
+//    i: row 64 g + 16 (w % 4) + t / 4 + 8 ((i >> 1) & 1), column 8 (i >> 2) + 2 (t % 4) + (i & 1).
+//  - which dots of the benchmark kernels take wgmma.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "gpu_backend/layout/DistributedLayouts.h"
+#include "gpu_backend/layout/TensorCoreDots.h"
+#include "gpu_backend/layout/WgmmaLayouts.h"
+#include "ir/text/Parser.h"
+
+namespace tilesim::gpu {
+namespace {
+
+struct Descriptor {
+  uint64_t start, leading, stride;
+  int swizzleBytes;
+};
+
+Descriptor decode(uint64_t bits) {
+  const int mode = static_cast<int>(bits >> 62);
+  return {(bits & 0x3FFF) << 4, ((bits >> 16) & 0x3FFF) << 4, ((bits >> 32) & 0x3FFF) << 4,
+          mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0};
+}
+
+// The byte address the hardware reads for element (strided, contiguous) of an operand, where `strided` runs
+// along the rows (a: m; b: k) and `contiguous` along the contiguous dimension (a: k; b: n).
+uint64_t hardwareAddress(const Descriptor& d, int64_t strided, int64_t contiguous, int elementBytes) {
+  const int64_t perRow = d.swizzleBytes / elementBytes;
+  const uint64_t address = d.start + static_cast<uint64_t>(strided / 8) * d.stride +
+                           static_cast<uint64_t>(strided % 8) * static_cast<uint64_t>(d.swizzleBytes) +
+                           static_cast<uint64_t>(contiguous / perRow) * d.leading +
+                           static_cast<uint64_t>(contiguous % perRow) * static_cast<uint64_t>(elementBytes);
+  const uint64_t mask = static_cast<uint64_t>(d.swizzleBytes / 16 - 1);
+  return address ^ (((address >> 7) & mask) << 4);
+}
+
+// Every element of every instruction's a and b, read by the model, where the placement stored it (buffers at
+// 1024-aligned addresses: the model's swizzle uses whole addresses).
+void checkOperandReads(int64_t m, int64_t n, int64_t depth, int numWarps) {
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth) + " w" + std::to_string(numWarps));
+  std::optional<NvmmaTile> a = nvmmaTile(m, depth, 2), b = nvmmaTile(depth, n, 2);
+  ASSERT_TRUE(a && b);
+  const SharedPlacement aPlacement = nvmmaPlacement(*a), bPlacement = nvmmaPlacement(*b);
+  std::set<uint64_t> aOffsets, bOffsets;  // bijective into the buffer
+  for (int64_t index = 0; index < m * depth; ++index) aOffsets.insert(aPlacement.offset(static_cast<uint64_t>(index)));
+  for (int64_t index = 0; index < depth * n; ++index) bOffsets.insert(bPlacement.offset(static_cast<uint64_t>(index)));
+  EXPECT_EQ(static_cast<int64_t>(aOffsets.size()), m * depth);
+  EXPECT_EQ(*aOffsets.rbegin(), static_cast<uint64_t>(m * depth - 1));
+  EXPECT_EQ(static_cast<int64_t>(bOffsets.size()), depth * n);
+  const uint64_t aBase = 2048, bBase = 2048 + static_cast<uint64_t>((a->bytes() + 1023) / 1024 * 1024);
+  for (int warpgroup = 0; warpgroup < numWarps / 4; ++warpgroup)
+    for (int64_t block = 0; block < m / (16 * numWarps); ++block)
+      for (int64_t k = 0; k < depth; k += 16) {
+        // As lowering/Dot.cpp forms them: base >> 4, + 64 g rows, + the instruction's start.
+        const uint64_t aBits = a->descriptorBits() | ((aBase >> 4) + static_cast<uint64_t>(warpgroup) * (a->startOffset(64, 0) >> 4) +
+                                                      (a->startOffset(16 * numWarps * block, k) >> 4));
+        const uint64_t bBits = b->descriptorBits() | ((bBase >> 4) + (b->startOffset(k, 0) >> 4));
+        const Descriptor aDescriptor = decode(aBits), bDescriptor = decode(bBits);
+        const int64_t row0 = 64 * warpgroup + 16 * numWarps * block;
+        for (int64_t row = 0; row < 64; ++row)
+          for (int64_t kk = 0; kk < 16; ++kk) {
+            const uint64_t stored = aBase + 2 * aPlacement.offset(static_cast<uint64_t>((row0 + row) * depth + k + kk));
+            ASSERT_EQ(hardwareAddress(aDescriptor, row, kk, 2), stored) << "a row " << row0 + row << " k " << k + kk;
+          }
+        for (int64_t kk = 0; kk < 16; ++kk)
+          for (int64_t column = 0; column < n; ++column) {
+            const uint64_t stored = bBase + 2 * bPlacement.offset(static_cast<uint64_t>((k + kk) * n + column));
+            ASSERT_EQ(hardwareAddress(bDescriptor, kk, column, 2), stored) << "b k " << k + kk << " n " << column;
+          }
+      }
+}
+
+TEST(WgmmaLayouts, EveryOperandElementIsReadWhereItWasStored) {
+  checkOperandReads(128, 256, 64, 8);  // Triton's best matmul tile: 128-byte swizzles, b in four blocks
+  checkOperandReads(128, 128, 32, 4);  // a 64-byte swizzle
+  checkOperandReads(64, 16, 16, 4);    // 32-byte swizzles
+  checkOperandReads(128, 64, 128, 4);  // attention's P V at D 64, BLOCK_N 128: a in two blocks
+  checkOperandReads(256, 128, 64, 8);  // two row blocks per warpgroup
+}
+
+TEST(WgmmaLayouts, NarrowRowsHaveNoTile) {
+  EXPECT_FALSE(nvmmaTile(64, 8, 2));  // 16 bytes per row
+  EXPECT_EQ(nvmmaTile(64, 16, 2)->swizzleBytes, 32);
+  EXPECT_EQ(nvmmaTile(64, 32, 2)->swizzleBytes, 64);
+  EXPECT_EQ(nvmmaTile(64, 256, 2)->swizzleBytes, 128);
+}
+
+// A kernel of one dot of the given shape and element types.
+std::string dotKernel(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out) {
+  const std::string a = "tensor<" + std::to_string(m) + "x" + std::to_string(k) + "x" + in + ">";
+  const std::string b = "tensor<" + std::to_string(k) + "x" + std::to_string(n) + "x" + in + ">";
+  const std::string c = "tensor<" + std::to_string(m) + "x" + std::to_string(n) + "x" + out + ">";
+  return "module {\n  tt.func public @k(%a: " + a + ", %b: " + b + ", %c: " + c + ") {\n    %d = tt.dot %a, %b, %c : " +
+         a + " * " + b + " -> " + c + "\n    tt.return\n  }\n}\n";
+}
+
+struct Planned {
+  std::optional<WgmmaPlan> plan;
+  std::optional<LinearLayout> accumulator;
+};
+
+Planned planOf(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out, int numWarps) {
+  ParseResult parsed = parseModule(dotKernel(m, n, k, in, out), "dot.ttir");
+  EXPECT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+  if (!parsed.module) return {};
+  const Operation* dot = nullptr;
+  for (const auto& op : parsed.module->kernel()->body().operations)
+    if (op->kind == OpKind::TTDot) dot = op.get();
+  EXPECT_NE(dot, nullptr);
+  Planned planned;
+  planned.accumulator = tensorCoreResultLayout(*dot, numWarps, 227 * 1024);
+  if (planned.accumulator) planned.plan = wgmmaPlan(*dot, *planned.accumulator, numWarps, 227 * 1024);
+  return planned;
+}
+
+TEST(WgmmaLayouts, EachInstructionWritesTheIsasDFragment) {
+  for (auto [m, n, warps] : {std::tuple<int64_t, int64_t, int>{128, 256, 8}, {128, 128, 4}, {64, 64, 4}, {256, 64, 8}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + " w" + std::to_string(warps));
+    Planned planned = planOf(m, n, 64, "f16", "f32", warps);
+    ASSERT_TRUE(planned.plan);
+    const WgmmaPlan& plan = *planned.plan;
+    EXPECT_EQ(plan.rowBlocks(), m / (16 * warps));
+    std::set<int> written;
+    for (int warp = 0; warp < warps; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int block = 0; block < plan.rowBlocks(); ++block)
+          for (int i = 0; i < n / 2; ++i) {
+            const int reg = plan.instructionRegisters[static_cast<size_t>(block)][static_cast<size_t>(i)];
+            written.insert(reg);
+            const std::vector<int64_t> element = planned.accumulator->apply(std::vector<int64_t>{warp, lane, reg});
+            const int64_t row = 64 * (warp / 4) + 16 * warps * block + 16 * (warp % 4) + lane / 4 + 8 * ((i >> 1) & 1);
+            const int64_t column = 8 * (i >> 2) + 2 * (lane % 4) + (i & 1);
+            ASSERT_EQ(element, (std::vector<int64_t>{row, column})) << "warp " << warp << " lane " << lane << " block " << block << " d" << i;
+          }
+    EXPECT_EQ(static_cast<int>(written.size()), numRegisters(*planned.accumulator));
+  }
+}
+
+TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
+  EXPECT_TRUE(planOf(128, 256, 64, "f16", "f32", 8).plan);
+  EXPECT_TRUE(planOf(128, 128, 32, "bf16", "f32", 4).plan);
+  EXPECT_TRUE(planOf(64, 64, 16, "f16", "f16", 4).plan);
+  EXPECT_STREQ(planOf(128, 128, 32, "bf16", "f32", 4).plan->types, "f32.bf16.bf16");
+  EXPECT_FALSE(planOf(32, 64, 32, "f16", "f32", 2).plan);     // not a warpgroup
+  EXPECT_FALSE(planOf(64, 128, 32, "f16", "f32", 8).plan);    // warps along N: not wgmma's fragment
+  EXPECT_FALSE(planOf(128, 512, 32, "f16", "f32", 4).plan);   // N over 256
+  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // tf32 and fp8 keep mma.sync for now
+  EXPECT_FALSE(planOf(128, 8, 32, "f16", "f32", 4).plan);     // b rows of 16 bytes
+}
+
+}  // namespace
+}  // namespace tilesim::gpu
