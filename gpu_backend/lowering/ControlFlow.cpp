@@ -3,7 +3,10 @@
 // branch and barriers inside a region are safe. Loop-carried tensors keep the layout LayoutAssignment gives their
 // iter_arg; each register is one phi. A loop-invariant operand of a tensor-core dot in the body is converted into
 // its mma operand layout once, before the loop (hoistInvariantDotOperands).
+#include <utility>
+
 #include "gpu_backend/lowering/Lowering.h"
+#include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/Mutation.h"
 
@@ -93,6 +96,9 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(3 + i), lowering.layoutOf(carried[i])));
   const size_t hoisted = hoistInvariantDotOperands(lowering, body);
+  size_t accumulating = 0;
+  const Operation* deferred = wgmmaCarriedAccumulator(lowering, op, &accumulating);
+  lowering.waitForWgmma();  // nothing in flight enters a region
 
   const LoopBlocks blocks = openLoop(lowering, "for.header", "for.body", "for.exit");
   llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *loop = blocks.body, *exit = blocks.exit;
@@ -108,7 +114,10 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   lowering.set(body.argument(0), Lowered{{induction}, std::nullopt});
   for (size_t i = 0; i < carried.size(); ++i)
     lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  const Operation* outer = std::exchange(lowering.deferredWgmmaDot, deferred);
+  lowering.wgmmaInFlight = deferred != nullptr;  // the previous iteration's group, over the back edge
   const Operation* yield = lowering.lowerBlockBody(body);
+  lowering.deferredWgmmaDot = outer;
   TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.for body without scf.yield");
   std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
   llvm::Value* advanced = b.CreateAdd(induction, step);
@@ -120,12 +129,19 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
 
   b.SetInsertPoint(exit);
   for (size_t i = 0; i < op.numResults(); ++i) lowering.set(op.result(i), fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  if (deferred) {  // the last iteration's group: the accumulator's registers once it is done
+    Lowered done = lowering.get(op.result(accumulating));
+    done.regs = ptx::wgmmaWaitGroup(b, 0, done.regs);
+    lowering.set(op.result(accumulating), std::move(done));
+  }
+  lowering.wgmmaInFlight = false;
   lowering.hoisted.erase(lowering.hoisted.end() - static_cast<ptrdiff_t>(hoisted), lowering.hoisted.end());
 }
 
 void lowerIf(KernelLowering& lowering, const Operation& op) {
   Builder& b = lowering.builder;
   llvm::Value* condition = lowering.in(op.operand(0), nullptr)[0];
+  lowering.waitForWgmma();  // nothing in flight enters a region
   std::vector<const Value*> results;
   for (const auto& result : op.results) results.push_back(result.get());
   llvm::Function* function = b.GetInsertBlock()->getParent();
@@ -183,6 +199,7 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(i), lowering.layoutOf(carried[i])));
 
+  lowering.waitForWgmma();  // nothing in flight enters a region
   const LoopBlocks blocks = openLoop(lowering, "while.before", "while.after", "while.exit");
   llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *body = blocks.body, *exit = blocks.exit;
   const std::vector<std::vector<llvm::PHINode*>> phis = carriedPhis(b, initial, preheader);

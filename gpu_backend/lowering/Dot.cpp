@@ -244,7 +244,11 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
     inFlight.insert(inFlight.end(), d.begin(), d.end());
   }
   ptx::wgmmaCommitGroup(b);
-  const std::vector<llvm::Value*> done = ptx::wgmmaWaitGroup(b, 0, inFlight);
+  // A loop's accumulating dot leaves its group in flight: only the next iteration's wgmma reads the registers,
+  // and the next shared-memory access (that iteration's operand stores) or the loop's exit waits for it.
+  const bool deferred = lowering.deferredWgmmaDot == &op;
+  const std::vector<llvm::Value*> done = deferred ? inFlight : ptx::wgmmaWaitGroup(b, 0, inFlight);
+  lowering.wgmmaInFlight = deferred;
   size_t next = 0;
   for (const std::vector<int>& registers : plan.instructionRegisters)
     for (int reg : registers) acc[static_cast<size_t>(reg)] = done[next++];
@@ -359,6 +363,35 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
 }
 
 }  // namespace
+
+const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex) {
+  if (loop.kind != OpKind::SCFFor || loop.regions.empty() || loop.region(0).empty()) return nullptr;
+  const Block& body = loop.region(0).front();
+  const Operation* yield = body.terminator();
+  if (!yield || yield->kind != OpKind::SCFYield) return nullptr;
+  auto usesOf = [&](const Value* value) {
+    int uses = 0;
+    walk(body, [&](const Operation& user) { uses += static_cast<int>(std::count(user.operands.begin(), user.operands.end(), value)); });
+    return uses;
+  };
+  for (const auto& op : body.operations) {
+    if (op->kind != OpKind::TTDot || op->result()->type.element().scalarKind() != ScalarKind::F32) continue;
+    const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, *op);
+    if (!plan || !chosenWgmmaPlan(lowering, *op, *plan)) continue;
+    const Value* accumulator = op->operand(2);
+    if (accumulator->ownerBlock != &body || accumulator->index == 0) continue;  // a carried value, not the iv
+    const size_t carried = accumulator->index - 1;
+    if (carried >= yield->numOperands() || yield->operand(carried) != op->result() || usesOf(accumulator) != 1 ||
+        usesOf(op->result()) != 1)
+      continue;
+    const LinearLayout layout = accumulatorLayout(lowering, *op, *plan);
+    const LinearLayout *resultLayout = lowering.layoutOf(op->result()), *carriedLayout = lowering.layoutOf(accumulator);
+    if (!resultLayout || !carriedLayout || *resultLayout != layout || *carriedLayout != layout) continue;
+    *carriedIndex = carried;
+    return op.get();
+  }
+  return nullptr;
+}
 
 std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot) {
   const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);

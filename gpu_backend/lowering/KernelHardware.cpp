@@ -7,6 +7,7 @@
 #include <bit>
 
 #include "gpu_backend/lowering/Lowering.h"
+#include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 
 namespace tilesim::gpu {
@@ -124,17 +125,26 @@ KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const O
   return buffer;
 }
 
+void KernelLowering::waitForWgmma() {
+  if (!wgmmaInFlight) return;
+  wgmmaInFlight = false;
+  ptx::statement(builder, "wgmma.wait_group.sync.aligned 0;");
+}
+
 void KernelLowering::beforeSharedWrite(const SharedRange& range) {
+  waitForWgmma();
   if (sharedPlan_.writeNeedsBarrier(range)) barrier();
   sharedPlan_.recordWrite(range);
 }
 
 void KernelLowering::beforeSharedRead(const SharedRange& range) {
+  waitForWgmma();
   if (sharedPlan_.readNeedsBarrier(range)) barrier();
   sharedPlan_.recordRead(range);
 }
 
 void KernelLowering::barrier() {
+  waitForWgmma();
   builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
   sharedPlan_.barrier();
 }

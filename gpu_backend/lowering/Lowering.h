@@ -126,6 +126,13 @@ class KernelLowering {
     std::vector<llvm::Value*> regs;
   };
   std::vector<Hoisted> hoisted;
+  // wgmma groups that may still be in flight (Dot.cpp): a loop's accumulating wgmma dot (wgmmaCarriedAccumulator)
+  // leaves its group running across the back edge, so the next iteration's global loads overlap it. Whatever
+  // touches shared memory, a barrier and every control-flow region wait for it first (waitForWgmma); the loop's
+  // exit waits on the accumulator itself.
+  const Operation* deferredWgmmaDot = nullptr;  // the dot of the loop body being lowered that may stay in flight
+  bool wgmmaInFlight = false;
+  void waitForWgmma();  // wgmma.wait_group 0 when a group may be in flight
 
  private:
   const Function& kernel_;
@@ -162,8 +169,14 @@ void lowerPointerOp(KernelLowering& lowering, const Operation& op);      // Memo
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op);       // MemoryOps.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);       // Atomics.cpp
 void lowerDotOp(KernelLowering& lowering, const Operation& op);          // Dot.cpp
-// The layouts a tensor-core tt.dot reads its a and b operands in; nothing when it takes the FMA path (Dot.cpp).
+// The layouts a tensor-core tt.dot reads its a and b operands in; nothing when it takes the FMA path or wgmma
+// (which reads them from shared memory) (Dot.cpp).
 std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot);
+// The top-level tt.dot of scf.for `loop`'s body that takes wgmma and only accumulates across iterations: its
+// accumulator is carried value `*carriedIndex` (used by nothing else), its result only yielded back as that value,
+// and both in the dot's accumulator layout and f32, so no instruction but the next wgmma reads the registers
+// before the loop ends. Null when there is none (Dot.cpp).
+const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex);
 void lowerReduceScanOp(KernelLowering& lowering, const Operation& op);   // ReduceScan.cpp
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);  // ControlFlow.cpp
 
