@@ -133,6 +133,8 @@ expect out_over_expected_unchanged cmp -s expected_copy.npy elsewhere/out_ptr.np
 if "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir > /dev/null 2>&1; then
   check compile_sm_garbage 2 "--sm" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir --sm garbage
   check compile_num_warps_3 2 "--num-warps" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir --num-warps 3
+  check compile_tensor_cores_garbage 2 "--tensor-cores" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --tensor-cores mma2
+  check compile_tensor_cores_wgmma 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --profile triton --tensor-cores wgmma
   echo keep > precious.txt && ln -s precious.txt compiled.ptx
   check compile_output_symlink 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir -o compiled.ptx
   expect compile_output_not_through_symlink test "$(cat precious.txt)" = keep
@@ -148,6 +150,8 @@ check env_gpu_timeout 2 "TILESIM_GPU_TIMEOUT" -- env TILESIM_GPU_TIMEOUT=soon "$
 check env_ptxas_level 2 "TILESIM_PTXAS_LEVEL" -- env TILESIM_PTXAS_LEVEL=5 "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check env_ptxas_level_word 2 "TILESIM_PTXAS_LEVEL" -- env TILESIM_PTXAS_LEVEL=fast "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check env_ptxas_level_auto 0 "" -- env TILESIM_PTXAS_LEVEL=auto "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
+check env_tensor_cores 2 "TILESIM_TENSOR_CORES" -- env TILESIM_TENSOR_CORES=v3 "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
+check env_tensor_cores_wgmma 0 "" -- env TILESIM_TENSOR_CORES=wgmma "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check env_libdevice_missing 2 "TILESIM_LIBDEVICE" -- env TILESIM_LIBDEVICE=/nonexistent.bc "$tilesim" check "$source_dir"/conformance/golden/vadd_f32/kernel.ttir
 check gpu_timeout_nan 2 "--gpu-timeout" -- "$tilesim" run "$source_dir"/conformance/golden/vadd_f32 --gpu-timeout nan
 
