@@ -41,7 +41,8 @@ void addOpsCommand(CLI::App& app, int& exitCode);
 void addCompileCommand(CLI::App& app, int& exitCode);  // compile (GPU backend stages)
 void addDiffCommand(CLI::App& app, int& exitCode);     // diff (interpreter vs another engine)
 void addFuzzCommand(CLI::App& app, int& exitCode);     // fuzz (differential campaigns)
-void addPassesCommand(CLI::App& app, int& exitCode);   // passes (Triton's pipeline pass by pass)
+void addPassesCommand(CLI::App& app, int& exitCode);
+void addBenchCommand(CLI::App& app, int& exitCode);    // bench (check and time cases; --autotune)   // passes (Triton's pipeline pass by pass)
 // `tilesim fuzz` without OMP_WAIT_POLICY in the environment: re-executes itself with OMP_WAIT_POLICY=passive
 // (libgomp reads it once, at load). Returns only when it did not re-execute.
 void reexecFuzzWithPassiveOpenMP(int argc, char** argv);

@@ -32,6 +32,7 @@ int runMain(int argc, char** argv) {
   addDiffCommand(app, exitCode);
   addFuzzCommand(app, exitCode);
   addPassesCommand(app, exitCode);
+  addBenchCommand(app, exitCode);
   if (int code = checkEnvironment(); code != kExitOk) return code;
   try {
     app.parse(argc, argv);
