@@ -173,14 +173,8 @@ void printTimings(const std::vector<CaseTiming>& timings, bool wallTime) {
 }
 
 int runBench(const BenchFlags& flags) {
-  std::vector<std::string> missing;
-  std::vector<std::string> cases = findCaseDirectories(flags.directories, missing);
-  for (const std::string& directory : missing) printError(directory + ": no such directory");
-  if (!missing.empty()) return kExitBadInput;
-  if (cases.empty()) {
-    printError("no case directories (with case.json) found");
-    return kExitBadInput;
-  }
+  std::vector<std::string> cases = caseDirectoriesOrReport(flags.directories);
+  if (cases.empty()) return kExitBadInput;
   int exitCode = kExitOk;
   std::unique_ptr<Engine> engine = engineFor(flags.engine, exitCode);
   if (!engine) return exitCode;

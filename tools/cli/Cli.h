@@ -76,6 +76,10 @@ std::unique_ptr<Engine> boundsEngineFor(const Engine& engine);
 CaseOptions caseOptionsFromFlags(const std::string& profile, bool noCheck, const std::string& check, int threads,
                                  uint64_t maxSteps);
 
+// The case directories under `roots` (conformance/runner findCaseDirectories); empty, after an error naming each
+// missing root or saying that none holds a case, when there is nothing to run.
+std::vector<std::string> caseDirectoriesOrReport(const std::vector<std::string>& roots);
+
 // Parses a TTIR file without verifying it, printing diagnostics. Returns null and sets `exitCode` on failure.
 std::unique_ptr<Module> parseModuleOrReport(const std::string& path, int& exitCode);
 

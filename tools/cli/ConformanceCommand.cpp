@@ -26,14 +26,8 @@ struct ConformanceFlags {
 };
 
 int runConformanceCommand(const ConformanceFlags& flags) {
-  std::vector<std::string> missing;
-  std::vector<std::string> cases = findCaseDirectories(flags.directories, missing);
-  for (const std::string& directory : missing) printError(directory + ": no such directory");
-  if (!missing.empty()) return kExitBadInput;
-  if (cases.empty()) {
-    printError("no case directories (with case.json) found");
-    return kExitBadInput;
-  }
+  std::vector<std::string> cases = caseDirectoriesOrReport(flags.directories);
+  if (cases.empty()) return kExitBadInput;
   if (flags.from == "ttgir") {  // only the cases that recorded Triton's TTGIR
     const size_t all = cases.size();
     std::erase_if(cases, [](const std::string& c) { return !std::filesystem::exists(std::filesystem::path(c) / "kernel.ttgir"); });

@@ -96,6 +96,15 @@ int checkEnvironment() {
   return kExitOk;
 }
 
+std::vector<std::string> caseDirectoriesOrReport(const std::vector<std::string>& roots) {
+  std::vector<std::string> missing;
+  std::vector<std::string> cases = findCaseDirectories(roots, missing);
+  for (const std::string& directory : missing) printError(directory + ": no such directory");
+  if (!missing.empty()) return {};
+  if (cases.empty()) printError("no case directories (with case.json) found");
+  return cases;
+}
+
 void addEngineOption(CLI::App& command, std::string& engine) {
   command.add_option("--engine", engine, "the engine that runs the kernel: interp (default) or gpu")
       ->check(CLI::IsMember({"interp", "gpu"}));
