@@ -121,8 +121,8 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
                     "compile the version a GPU launch gets when every `(start + arange) % n` offset has start >= 0 and "
                     "n > 0 in every program (the engine checks that per launch); such offsets then vectorise");
   compile->add_option("--tensor-cores", flags->tensorCores,
-                      "the triton profile's tensor-core instructions: auto (default; mma for now), mma (mma.sync) or "
-                      "wgmma (wgmma.mma_async on sm_90a where the dot allows it, else mma.sync)")
+                      "the triton profile's tensor-core instructions: auto (default: wgmma on sm_90a), mma (mma.sync "
+                      "everywhere) or wgmma (wgmma.mma_async on sm_90a where the dot allows it, else mma.sync)")
       ->check(CLI::IsMember({"auto", "mma", "wgmma"}));
   compile->add_option("-o,--output", flags->output, "write the stage to FILE instead of stdout (`-` is stdout)");
 }
