@@ -17,6 +17,7 @@ bool hasGpuBackend() { return true; }
 GpuCompileOutcome compileForGpu(const Module& module, const Function& kernel, const GpuCompileRequest& request) {
   gpu::CompileOptions options;
   options.numWarps = request.numWarps;
+  options.numStages = request.numStages;
   options.profile = request.profile;
   options.sm = request.sm;
   options.assumeRemainderGuards = request.assumeRemainderGuards;

@@ -16,6 +16,7 @@ namespace tilesim {
 
 struct GpuCompileRequest {
   int numWarps = 4;
+  int numStages = 3;  // gpu::CompileOptions::numStages
   FloatProfile profile = FloatProfile::Exact;
   std::string sm = "sm_90a";
   std::string emit = "ptx";  // the stage whose text comes back: layout, llvm, llvm-opt or ptx

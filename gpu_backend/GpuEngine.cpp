@@ -115,11 +115,12 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
   // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06). The ptxas level
   // TILESIM_PTXAS_LEVEL forces changes the cubin the worker caches under this key.
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}\ntensor cores {}", gpu::KernelCache::buildId(),
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}\ntensor cores {}\nnum_stages {}", gpu::KernelCache::buildId(),
                   hello_.driverVersion, sm_, launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
                   moduleText, mutation::activeMutantName(), assumeRemainderGuards ? "remainder guards hold" : "",
                   gpu::ptxasLevelFromEnvironment().value_or(gpu::kPtxasLevelAuto),
-                  gpu::tensorCoreChoiceName(gpu::tensorCoreChoiceFromEnvironment().value_or(gpu::TensorCoreChoice::Auto))));
+                  gpu::tensorCoreChoiceName(gpu::tensorCoreChoiceFromEnvironment().value_or(gpu::TensorCoreChoice::Auto)),
+                  launch.numStages));
   auto fail = [&](std::string message) -> const KernelInfo* {
     diagnostics.push_back({{}, std::move(message)});
     return nullptr;
@@ -146,6 +147,7 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
   if (!reply.found && reply.error.empty()) {  // a miss everywhere: compile
     gpu::CompileOptions compileOptions;
     compileOptions.numWarps = launch.numWarps;
+    compileOptions.numStages = launch.numStages;
     compileOptions.profile = options.profile;
     compileOptions.sm = sm_;
     compileOptions.assumeRemainderGuards = assumeRemainderGuards;

@@ -405,7 +405,8 @@ std::optional<GuardedVersion> guardedVersion(const Module& module, const Functio
 
 }  // namespace
 
-CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
+// One compile; *pipelined says whether the lowering pipelined a loop (lowering/PipelinedLoop.cpp).
+static CompileResult compileOnce(const Module& module, const Function& kernel, const CompileOptions& options, bool* pipelined) {
   CompileResult result;
   if (!smVersion(options.sm)) {
     result.diagnostics.push_back({{}, "unknown NVPTX target '" + options.sm + "' (expected sm_XY, e.g. sm_80, sm_90a)"});
@@ -452,6 +453,7 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   try {
     lowering.lower();
   } catch (const LoweringFailure& failure) {
+    *pipelined = lowering.pipelinedLoops;
     result.diagnostics.push_back(failure.diagnostic);
     return result;
   }
@@ -503,6 +505,22 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   if (options.dumpStage == Stage::Ptx) result.dump = compiled.ptx;
   result.kernel = std::move(compiled);
   return result;
+}
+
+CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
+  if (options.numStages < 1 || options.numStages > 8) {
+    CompileResult result;
+    result.diagnostics.push_back({{}, "num_stages must be an integer from 1 to 8, not " + std::to_string(options.numStages)});
+    return result;
+  }
+  bool pipelined = false;
+  CompileResult result = compileOnce(module, kernel, options, &pipelined);
+  if (result.ok() || !pipelined) return result;
+  // A pipelined loop's ring left too little shared memory for the rest of the kernel: Triton's answer is an
+  // error (out of resources); this one compiles the loops as written instead.
+  CompileOptions unpipelined = options;
+  unpipelined.numStages = 1;
+  return compileOnce(module, kernel, unpipelined, &pipelined);
 }
 
 }  // namespace tilesim::gpu

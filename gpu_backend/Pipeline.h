@@ -54,6 +54,9 @@ struct CompileOptions {
   bool assumeRemainderGuards = false;
   // mma.sync or wgmma for the triton profile's tensor-core dots (TensorCoreChoice.h).
   TensorCoreChoice tensorCores = TensorCoreChoice::Auto;
+  // Triton's num_stages (1 to 8): a k loop whose wgmma operands come from global memory stages them through a
+  // ring of shared-memory buffers, num_stages - 1 iterations ahead (lowering/PipelinedLoop.cpp); 1: no pipelining.
+  int numStages = 3;
 };
 
 struct CompiledKernel {

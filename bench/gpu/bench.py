@@ -176,7 +176,8 @@ def run_tilesim(tilesim, ttir, case, buffers, scalars, work, out_dir, extra_env=
         args += ["--arg", f"{name}={value}"]
     grid = ",".join(str(g) for g in case["grid"])
     command = [tilesim, "run", ttir, "--engine", "gpu", "--profile", "triton", "--grid", grid,
-               "--num-warps", str(case["num_warps"]), "--quiet", "--out", out_dir, "--bytes", str(case["bytes"])]
+               "--num-warps", str(case["num_warps"]),
+               *(["--num-stages", str(case["num_stages"])] if "num_stages" in case else []), "--quiet", "--out", out_dir, "--bytes", str(case["bytes"])]
     if time_it:
         command += ["--time", str(iters), "--warmup", str(warmup)]
     env = dict(os.environ, **(extra_env or {}))

@@ -138,7 +138,7 @@ def run_config(tilesim, baseline, problem, config, warps, gen, work, out_dir, na
     ttir = os.path.join(out_dir, "ttir", f"{name}-{label.replace(' ', '_')}.ttir")
     with open(ttir, "w") as f:
         f.write(compiled.asm["ttir"])
-    case = {"grid": setup["grid"], "num_warps": warps, "bytes": setup["bytes"]}
+    case = {"grid": setup["grid"], "num_warps": warps, "num_stages": config[-1], "bytes": setup["bytes"]}
     # Triton specialises arguments equal to 1 into constants: pass only the scalars its TTIR still takes.
     text = compiled.asm["ttir"]
     scalars = {key: value for key, value in setup["scalars"].items() if f"%{key}:" in text}

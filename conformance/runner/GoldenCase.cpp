@@ -188,6 +188,11 @@ GoldenCase parseCase(const std::string& text, const std::string& directory) {
       throw CaseError{jsonPath + ": \"num_warps\" must be a power of two from 1 to 32, not " + std::to_string(warps)};
     goldenCase.numWarps = static_cast<int>(warps);
   }
+  if (json.contains("num_stages")) {
+    const int64_t stages = integerOf(json["num_stages"], jsonPath + ": num_stages");
+    if (stages < 1 || stages > 8) throw CaseError{jsonPath + ": \"num_stages\" must be an integer from 1 to 8, not " + std::to_string(stages)};
+    goldenCase.numStages = static_cast<int>(stages);
+  }
   if (json.contains("expect_reports")) {
     const Json& reports = json["expect_reports"];
     if (!reports.is_array()) throw CaseError{jsonPath + ": \"expect_reports\" is not a list"};
@@ -322,6 +327,7 @@ CaseLaunch caseLaunch(const GoldenCase& goldenCase, const Module& module) {
   built.launch.arguments = std::move(arguments.arguments);
   built.launch.grid = goldenCase.grid;
   built.launch.numWarps = goldenCase.numWarps;
+  built.launch.numStages = goldenCase.numStages;
   built.fileTypes = std::move(arguments.fileTypes);
   return built;
 }

@@ -79,6 +79,7 @@ struct GoldenCase {
   std::string kernelPath;  // directory/kernel.ttir
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;
+  int numStages = 3;  // case.json "num_stages" (1 to 8), Triton's default 3 when absent
   bool checkUB = false;  // case.json "check": "ub": the case is about undefined behaviour (--check=ub)
   // case.json "profile": "exact" or "triton": the float profile the case is judged under when no --profile says
   // otherwise (a fuzz regression records the campaign's). Absent: the runner's default (triton for cases).

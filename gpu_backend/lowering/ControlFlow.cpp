@@ -15,53 +15,6 @@ namespace {
 
 using Builder = llvm::IRBuilder<>;
 
-// Registers of every value `yield` passes, each in the layout of the matching target (results / iter_args).
-std::vector<std::vector<llvm::Value*>> yielded(KernelLowering& lowering, const Operation* yield,
-                                               const std::vector<const Value*>& targets) {
-  std::vector<std::vector<llvm::Value*>> values;
-  for (size_t i = 0; i < targets.size(); ++i)
-    values.push_back(lowering.in(yield->operand(i), lowering.layoutOf(targets[i])));
-  return values;
-}
-
-Lowered fromPhis(const std::vector<llvm::PHINode*>& phis, const LinearLayout* layout) {
-  Lowered lowered;
-  for (llvm::PHINode* phi : phis) lowered.regs.push_back(phi);
-  if (layout) lowered.layout = *layout;
-  return lowered;
-}
-
-// A loop's blocks: where it is entered from, and its header, body and exit (created with the given names, in
-// that order). openLoop branches into the header and leaves the builder there.
-struct LoopBlocks {
-  llvm::BasicBlock *preheader, *header, *body, *exit;
-};
-LoopBlocks openLoop(KernelLowering& lowering, const char* header, const char* body, const char* exit) {
-  Builder& b = lowering.builder;
-  LoopBlocks blocks{};
-  blocks.preheader = b.GetInsertBlock();
-  llvm::Function* function = blocks.preheader->getParent();
-  blocks.header = llvm::BasicBlock::Create(lowering.context, header, function);
-  blocks.body = llvm::BasicBlock::Create(lowering.context, body, function);
-  blocks.exit = llvm::BasicBlock::Create(lowering.context, exit, function);
-  b.CreateBr(blocks.header);
-  b.SetInsertPoint(blocks.header);
-  return blocks;
-}
-
-// One phi per register of each loop-carried value, entered from `preheader` with its initial value.
-std::vector<std::vector<llvm::PHINode*>> carriedPhis(Builder& b, const std::vector<std::vector<llvm::Value*>>& initial,
-                                                     llvm::BasicBlock* preheader) {
-  std::vector<std::vector<llvm::PHINode*>> phis(initial.size());
-  for (size_t i = 0; i < initial.size(); ++i)
-    for (llvm::Value* value : initial[i]) {
-      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
-      phi->addIncoming(value, preheader);
-      phis[i].push_back(phi);
-    }
-  return phis;
-}
-
 // A tensor-core dot of the loop body whose a or b is defined before the loop (attention's q) would convert it into
 // the mma operand layout, through shared memory, in every iteration: convert it once here, before the loop, as
 // Triton hoists the convert_layout of a loop-invariant dot operand. Returns how many were added to
@@ -86,6 +39,7 @@ size_t hoistInvariantDotOperands(KernelLowering& lowering, const Block& body) {
 }
 
 void lowerFor(KernelLowering& lowering, const Operation& op) {
+  if (lowerPipelinedFor(lowering, op)) return;
   Builder& b = lowering.builder;
   llvm::Value* lower = lowering.in(op.operand(0), nullptr)[0];
   llvm::Value* upper = lowering.in(op.operand(1), nullptr)[0];
@@ -113,13 +67,13 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   b.SetInsertPoint(loop);
   lowering.set(body.argument(0), Lowered{{induction}, std::nullopt});
   for (size_t i = 0; i < carried.size(); ++i)
-    lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+    lowering.set(carried[i], loweredFromPhis(phis[i], lowering.layoutOf(carried[i])));
   const Operation* outer = std::exchange(lowering.deferredWgmmaDot, deferred);
   lowering.wgmmaInFlight = deferred != nullptr;  // the previous iteration's group, over the back edge
   const Operation* yield = lowering.lowerBlockBody(body);
   lowering.deferredWgmmaDot = outer;
   TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.for body without scf.yield");
-  std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
+  std::vector<std::vector<llvm::Value*>> next = yieldedRegisters(lowering, yield, carried);
   llvm::Value* advanced = b.CreateAdd(induction, step);
   llvm::BasicBlock* latch = b.GetInsertBlock();
   b.CreateBr(header);
@@ -128,7 +82,7 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
     for (size_t r = 0; r < phis[i].size(); ++r) phis[i][r]->addIncoming(next[i][r], latch);
 
   b.SetInsertPoint(exit);
-  for (size_t i = 0; i < op.numResults(); ++i) lowering.set(op.result(i), fromPhis(phis[i], lowering.layoutOf(carried[i])));
+  for (size_t i = 0; i < op.numResults(); ++i) lowering.set(op.result(i), loweredFromPhis(phis[i], lowering.layoutOf(carried[i])));
   if (deferred) {  // the last iteration's group: the accumulator's registers once it is done
     Lowered done = lowering.get(op.result(accumulating));
     done.regs = ptx::wgmmaWaitGroup(b, 0, done.regs);
@@ -161,7 +115,7 @@ void lowerIf(KernelLowering& lowering, const Operation& op) {
       const Operation* yield = lowering.lowerBlockBody(op.region(regionIndex).front());
       if (!results.empty()) {
         TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.if region without scf.yield");
-        arm.values = yielded(lowering, yield, results);
+        arm.values = yieldedRegisters(lowering, yield, results);
       }
     }
     arm.end = b.GetInsertBlock();
@@ -204,7 +158,7 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
   llvm::BasicBlock *preheader = blocks.preheader, *header = blocks.header, *body = blocks.body, *exit = blocks.exit;
   const std::vector<std::vector<llvm::PHINode*>> phis = carriedPhis(b, initial, preheader);
   for (size_t i = 0; i < carried.size(); ++i)
-    lowering.set(carried[i], fromPhis(phis[i], lowering.layoutOf(carried[i])));
+    lowering.set(carried[i], loweredFromPhis(phis[i], lowering.layoutOf(carried[i])));
   const Operation* condition = lowering.lowerBlockBody(before);
   TILESIM_ASSERT(condition && condition->kind == OpKind::SCFCondition, "scf.while before region without scf.condition");
   llvm::Value* flag = lowering.in(condition->operand(0), nullptr)[0];
@@ -221,7 +175,7 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
   for (size_t i = 0; i < forwarded.size(); ++i) lowering.set(forwarded[i], passed[i]);
   const Operation* yield = lowering.lowerBlockBody(after);
   TILESIM_ASSERT(yield && yield->kind == OpKind::SCFYield, "scf.while after region without scf.yield");
-  std::vector<std::vector<llvm::Value*>> next = yielded(lowering, yield, carried);
+  std::vector<std::vector<llvm::Value*>> next = yieldedRegisters(lowering, yield, carried);
   llvm::BasicBlock* latch = b.GetInsertBlock();
   b.CreateBr(header);
   for (size_t i = 0; i < carried.size(); ++i)
@@ -240,6 +194,46 @@ void lowerWhile(KernelLowering& lowering, const Operation& op) {
 }
 
 }  // namespace
+
+std::vector<std::vector<llvm::Value*>> yieldedRegisters(KernelLowering& lowering, const Operation* yield,
+                                               const std::vector<const Value*>& targets) {
+  std::vector<std::vector<llvm::Value*>> values;
+  for (size_t i = 0; i < targets.size(); ++i)
+    values.push_back(lowering.in(yield->operand(i), lowering.layoutOf(targets[i])));
+  return values;
+}
+
+Lowered loweredFromPhis(const std::vector<llvm::PHINode*>& phis, const LinearLayout* layout) {
+  Lowered lowered;
+  for (llvm::PHINode* phi : phis) lowered.regs.push_back(phi);
+  if (layout) lowered.layout = *layout;
+  return lowered;
+}
+
+LoopBlocks openLoop(KernelLowering& lowering, const char* header, const char* body, const char* exit) {
+  Builder& b = lowering.builder;
+  LoopBlocks blocks{};
+  blocks.preheader = b.GetInsertBlock();
+  llvm::Function* function = blocks.preheader->getParent();
+  blocks.header = llvm::BasicBlock::Create(lowering.context, header, function);
+  blocks.body = llvm::BasicBlock::Create(lowering.context, body, function);
+  blocks.exit = llvm::BasicBlock::Create(lowering.context, exit, function);
+  b.CreateBr(blocks.header);
+  b.SetInsertPoint(blocks.header);
+  return blocks;
+}
+
+std::vector<std::vector<llvm::PHINode*>> carriedPhis(Builder& b, const std::vector<std::vector<llvm::Value*>>& initial,
+                                                     llvm::BasicBlock* preheader) {
+  std::vector<std::vector<llvm::PHINode*>> phis(initial.size());
+  for (size_t i = 0; i < initial.size(); ++i)
+    for (llvm::Value* value : initial[i]) {
+      llvm::PHINode* phi = b.CreatePHI(value->getType(), 2);
+      phi->addIncoming(value, preheader);
+      phis[i].push_back(phi);
+    }
+  return phis;
+}
 
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op) {
   switch (familyOp<ControlFlowOp>(op.kind)) {

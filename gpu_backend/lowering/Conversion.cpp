@@ -57,52 +57,6 @@ llvm::Value* fromStored(llvm::IRBuilder<>& b, llvm::Value* value, llvm::Type* ty
   return value;
 }
 
-// The shared-memory address of register `reg`'s vector (reg a multiple of the vector) of `layout` in this
-// thread. Its element offset is the thread's part (the lane and warp bases through the placement, computed once
-// per layout) XOR the register's part. The register part's bits that the thread part never sets are added as a
-// constant (disjoint bits add without carries), so they fold into the access's immediate offset; only its other
-// bits, the swizzle, are XORed in, once per distinct swizzle pattern (a few per conversion, not one per register).
-class PlacedAddresses {
- public:
-  PlacedAddresses(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement,
-                  llvm::Value* base, int elementBytes)
-      : lowering_(lowering), layout_(layout), placement_(placement), base_(base), elementBytes_(elementBytes) {
-    auto offsets = [&](std::string_view dim) {
-      std::vector<uint64_t> values;
-      for (uint64_t basis : layout.dimBases(dim)) {
-        values.push_back(placement.offset(basis));
-        threadMask_ |= values.back();
-      }
-      return values;
-    };
-    const std::vector<uint64_t> lanes = offsets(kLaneDim), warps = offsets(kWarpDim);
-    threadPart_ = lowering.threadXor(lanes, warps);
-  }
-
-  llvm::Value* of(int reg) {
-    llvm::IRBuilder<>& b = lowering_.builder;
-    const uint64_t own = placement_.offset(registerElement(layout_, reg));
-    const uint64_t swizzle = own & threadMask_, added = own & ~threadMask_;
-    llvm::Value*& swizzled = swizzled_[swizzle];
-    if (!swizzled) {
-      llvm::Value* offset = swizzle ? b.CreateXor(threadPart_, b.getInt32(static_cast<uint32_t>(swizzle))) : threadPart_;
-      llvm::Value* bytes = b.CreateMul(offset, b.getInt32(static_cast<uint32_t>(elementBytes_)), "", true, true);
-      swizzled = b.CreateInBoundsGEP(b.getInt8Ty(), base_, b.CreateZExt(bytes, b.getInt64Ty()));
-    }
-    if (added == 0) return swizzled;
-    return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), swizzled, added * static_cast<uint64_t>(elementBytes_));
-  }
-
- private:
-  KernelLowering& lowering_;
-  const LinearLayout& layout_;
-  const SharedPlacement& placement_;
-  llvm::Value* base_;
-  const int elementBytes_;
-  llvm::Value* threadPart_ = nullptr;
-  uint64_t threadMask_ = 0;
-  std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
-};
 // A vector of `elements` registers: its type, the word it travels as, its alignment.
 struct Access {
   int elements;
@@ -160,6 +114,35 @@ std::vector<llvm::Value*> loadMatrices(KernelLowering& lowering, const LinearLay
 }
 
 }  // namespace
+
+PlacedAddresses::PlacedAddresses(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement,
+                                 llvm::Value* base, int elementBytes)
+    : lowering_(lowering), layout_(layout), placement_(placement), base_(base), elementBytes_(elementBytes) {
+  auto offsets = [&](std::string_view dim) {
+    std::vector<uint64_t> values;
+    for (uint64_t basis : layout.dimBases(dim)) {
+      values.push_back(placement.offset(basis));
+      threadMask_ |= values.back();
+    }
+    return values;
+  };
+  const std::vector<uint64_t> lanes = offsets(kLaneDim), warps = offsets(kWarpDim);
+  threadPart_ = lowering.threadXor(lanes, warps);
+}
+
+llvm::Value* PlacedAddresses::of(int reg) {
+  llvm::IRBuilder<>& b = lowering_.builder;
+  const uint64_t own = placement_.offset(registerElement(layout_, reg));
+  const uint64_t swizzle = own & threadMask_, added = own & ~threadMask_;
+  llvm::Value*& swizzled = swizzled_[swizzle];
+  if (!swizzled) {
+    llvm::Value* offset = swizzle ? b.CreateXor(threadPart_, b.getInt32(static_cast<uint32_t>(swizzle))) : threadPart_;
+    llvm::Value* bytes = b.CreateMul(offset, b.getInt32(static_cast<uint32_t>(elementBytes_)), "", true, true);
+    swizzled = b.CreateInBoundsGEP(b.getInt8Ty(), base_, b.CreateZExt(bytes, b.getInt64Ty()));
+  }
+  if (added == 0) return swizzled;
+  return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), swizzled, added * static_cast<uint64_t>(elementBytes_));
+}
 
 void storeToShared(KernelLowering& lowering, const Lowered& source, const SharedPlacement& placement, llvm::Value* base,
                    Type elementType) {

@@ -194,30 +194,39 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
 }
 
-// wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts, then each
-// warpgroup issues, for each of its row blocks, the k steps in order (acc = wgmma(a_kt, b_kt, acc)), commits
-// them as one group and waits for it.
+// wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts (unless a
+// pipelined loop has already copied them there: KernelLowering::sharedOperands), then each warpgroup issues, for
+// each of its row blocks, the k steps in order (acc = wgmma(a_kt, b_kt, acc)), commits them as one group and
+// waits for it.
 void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan, const LinearLayout& accLayout) {
   Builder& b = lowering.builder;
   std::vector<llvm::Value*> acc = lowering.in(op.operand(2), &accLayout);
   if (op.result()->type.element().scalarKind() == ScalarKind::F16)
     for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
 
-  const int64_t bOffset = (plan.a.bytes() + 1023) / 1024 * 1024;
-  KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(bOffset + plan.b.bytes(), &op, "the operands of a wgmma dot", 1024);
-  lowering.beforeSharedWrite(buffer.range);
-  auto store = [&](const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
-    const Lowered& source = lowering.get(operand);
-    TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
-    SharedPlacement placement = nvmmaPlacement(tile);
-    placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
-    storeToShared(lowering, source, placement, base, operand->type.element());
+  auto staged = [&](const Value* operand) -> llvm::Value* {
+    auto found = lowering.sharedOperands.find(operand);
+    return found == lowering.sharedOperands.end() ? nullptr : found->second;
   };
-  llvm::Value* bBase = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(bOffset));
-  store(op.operand(0), plan.a, buffer.base);
-  store(op.operand(1), plan.b, bBase);
-  ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
-  lowering.beforeSharedRead(buffer.range);
+  llvm::Value* aBase = staged(op.operand(0));
+  llvm::Value* bBase = staged(op.operand(1));
+  if (!aBase || !bBase) {  // the operands in registers: stored into one buffer
+    const int64_t aBytes = aBase ? 0 : (plan.a.bytes() + 1023) / 1024 * 1024, bBytes = bBase ? 0 : plan.b.bytes();
+    KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(aBytes + bBytes, &op, "the operands of a wgmma dot", 1024);
+    lowering.beforeSharedWrite(buffer.range);
+    auto store = [&](const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
+      const Lowered& source = lowering.get(operand);
+      TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
+      SharedPlacement placement = nvmmaPlacement(tile);
+      placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
+      storeToShared(lowering, source, placement, base, operand->type.element());
+      return base;
+    };
+    if (!aBase) aBase = store(op.operand(0), plan.a, buffer.base);
+    if (!bBase) bBase = store(op.operand(1), plan.b, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(aBytes)));
+    ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
+    lowering.beforeSharedRead(buffer.range);
+  }
 
   // Descriptor address fields: (address >> 4) & 0x3FFF; each instruction adds its operand's start >> 4.
   auto addressField = [&](llvm::Value* base) {
@@ -226,7 +235,7 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
   };
   // Warpgroup g's rows start at 64 g: a's descriptor moves by 64 g rows of a.
   llvm::Value* warpgroupRows = b.CreateZExt(b.CreateMul(b.CreateLShr(lowering.warpId(), 2), b.getInt32(static_cast<uint32_t>(plan.a.startOffset(64, 0) >> 4))), b.getInt64Ty());
-  llvm::Value* aDescriptor = b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(buffer.base), warpgroupRows));
+  llvm::Value* aDescriptor = b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(aBase), warpgroupRows));
   llvm::Value* bDescriptor = b.CreateOr(b.getInt64(plan.b.descriptorBits()), addressField(bBase));
 
   ptx::wgmmaFence(b);
@@ -260,6 +269,16 @@ std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const O
   if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
   return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit());
 }
+
+}  // namespace
+
+std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot) {
+  if (dot.kind != OpKind::TTDot) return std::nullopt;
+  const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);
+  return plan ? chosenWgmmaPlan(lowering, dot, *plan) : std::nullopt;
+}
+
+namespace {
 
 void lowerDot(KernelLowering& lowering, const Operation& op) {
   if (std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, op)) {

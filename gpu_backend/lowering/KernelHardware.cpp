@@ -114,7 +114,39 @@ SharedRange KernelLowering::placeShared(int64_t bytes, const Operation* op, cons
   llvm::GlobalVariable* shared = sharedGlobal();
   if (shared->getAlign().valueOrOne().value() < static_cast<uint64_t>(alignment))
     shared->setAlignment(llvm::Align(static_cast<uint64_t>(alignment)));
-  return sharedPlan_.place(bytes, alignment);
+  const SharedRange range = sharedPlan_.place(bytes, alignment);
+  if (range.offset + range.bytes > sharedPlan_.maxBytes()) {
+    TILESIM_ASSERT(op, "a shared-memory buffer without an op");
+    unsupported(*op, fmt::format("on {} that needs {} bytes of shared memory beside a pipelined loop's {}", what, bytes,
+                                 sharedPlan_.reservedBytes()));
+  }
+  return range;
+}
+
+std::optional<KernelLowering::SharedBuffer> KernelLowering::reserveShared(int64_t bytes, int64_t alignment) {
+  std::optional<SharedRange> range = sharedPlan_.reserve(bytes, alignment);
+  if (!range) return std::nullopt;
+  llvm::GlobalVariable* shared = sharedGlobal();
+  if (shared->getAlign().valueOrOne().value() < static_cast<uint64_t>(alignment))
+    shared->setAlignment(llvm::Align(static_cast<uint64_t>(alignment)));
+  if (sharedPlan_.writeNeedsBarrier(*range)) barrier();
+  SharedBuffer buffer;
+  buffer.range = *range;
+  buffer.base = builder.CreateGEP(builder.getInt8Ty(), shared, builder.getInt64(static_cast<uint64_t>(range->offset)));
+  return buffer;
+}
+
+void KernelLowering::releaseShared(const SharedRange& range) {
+  sharedPlan_.release(range);
+  // Its user's accesses were not recorded: the next access of those bytes waits at a barrier (recorded as a write,
+  // so that a control-flow region settled after this forgets too).
+  sharedPlan_.recordWrite(range);
+  sharedPlan_.forget();
+}
+
+void KernelLowering::barrierKeepingWgmma() {
+  builder.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  sharedPlan_.barrier();
 }
 
 KernelLowering::SharedBuffer KernelLowering::sharedBuffer(int64_t bytes, const Operation* op, const std::string& what,

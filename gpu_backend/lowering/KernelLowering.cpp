@@ -96,7 +96,7 @@ void KernelLowering::settleRegion() {
   regionBefore_.reset();
 }
 
-const Operation* KernelLowering::lowerBlockBody(const Block& block) {
+const Operation* KernelLowering::lowerBlockBody(const Block& block, const std::unordered_set<const Operation*>* skip) {
   settleRegion();
   std::optional<SharedMemoryPlan::State> before;
   if (entersByControlFlow(block)) before = sharedPlan_.enter();
@@ -106,7 +106,7 @@ const Operation* KernelLowering::lowerBlockBody(const Block& block) {
       terminator = op.get();
       break;
     }
-    lowerOp(*op);
+    if (!skip || !skip->count(op.get())) lowerOp(*op);
   }
   settleRegion();
   regionBefore_ = std::move(before);

@@ -18,11 +18,13 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "gpu_backend/Pipeline.h"
 #include "gpu_backend/layout/LayoutAssignment.h"
 #include "gpu_backend/layout/SharedLayouts.h"
+#include "gpu_backend/layout/WgmmaLayouts.h"
 #include "gpu_backend/lowering/SharedMemory.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
@@ -70,8 +72,8 @@ class KernelLowering {
   llvm::Type* storageType(const Operation& op, Type type);  // as stored in memory (i1 -> i8)
 
   // ---- blocks and regions
-  // Lowers every op of `block` but its terminator, which it returns.
-  const Operation* lowerBlockBody(const Block& block);
+  // Lowers every op of `block` but its terminator (and those in `skip`), and returns the terminator.
+  const Operation* lowerBlockBody(const Block& block, const std::unordered_set<const Operation*>* skip = nullptr);
   void lowerOp(const Operation& op);
   // Runs a combine region (tt.reduce) on scalars: binds the block arguments, returns the terminator's values.
   std::vector<llvm::Value*> inlineRegion(const Block& block, const std::vector<llvm::Value*>& arguments);
@@ -101,6 +103,12 @@ class KernelLowering {
   void beforeSharedRead(const SharedRange& range);
   SharedRange placeShared(int64_t bytes, const Operation* op, const std::string& what, int64_t alignment = 16);
   void barrier();  // bar.sync 0
+  // bar.sync 0 that leaves a wgmma group in flight (a pipelined loop's: lowering/PipelinedLoop.cpp).
+  void barrierKeepingWgmma();
+  // A buffer that lives across the ops lowered until releaseShared (SharedMemoryPlan::reserve): a barrier first when
+  // earlier accesses may overlap it; nothing when it does not fit beside what is reserved already.
+  std::optional<SharedBuffer> reserveShared(int64_t bytes, int64_t alignment);
+  void releaseShared(const SharedRange& range);
 
   [[noreturn]] void unsupported(const Operation& op, const std::string& detail = "") const;
 
@@ -133,6 +141,11 @@ class KernelLowering {
   const Operation* deferredWgmmaDot = nullptr;  // the dot of the loop body being lowered that may stay in flight
   bool wgmmaInFlight = false;
   void waitForWgmma();  // wgmma.wait_group 0 when a group may be in flight
+  // wgmma operands a pipelined loop has already copied into shared memory in their NVMMA tile (the tt.load result
+  // -> the tile's address in this iteration's stage), read by the dot in place (lowering/PipelinedLoop.cpp).
+  std::unordered_map<const Value*, llvm::Value*> sharedOperands;
+  // Whether a loop was pipelined: a kernel that then fails to lower (shared memory) is compiled again without.
+  bool pipelinedLoops = false;
 
  private:
   const Function& kernel_;
@@ -169,6 +182,9 @@ void lowerPointerOp(KernelLowering& lowering, const Operation& op);      // Memo
 void lowerMemoryOp(KernelLowering& lowering, const Operation& op);       // MemoryOps.cpp
 void lowerAtomicOp(KernelLowering& lowering, const Operation& op);       // Atomics.cpp
 void lowerDotOp(KernelLowering& lowering, const Operation& op);          // Dot.cpp
+// How many consecutive registers one access of tt.load / tt.store `op` through a tensor of pointers laid out as
+// `layout` moves at once, for elements of `bytes` (1: scalar accesses) (MemoryOps.cpp, its file comment).
+int memoryVectorElements(KernelLowering& lowering, const Operation& op, const LinearLayout* layout, int bytes);
 // The layouts a tensor-core tt.dot reads its a and b operands in; nothing when it takes the FMA path or wgmma
 // (which reads them from shared memory) (Dot.cpp).
 std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot);
@@ -177,8 +193,27 @@ std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const Kernel
 // and both in the dot's accumulator layout and f32, so no instruction but the next wgmma reads the registers
 // before the loop ends. Null when there is none (Dot.cpp).
 const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex);
+// The wgmma plan of tt.dot `dot` when it takes wgmma (the triton profile, the options' choice, the dot's shape).
+std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot);
+// scf.for `loop` software-pipelined (PipelinedLoop.cpp): false, having emitted nothing, when the loop does not
+// qualify; ControlFlow.cpp then lowers it as written.
+bool lowerPipelinedFor(KernelLowering& lowering, const Operation& loop);
 void lowerReduceScanOp(KernelLowering& lowering, const Operation& op);   // ReduceScan.cpp
 void lowerControlFlowOp(KernelLowering& lowering, const Operation& op);  // ControlFlow.cpp
+// Loop helpers of ControlFlow.cpp, shared with PipelinedLoop.cpp.
+// Registers of every value `yield` passes, each in the layout of the matching target (results / iter_args).
+std::vector<std::vector<llvm::Value*>> yieldedRegisters(KernelLowering& lowering, const Operation* yield,
+                                                        const std::vector<const Value*>& targets);
+Lowered loweredFromPhis(const std::vector<llvm::PHINode*>& phis, const LinearLayout* layout);
+// A loop's blocks: where it is entered from, and its header, body and exit (created with the given names, in that
+// order). openLoop branches into the header and leaves the builder there.
+struct LoopBlocks {
+  llvm::BasicBlock *preheader, *header, *body, *exit;
+};
+LoopBlocks openLoop(KernelLowering& lowering, const char* header, const char* body, const char* exit);
+// One phi per register of each loop-carried value, entered from `preheader` with its initial value.
+std::vector<std::vector<llvm::PHINode*>> carriedPhis(llvm::IRBuilder<>& b, const std::vector<std::vector<llvm::Value*>>& initial,
+                                                     llvm::BasicBlock* preheader);
 
 // ---- helpers of the families, by file
 // Compare (Elementwise.cpp) and the float families share these: f16/bf16 are computed in f32.
@@ -284,6 +319,29 @@ void lowerElementwise(KernelLowering& lowering, const Operation& op, Fn&& fn) {
   }
   lowering.set(op.result(), std::move(result));
 }
+
+// The shared-memory address of register `reg`'s vector (reg a multiple of the vector) of `layout` in this
+// thread, in a buffer at `base` laid out by `placement` (Conversion.cpp). Its element offset is the thread's part
+// (the lane and warp bases through the placement, computed once per layout) XOR the register's part. The register
+// part's bits that the thread part never sets are added as a constant (disjoint bits add without carries), so they
+// fold into the access's immediate offset; only its other bits, the swizzle, are XORed in, once per distinct
+// swizzle pattern (a few per conversion, not one per register).
+class PlacedAddresses {
+ public:
+  PlacedAddresses(KernelLowering& lowering, const LinearLayout& layout, const SharedPlacement& placement,
+                  llvm::Value* base, int elementBytes);
+  llvm::Value* of(int reg);
+
+ private:
+  KernelLowering& lowering_;
+  const LinearLayout& layout_;
+  const SharedPlacement& placement_;
+  llvm::Value* base_;
+  const int elementBytes_;
+  llvm::Value* threadPart_ = nullptr;
+  uint64_t threadMask_ = 0;
+  std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
+};
 
 // Layout conversion (Conversion.cpp): `source` moved into `target`, element for element. Register
 // permutations stay in registers; anything that moves data between threads goes through shared memory.

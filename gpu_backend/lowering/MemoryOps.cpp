@@ -85,22 +85,6 @@ std::vector<llvm::Value*> unpackWords(Builder& b, const std::vector<llvm::Value*
   return result;
 }
 
-// How many consecutive registers one access of `op` (tt.load / tt.store through a tensor of pointers laid out
-// as `layout`) may move at once; 1 = scalar accesses. See the file comment for the three conditions.
-int vectorElements(KernelLowering& lowering, const Operation& op, const LinearLayout* layout, int bytes) {
-  const Value* pointer = op.operand(0);
-  if (!layout || !lowering.axisInfo || !pointer->type.isTensor()) return 1;
-  const analysis::AxisInfo pointerInfo = lowering.axisInfo->info(*pointer);
-  int vector = std::min(accessVectorElements(pointerInfo, bytes), vectorWidth(*layout));
-  const size_t maskIndex = op.kind == OpKind::TTLoad ? 1 : 2;
-  if (TILESIM_MUTANT(gpu_mask_constancy_ignored, op.numOperands() > maskIndex, false) && op.operand(maskIndex)->type.isTensor()) {
-    const analysis::AxisInfo mask = lowering.axisInfo->info(*op.operand(maskIndex));
-    const int64_t constancy = mask.constancy[static_cast<size_t>(mask.rank() - 1)];
-    vector = std::min<int64_t>(vector, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(constancy, 1)))));
-  }
-  return vector * bytes >= 2 ? vector : 1;
-}
-
 // Mutant gpu_store_mask_lt_as_le (fuzz/mutants/Mutants.def): a store mask computed by `arith.cmpi slt`, recomputed
 // as `sle` from the compare's operands, so one lane past the tail is written.
 [[maybe_unused]] std::vector<llvm::Value*> maskAsLessEqual(KernelLowering& lowering, const Operation& op,
@@ -151,7 +135,7 @@ void lowerLoad(KernelLowering& lowering, const Operation& op) {
   const int bits = storageBytes(pointee.scalarKind()) * 8;
   const bool masked = op.numOperands() > 1, hasOther = op.numOperands() > 2;
   const LinearLayout* layout = lowering.layoutOf(op.result());
-  if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+  if (const int vector = memoryVectorElements(lowering, op, layout, bits / 8); vector > 1) {
     const int wordBits = wordBitsFor(vector, bits);
     std::vector<llvm::Value*> pointers = lowering.in(op.operand(0), layout), masks, others;
     if (masked) masks = lowering.in(op.operand(1), layout);
@@ -187,7 +171,7 @@ void lowerStore(KernelLowering& lowering, const Operation& op) {
   std::vector<llvm::Value*> masks;
   if (op.numOperands() > 2) masks = lowering.in(op.operand(2), layout);
   masks = TILESIM_MUTANT(gpu_store_mask_lt_as_le, masks, maskAsLessEqual(lowering, op, layout, masks));
-  if (const int vector = vectorElements(lowering, op, layout, bits / 8); vector > 1) {
+  if (const int vector = memoryVectorElements(lowering, op, layout, bits / 8); vector > 1) {
     const int wordBits = wordBitsFor(vector, bits);
     for (size_t r = 0; r < pointers.size(); r += static_cast<size_t>(vector)) {
       std::vector<llvm::Value*> elements;
@@ -201,6 +185,22 @@ void lowerStore(KernelLowering& lowering, const Operation& op) {
 }
 
 }  // namespace
+
+// How many consecutive registers one access of `op` (tt.load / tt.store through a tensor of pointers laid out
+// as `layout`) may move at once; 1 = scalar accesses. See the file comment for the three conditions.
+int memoryVectorElements(KernelLowering& lowering, const Operation& op, const LinearLayout* layout, int bytes) {
+  const Value* pointer = op.operand(0);
+  if (!layout || !lowering.axisInfo || !pointer->type.isTensor()) return 1;
+  const analysis::AxisInfo pointerInfo = lowering.axisInfo->info(*pointer);
+  int vector = std::min(accessVectorElements(pointerInfo, bytes), vectorWidth(*layout));
+  const size_t maskIndex = op.kind == OpKind::TTLoad ? 1 : 2;
+  if (TILESIM_MUTANT(gpu_mask_constancy_ignored, op.numOperands() > maskIndex, false) && op.operand(maskIndex)->type.isTensor()) {
+    const analysis::AxisInfo mask = lowering.axisInfo->info(*op.operand(maskIndex));
+    const int64_t constancy = mask.constancy[static_cast<size_t>(mask.rank() - 1)];
+    vector = std::min<int64_t>(vector, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(constancy, 1)))));
+  }
+  return vector * bytes >= 2 ? vector : 1;
+}
 
 void lowerPointerOp(KernelLowering& lowering, const Operation& op) {
   switch (familyOp<PointerOp>(op.kind)) {

@@ -10,7 +10,9 @@
 //  - div.full.f32 (§9.7.3.8 div) for the triton profile, which LLVM 19 has no intrinsic for;
 //  - mma.sync (§9.7.14.5.14 mma), the tensor-core dot of the triton profile, spelt as Triton spells it;
 //  - wgmma (§9.7.15.5.2 wgmma.mma_async, §9.7.15.6 wgmma.fence / commit_group / wait_group) and
-//    fence.proxy.async (§9.7.13.4.18 membar/fence), which LLVM 19 has no intrinsics for.
+//    fence.proxy.async (§9.7.13.4.18 membar/fence), which LLVM 19 has no intrinsics for;
+//  - cp.async (§9.7.9.25.3.1 cp.async, .commit_group, .wait_group): a pipelined loop's global -> shared copies,
+//    with the zero fill of a masked-off vector in the instruction (src-size 0), as Triton emits them.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
@@ -240,6 +242,24 @@ inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const
 // the accumulator those groups wrote.
 inline std::vector<llvm::Value*> wgmmaWaitGroup(llvm::IRBuilder<>& builder, int pending, const std::vector<llvm::Value*>& d) {
   return detail::tiedFloats(builder, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", d, {}, "");
+}
+
+// cp.async of `bytes` (4, 8 or 16) from global `source` to shared `target` (addrspace 3), asynchronously; when
+// `predicate` (i1) is false nothing is read and the bytes become zeros. 16-byte copies bypass L1 (.cg), as
+// Triton's; the others go through it (.ca, the only form for 4 and 8 bytes).
+inline void cpAsync(llvm::IRBuilder<>& builder, llvm::Value* target, llvm::Value* source, int bytes, llvm::Value* predicate) {
+  llvm::Value* sharedAddress = builder.CreatePtrToInt(target, builder.getInt32Ty());
+  llvm::Value* sourceBytes = builder.CreateSelect(predicate, builder.getInt32(static_cast<uint32_t>(bytes)), builder.getInt32(0));
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {builder.getInt32Ty(), source->getType(), builder.getInt32Ty()}, false);
+  const std::string text = std::string("cp.async.") + (bytes == 16 ? "cg" : "ca") + ".shared.global [$0], [$1], " +
+                           std::to_string(bytes) + ", $2;";
+  builder.CreateCall(llvm::InlineAsm::get(type, text, "r,l,r,~{memory}", true), {sharedAddress, source, sourceBytes});
+}
+// This thread's cp.async since the last commit, as one group.
+inline void cpAsyncCommitGroup(llvm::IRBuilder<>& builder) { statement(builder, "cp.async.commit_group;"); }
+// Until at most `pending` of this thread's committed groups are still in flight (the oldest complete first).
+inline void cpAsyncWaitGroup(llvm::IRBuilder<>& builder, int pending) {
+  statement(builder, "cp.async.wait_group " + std::to_string(pending) + ";");
 }
 
 }  // namespace tilesim::gpu::ptx

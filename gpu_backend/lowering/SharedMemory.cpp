@@ -5,16 +5,18 @@
 namespace tilesim::gpu {
 
 SharedRange SharedMemoryPlan::place(int64_t bytes, int64_t alignment) {
-  const int64_t limit = std::min(maxBytes_, std::max(peak_, kReuseBudget));
-  SharedRange range{0, bytes};
+  const int64_t limit = std::min(maxBytes_, std::max(peak_, reservedEnd_ + kReuseBudget));
+  auto aligned = [&](int64_t offset) { return (offset + alignment - 1) / alignment * alignment; };
+  const int64_t first = aligned(reservedEnd_);
+  SharedRange range{first, bytes};
   if (!unknown_) {
-    // The lowest aligned offset clear of every pending access: try 0 and the end of each pending range.
-    std::vector<int64_t> starts{0};
-    for (const Access& access : pending_) starts.push_back((access.range.offset + access.range.bytes + alignment - 1) / alignment * alignment);
+    // The lowest aligned offset clear of every pending access: try the first free one and the end of each pending range.
+    std::vector<int64_t> starts{first};
+    for (const Access& access : pending_) starts.push_back(std::max(first, aligned(access.range.offset + access.range.bytes)));
     std::sort(starts.begin(), starts.end());
     for (int64_t start : starts) {
       SharedRange candidate{start, bytes};
-      if (start + bytes > std::max(limit, bytes)) break;
+      if (start + bytes > std::max(limit, first + bytes)) break;
       if (std::none_of(pending_.begin(), pending_.end(),
                        [&](const Access& access) { return access.range.overlaps(candidate); })) {
         range = candidate;
@@ -24,6 +26,14 @@ SharedRange SharedMemoryPlan::place(int64_t bytes, int64_t alignment) {
   }
   peak_ = std::max(peak_, range.offset + range.bytes);
   return range;
+}
+
+std::optional<SharedRange> SharedMemoryPlan::reserve(int64_t bytes, int64_t alignment) {
+  const int64_t offset = (reservedEnd_ + alignment - 1) / alignment * alignment;
+  if (offset + bytes > maxBytes_) return std::nullopt;
+  reservedEnd_ = offset + bytes;
+  peak_ = std::max(peak_, reservedEnd_);
+  return SharedRange{offset, bytes};
 }
 
 bool SharedMemoryPlan::writeNeedsBarrier(const SharedRange& range) const {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,12 @@ class SharedMemoryPlan {
   State enter();
   void leave(const State& before);
   int64_t peakBytes() const { return peak_; }
+  // A buffer that lives across many ops (a pipelined loop's ring, lowering/PipelinedLoop.cpp): placed at the start of
+  // the free space, `alignment`-aligned; every later place() goes after it until release(). Nothing records its
+  // accesses: its user orders them with its own barriers. Nothing when it does not fit in maxBytes().
+  std::optional<SharedRange> reserve(int64_t bytes, int64_t alignment);
+  void release(const SharedRange& range) { reservedEnd_ = range.offset; }
+  int64_t reservedBytes() const { return reservedEnd_; }
 
  private:
   struct Access {
@@ -72,6 +79,7 @@ class SharedMemoryPlan {
   int64_t accesses_ = 0;
   bool unknown_ = false;
   int64_t peak_ = 0;
+  int64_t reservedEnd_ = 0;  // place() starts here
 };
 
 }  // namespace tilesim::gpu

@@ -347,5 +347,25 @@ TEST(SharedMemoryPlan, BarriersOnlyWhereAnotherThreadMayStillUseTheBytes) {
   EXPECT_EQ(plan.peakBytes(), 4096);
 }
 
+TEST(SharedMemoryPlan, AReservedRingKeepsEveryOtherBufferOutUntilReleased) {
+  SharedMemoryPlan plan(kSharedBytesWithoutOptIn);
+  const SharedRange before = plan.place(512);
+  plan.recordWrite(before);
+  const std::optional<SharedRange> ring = plan.reserve(3 * 1024, 1024);
+  ASSERT_TRUE(ring);
+  EXPECT_EQ(ring->offset, 0);  // reserved from the start: its user orders its accesses with barriers of its own
+  EXPECT_TRUE(plan.writeNeedsBarrier(*ring));  // but the write before it overlaps
+  plan.barrier();
+  const SharedRange inside = plan.place(256);  // an op of the loop body: after the ring
+  EXPECT_EQ(inside.offset, 3 * 1024);
+  plan.recordWrite(inside);
+  plan.barrier();
+  EXPECT_EQ(plan.place(256).offset, 3 * 1024);  // reuse starts after the ring too
+  EXPECT_FALSE(plan.reserve(kSharedBytesWithoutOptIn, 16));  // a second ring that does not fit beside the first
+  plan.release(*ring);
+  EXPECT_EQ(plan.place(64).offset, 0);
+  EXPECT_EQ(plan.peakBytes(), 3 * 1024 + 256);
+}
+
 }  // namespace
 }  // namespace tilesim::gpu

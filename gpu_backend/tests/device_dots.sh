@@ -2,7 +2,8 @@
 # The tensor-core dots of the triton profile on a GPU (docs/gpu-backend.md "Dot"): for every conformance case whose
 # kernel has a tt.dot (the suites tagged `gpu` in conformance/suites.txt, in its order), one line with
 #   mma    mma.sync instructions in the triton-profile PTX (0: the dot keeps the FMA path; "-": not compiled),
-#          then "+wN" for N wgmma.mma_async (with TILESIM_TENSOR_CORES=wgmma, which the runs obey too)
+#          then "+wN" for N wgmma.mma_async (with TILESIM_TENSOR_CORES=wgmma, which the runs obey too) and "+cN"
+#          for N cp.async (a k loop pipelined at the case's num_stages: lowering/PipelinedLoop.cpp)
 #   gpu~interp  the GPU's triton-profile outputs judged by the interpreter's triton-profile bounds: a copy of the
 #          case whose expected files are the GPU's outputs, run on the interpreter (`tilesim run COPY`)
 #   triton~interp  the recorded outputs (Triton's, for golden/real-kernels/captured) judged the same way
@@ -32,10 +33,11 @@ for dir in "${case_dirs[@]}"; do
   name=${dir%/}; name=${name#conformance/}; slug=${name//\//__}
   total=$((total + 1))
   warps=$(sed -n 's/.*"num_warps": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
+  stages=$(sed -n 's/.*"num_stages": *\([0-9]*\).*/\1/p' "$dir/case.json" | head -1)
   work=$out/$slug
   mkdir -p "$work"
   if ! "$tilesim" compile "$dir/kernel.ttir" --emit=ptx --profile triton --num-warps "${warps:-4}" \
-      --tensor-cores "${TILESIM_TENSOR_CORES:-auto}" -o "$work/kernel.ptx" \
+      --num-stages "${stages:-3}" --tensor-cores "${TILESIM_TENSOR_CORES:-auto}" -o "$work/kernel.ptx" \
       >"$work/compile.txt" 2>&1; then
     rows+=("$(printf '%-62s %4s  %s' "$name" - "not compiled: $(sed -n 's/.*error: //p' "$work/compile.txt" | head -1 | cut -c1-70)")")
     continue
@@ -44,6 +46,8 @@ for dir in "${case_dirs[@]}"; do
   mma=$(grep -c "mma.sync" "$work/kernel.ptx")
   wgmma=$(grep -c "wgmma.mma_async" "$work/kernel.ptx")
   [ "$wgmma" -gt 0 ] && mma="$mma+w$wgmma"
+  copies=$(grep -c "cp.async.c[ag].shared" "$work/kernel.ptx")
+  [ "$copies" -gt 0 ] && mma="$mma+c$copies"
   # 1. the GPU's triton-profile outputs (also judged against the recorded outputs, bit for bit).
   { echo "=== $name: run --engine $engine --profile triton"; timeout 120 "$tilesim" run "$dir" --engine "$engine" \
       --profile triton --out "$work/outputs" --quiet; } >"$work/gpu_run.txt" 2>&1

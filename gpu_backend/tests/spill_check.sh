@@ -30,7 +30,8 @@ assemble() { ptxas -v -arch=sm_90a "$@" "$work/k.ptx" -o /dev/null 2>&1; }
 stack_of() { grep -oE "[0-9]+ bytes stack frame" <<<"$1" | grep -oE "^[0-9]+" | head -1; }
 while read -r name warps max_registers max_spills; do
   case $name in ''|\#*) continue ;; esac
-  if ! "$tilesim" compile --profile triton --num-warps "$warps" --assume-remainder-guards --tensor-cores "$tensor_cores" --emit ptx \
+  stages=${name##*_s}  # the benchmark's num_stages, from the name (matmul_128x256x64_w8_s3)
+  if ! "$tilesim" compile --profile triton --num-warps "$warps" --num-stages "$stages" --assume-remainder-guards --tensor-cores "$tensor_cores" --emit ptx \
       "$ttir_dir/$name.ttir" -o "$work/k.ptx" 2>"$work/err"; then
     echo "$name: tilesim could not compile it: $(head -c 300 "$work/err")"
     status=1

@@ -135,6 +135,9 @@ struct Launch {
   std::vector<LaunchArgument> arguments;
   std::array<int64_t, 3> grid{1, 1, 1};
   int numWarps = 4;  // Triton's num_warps: the GPU engine's block size is 32 * numWarps threads
+  // Triton's num_stages: how many k-loop iterations the GPU engine's pipelined loops stage ahead, plus one
+  // (gpu_backend/lowering/PipelinedLoop.cpp; 1: none). Triton's default is 3.
+  int numStages = 3;
 };
 
 // What an engine returns: diagnostics instead of a result when the launch gives none. Most say why it could not

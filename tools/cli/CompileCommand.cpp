@@ -24,6 +24,7 @@ struct CompileFlags {
   std::string sm = "sm_90a";
   std::string output;
   int numWarps = 4;
+  int numStages = 3;
   int timeRuns = 0;  // --time N: compile N more times and print the median on stderr
   bool assumeRemainderGuards = false;
   std::string tensorCores = "auto";
@@ -73,6 +74,7 @@ int runCompile(const CompileFlags& flags) {
   }
   GpuCompileRequest request;
   request.numWarps = flags.numWarps;
+  request.numStages = flags.numStages;
   request.profile = flags.profile == "triton" ? FloatProfile::Triton : FloatProfile::Exact;
   request.sm = flags.sm;
   request.emit = flags.emit;
@@ -110,6 +112,10 @@ void addCompileCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::IsMember({"layout", "llvm", "llvm-opt", "ptx"}));
   compile->add_option("--num-warps", flags->numWarps, "warps per program (Triton's num_warps; 1, 2, 4, ... 32)")
       ->check(powerOfTwoWarps());
+  compile->add_option("--num-stages", flags->numStages,
+                      "Triton's num_stages: k loops feeding wgmma stage their operands num_stages - 1 iterations ahead "
+                      "(1 to 8, default 3; 1: no pipelining)")
+      ->check(CLI::Range(1, 8));
   compile->add_option("--profile", flags->profile, "float profile: exact (default) or triton")
       ->check(CLI::IsMember({"exact", "triton"}));
   CLI::Option* sm = compile->add_option("--sm", flags->sm, "the NVPTX target (-mcpu), sm_90a by default");

@@ -85,6 +85,7 @@ int prepareFromCase(const LaunchFlags& flags, PreparedLaunch& prepared) {
   }
   prepared.launch.grid = load.goldenCase.grid;
   prepared.launch.numWarps = load.goldenCase.numWarps;
+  prepared.launch.numStages = load.goldenCase.numStages;
   // --profile over the case's recorded profile (case.json "profile") over triton.
   const FloatProfile profile = !flags.profile.empty() ? (flags.profile == "exact" ? FloatProfile::Exact : FloatProfile::Triton)
                                                       : load.goldenCase.profile.value_or(FloatProfile::Triton);

@@ -36,6 +36,7 @@ struct RunFlags {
   int warmup = 10;
   int64_t bytes = 0;       // --bytes: bytes one launch moves, for GB/s (default: every buffer argument once)
   int numWarps = 0;        // 0: the case's, or 4 for a kernel file
+  int numStages = 0;       // 0: the case's, or 3 for a kernel file
 };
 
 // `--time N`: after the run, the timing of the kernel's compile, load and N launches (Engine::runTimed), as one
@@ -230,6 +231,7 @@ int runRun(const RunFlags& flags) {
   PreparedLaunch prepared;
   if (int code = prepareLaunch(flags.launch, prepared); code != kExitOk) return code;
   if (flags.numWarps > 0) prepared.launch.numWarps = flags.numWarps;
+  if (flags.numStages > 0) prepared.launch.numStages = flags.numStages;
   std::optional<std::vector<std::string>> paths = prepareOutputs(prepared, flags.outDirectory);
   if (!paths) return kExitBadInput;
   std::vector<std::vector<uint8_t>> before;
@@ -282,6 +284,9 @@ void addRunCommand(CLI::App& app, int& exitCode) {
   run->add_flag("--quiet", flags->quiet, "do not print the buffers a kernel run changed");
   run->add_option("--num-warps", flags->numWarps, "warps per program on the GPU engine (default: the case's, or 4)")
       ->check(powerOfTwoWarps());
+  run->add_option("--num-stages", flags->numStages,
+                  "GPU engine: Triton's num_stages for pipelined k loops (1 to 8; default: the case's, or 3)")
+      ->check(CLI::Range(1, 8));
   run->add_option("--time", flags->timeIterations,
                   "GPU engine, kernel files: after the run, time N more launches with CUDA events and print the median")
       ->check(CLI::Range(1, 100000));
