@@ -50,6 +50,7 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
   std::vector<std::vector<llvm::Value*>> initial;
   for (size_t i = 0; i < carried.size(); ++i) initial.push_back(lowering.in(op.operand(3 + i), lowering.layoutOf(carried[i])));
   const size_t hoisted = hoistInvariantDotOperands(lowering, body);
+  const PinnedOperands pinned = pinInvariantWgmmaOperands(lowering, body);
   size_t accumulating = 0;
   const Operation* deferred = wgmmaCarriedAccumulator(lowering, op, &accumulating);
   lowering.waitForWgmma();  // nothing in flight enters a region
@@ -89,6 +90,7 @@ void lowerFor(KernelLowering& lowering, const Operation& op) {
     lowering.set(op.result(accumulating), std::move(done));
   }
   lowering.wgmmaInFlight = false;
+  unpinWgmmaOperands(lowering, pinned);
   lowering.hoisted.erase(lowering.hoisted.end() - static_cast<ptrdiff_t>(hoisted), lowering.hoisted.end());
 }
 

@@ -215,11 +215,7 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
     KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(aBytes + bBytes, &op, "the operands of a wgmma dot", 1024);
     lowering.beforeSharedWrite(buffer.range);
     auto store = [&](const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
-      const Lowered& source = lowering.get(operand);
-      TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
-      SharedPlacement placement = nvmmaPlacement(tile);
-      placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
-      storeToShared(lowering, source, placement, base, operand->type.element());
+      storeWgmmaOperand(lowering, operand, tile, base);
       return base;
     };
     if (!aBase) aBase = store(op.operand(0), plan.a, buffer.base);
@@ -271,6 +267,60 @@ std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const O
 }
 
 }  // namespace
+
+void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
+  const Lowered& source = lowering.get(operand);
+  TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
+  SharedPlacement placement = nvmmaPlacement(tile);
+  placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
+  storeToShared(lowering, source, placement, base, operand->type.element());
+}
+
+PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& body) {
+  PinnedOperands pinned;
+  if (lowering.options.numStages < 2) return pinned;
+  struct Pin {
+    const Value* value;
+    NvmmaTile tile;
+    int64_t offset;
+  };
+  std::vector<Pin> pins;
+  int64_t bytes = 0;
+  for (const auto& op : body.operations) {
+    const std::optional<WgmmaPlan> plan = wgmmaPlanFor(lowering, *op);
+    for (size_t i = 0; plan && i < 2; ++i) {
+      const Value* operand = op->operand(i);
+      // Defined before the loop: the body's ops see values of the body or from outside the loop only.
+      const bool invariant = operand->definingOp ? operand->definingOp->parentBlock != &body : operand->ownerBlock != &body;
+      const bool known = lowering.sharedOperands.count(operand) ||
+                         std::any_of(pins.begin(), pins.end(), [&](const Pin& pin) { return pin.value == operand; });
+      if (!invariant || known) continue;
+      pins.push_back({operand, i == 0 ? plan->a : plan->b, bytes});
+      bytes += (pins.back().tile.bytes() + 1023) / 1024 * 1024;
+    }
+  }
+  if (pins.empty()) return pinned;
+  lowering.waitForWgmma();
+  const std::optional<KernelLowering::SharedBuffer> buffer = lowering.reserveShared(bytes, 1024);
+  if (!buffer) return pinned;
+  lowering.pipelinedLoops = true;
+  llvm::IRBuilder<>& b = lowering.builder;
+  for (const Pin& pin : pins) {
+    llvm::Value* base = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer->base, static_cast<uint64_t>(pin.offset));
+    storeWgmmaOperand(lowering, pin.value, pin.tile, base);
+    lowering.sharedOperands[pin.value] = base;
+    pinned.values.push_back(pin.value);
+  }
+  ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
+  lowering.barrier();
+  pinned.range = buffer->range;
+  return pinned;
+}
+
+void unpinWgmmaOperands(KernelLowering& lowering, const PinnedOperands& pinned) {
+  for (const Value* value : pinned.values) lowering.sharedOperands.erase(value);
+  if (pinned.range) lowering.releaseShared(*pinned.range);
+}
 
 std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot) {
   if (dot.kind != OpKind::TTDot) return std::nullopt;

@@ -195,6 +195,18 @@ std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const Kernel
 const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex);
 // The wgmma plan of tt.dot `dot` when it takes wgmma (the triton profile, the options' choice, the dot's shape).
 std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot);
+// a wgmma operand in registers stored into shared memory at `base` in `tile`'s NVMMA layout (Dot.cpp).
+void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, const NvmmaTile& tile, llvm::Value* base);
+// The operands of `body`'s wgmma dots that are defined before the loop (attention's q), stored once, before the
+// loop, into shared memory reserved for it and read in place by every iteration (KernelLowering::sharedOperands),
+// as Triton keeps a loop-invariant operand in shared memory; part of pipelining (num_stages 1: nothing is pinned)
+// (Dot.cpp). Nothing is pinned when the reservation does not fit. unpinWgmmaOperands after the loop.
+struct PinnedOperands {
+  std::vector<const Value*> values;
+  std::optional<SharedRange> range;
+};
+PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& body);
+void unpinWgmmaOperands(KernelLowering& lowering, const PinnedOperands& pinned);
 // scf.for `loop` software-pipelined (PipelinedLoop.cpp): false, having emitted nothing, when the loop does not
 // qualify; ControlFlow.cpp then lowers it as written.
 bool lowerPipelinedFor(KernelLowering& lowering, const Operation& loop);

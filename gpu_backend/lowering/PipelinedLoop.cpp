@@ -356,7 +356,9 @@ bool lowerPipelinedFor(KernelLowering& lowering, const Operation& loop) {
   const std::optional<KernelLowering::SharedBuffer> ring = lowering.reserveShared(plan->buffers * plan->stageBytes, 1024);
   if (!ring) return false;
   lowering.pipelinedLoops = true;
+  const PinnedOperands pinned = pinInvariantWgmmaOperands(lowering, loop.region(0).front());
   PipelinedLoop(lowering, loop, *plan, *ring).lower();
+  unpinWgmmaOperands(lowering, pinned);
   lowering.releaseShared(ring->range);
   return true;
 }
