@@ -84,10 +84,6 @@ void storeRegisters(KernelLowering& lowering, const Lowered& source, const Share
   }
 }
 
-// ldmatrix.sync.aligned.m8n8.x4[.trans].b16 (PTX ISA §9.7.14.5.15) exists from sm_75 on.
-bool hasLdmatrix(const std::string& sm) {
-  return sm.rfind("sm_", 0) == 0 && std::atoi(sm.c_str() + 3) >= 75;
-}
 
 // The target's registers (16-bit `stored` elements, `type` as used) by ldmatrix, 8 per instruction: each lane
 // gives the address of its row (ldmatrixRows), and word j of the result is the register pair (2j, 2j + 1).
@@ -144,6 +140,10 @@ llvm::Value* PlacedAddresses::of(int reg) {
   return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), swizzled, added * static_cast<uint64_t>(elementBytes_));
 }
 
+bool hasLdmatrix(const std::string& sm) {
+  return sm.rfind("sm_", 0) == 0 && std::atoi(sm.c_str() + 3) >= 75;
+}
+
 void storeToShared(KernelLowering& lowering, const Lowered& source, const SharedPlacement& placement, llvm::Value* base,
                    Type elementType) {
   llvm::Type* type = source.regs[0]->getType();
@@ -168,9 +168,16 @@ std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered&
   lowering.beforeSharedWrite(buffer.range);
   storeRegisters(lowering, source, placement, buffer.base, stored, elementBytes);
   lowering.beforeSharedRead(buffer.range);
-  if (placement.read != SharedRead::Plain) return loadMatrices(lowering, target, placement, buffer.base, type, stored);
+  return loadPlaced(lowering, target, placement, buffer.base, type, elementBytes);
+}
+
+std::vector<llvm::Value*> loadPlaced(KernelLowering& lowering, const LinearLayout& target, const SharedPlacement& placement,
+                                     llvm::Value* base, llvm::Type* type, int elementBytes) {
+  llvm::IRBuilder<>& b = lowering.builder;
+  llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type->isPointerTy() ? b.getInt64Ty() : type;
+  if (placement.read != SharedRead::Plain) return loadMatrices(lowering, target, placement, base, type, stored);
   const Access load = accessOf(b, stored, elementBytes, placement.loadVectorElements());
-  PlacedAddresses loadAddresses(lowering, target, placement, buffer.base, elementBytes);
+  PlacedAddresses loadAddresses(lowering, target, placement, base, elementBytes);
   std::vector<llvm::Value*> result;
   for (int r = 0; r < numRegisters(target); r += load.elements) {
     llvm::Value* word = b.CreateAlignedLoad(load.word, loadAddresses.of(r), load.align);

@@ -165,8 +165,16 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   const auto [aLayout, bLayout] = *tensorCoreOperandLayouts(lowering, op);
   const LinearLayout accLayout = accumulatorLayout(lowering, op, plan);
   const bool halfResult = op.result()->type.element().scalarKind() == ScalarKind::F16;
-  std::vector<llvm::Value*> aRegs = lowering.in(op.operand(0), &aLayout);
-  std::vector<llvm::Value*> bRegs = lowering.in(op.operand(1), &bLayout);
+  // An operand a pipelined loop staged (lowering/PipelinedLoop.cpp) is loaded from its stage in the operand layout.
+  auto registersOf = [&](const Value* operand, const LinearLayout& layout) {
+    auto staged = lowering.sharedOperands.find(operand);
+    if (staged == lowering.sharedOperands.end()) return lowering.in(operand, &layout);
+    const Type element = operand->type.element();
+    return loadPlaced(lowering, layout, staged->second.placement, staged->second.base, lowering.storageType(op, element),
+                      storageBytes(element.scalarKind()));
+  };
+  std::vector<llvm::Value*> aRegs = registersOf(op.operand(0), aLayout);
+  std::vector<llvm::Value*> bRegs = registersOf(op.operand(1), bLayout);
   std::vector<llvm::Value*> acc = lowering.in(op.operand(2), &accLayout);
   if (halfResult)
     for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
@@ -206,7 +214,7 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
 
   auto staged = [&](const Value* operand) -> llvm::Value* {
     auto found = lowering.sharedOperands.find(operand);
-    return found == lowering.sharedOperands.end() ? nullptr : found->second;
+    return found == lowering.sharedOperands.end() ? nullptr : found->second.base;
   };
   llvm::Value* aBase = staged(op.operand(0));
   llvm::Value* bBase = staged(op.operand(1));
@@ -308,7 +316,7 @@ PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& 
   for (const Pin& pin : pins) {
     llvm::Value* base = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer->base, static_cast<uint64_t>(pin.offset));
     storeWgmmaOperand(lowering, pin.value, pin.tile, base);
-    lowering.sharedOperands[pin.value] = base;
+    lowering.sharedOperands[pin.value] = {base, nvmmaPlacement(pin.tile)};
     pinned.values.push_back(pin.value);
   }
   ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)

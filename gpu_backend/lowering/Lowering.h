@@ -141,9 +141,14 @@ class KernelLowering {
   const Operation* deferredWgmmaDot = nullptr;  // the dot of the loop body being lowered that may stay in flight
   bool wgmmaInFlight = false;
   void waitForWgmma();  // wgmma.wait_group 0 when a group may be in flight
-  // wgmma operands a pipelined loop has already copied into shared memory in their NVMMA tile (the tt.load result
-  // -> the tile's address in this iteration's stage), read by the dot in place (lowering/PipelinedLoop.cpp).
-  std::unordered_map<const Value*, llvm::Value*> sharedOperands;
+  // Dot operands already in shared memory (lowering/PipelinedLoop.cpp's staged loads, Dot.cpp's pinned operands):
+  // the value -> where this iteration's copy starts and how it is placed there. wgmma reads its NVMMA tile in
+  // place; mma.sync loads its operand layout from it (loadPlaced), the second half of a layout conversion.
+  struct SharedOperand {
+    llvm::Value* base = nullptr;
+    SharedPlacement placement;
+  };
+  std::unordered_map<const Value*, SharedOperand> sharedOperands;
   // Whether a loop was pipelined: a kernel that then fails to lower (shared memory) is compiled again without.
   bool pipelinedLoops = false;
 
@@ -355,6 +360,12 @@ class PlacedAddresses {
   std::unordered_map<uint64_t, llvm::Value*> swizzled_;  // swizzle bits -> the buffer address of threadPart ^ them
 };
 
+// The registers of `target` (elements of `type`, as stored: i1 as a byte) read from a buffer at `base` placed by
+// `placement`: the load half of a layout conversion (Conversion.cpp).
+std::vector<llvm::Value*> loadPlaced(KernelLowering& lowering, const LinearLayout& target, const SharedPlacement& placement,
+                                     llvm::Value* base, llvm::Type* type, int elementBytes);
+// ldmatrix (PTX ISA §9.7.14.5.15) exists on `sm` (sm_75 and later) (Conversion.cpp).
+bool hasLdmatrix(const std::string& sm);
 // Layout conversion (Conversion.cpp): `source` moved into `target`, element for element. Register
 // permutations stay in registers; anything that moves data between threads goes through shared memory.
 std::vector<llvm::Value*> convertLayout(KernelLowering& lowering, const Lowered& source, const LinearLayout& target,

@@ -1,10 +1,12 @@
 // Software pipelining of k loops (docs/gpu-backend.md "Pipelined loops"), Triton's pipeliner for cp.async: an
-// scf.for whose body loads the operands of a wgmma dot from global memory copies them straight into shared memory,
-// into a ring of `buffers` stages, `distance` = num_stages - 1 iterations before the dot reads them.
+// scf.for whose body loads the operands of a tensor-core dot from global memory copies them straight into shared
+// memory, into a ring of `buffers` stages, `distance` = num_stages - 1 iterations before the dot reads them.
 //
-// What qualifies (planPipeline): a tt.load of a rank-2 tensor of pointers whose only user is a top-level tt.dot that
-// takes wgmma (Dot.cpp wgmmaPlanFor), as its a or b, with no `other` or a zero one, moving 4, 8 or 16 bytes per
-// vector (MemoryOps.cpp memoryVectorElements) that land contiguous in the operand's NVMMA tile. The loads and
+// What qualifies (planPipeline; sm_80 and later): a tt.load of a rank-2 tensor of pointers whose only user is a
+// top-level tt.dot on tensor cores, as its a or b, with no `other` or a zero one, moving 4, 8 or 16 bytes per vector
+// (MemoryOps.cpp memoryVectorElements) that land contiguous where the dot reads them: wgmma's NVMMA tile (Dot.cpp
+// wgmmaPlanFor), or for mma.sync the placement the layout conversion into the operand layout would store it in
+// (chooseSharedPlacement), which the dot then loads as the conversion's second half (Conversion.cpp loadPlaced). The loads and
 // everything they depend on in the body — the producer slice: address and mask arithmetic, and the iter_args it
 // carries (the pointers advanced each iteration) — run `distance` iterations ahead; the rest of the body (the
 // consumer: the dot, softmax, ...) runs as written. The producer must be pure (no memory, no regions) and share no
@@ -23,6 +25,8 @@
 // more buffer (its group i - 1 may still read at that barrier; group i - 2 is done, by each thread's wait_group 1).
 // So buffers = distance + 1, or + 2 with a deferred dot; distance shrinks until the ring fits in shared memory.
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -40,10 +44,14 @@ namespace {
 
 using Builder = llvm::IRBuilder<>;
 
-// One tt.load copied into shared memory ahead of its dot.
+// One tt.load copied into shared memory ahead of its dot: for wgmma into the operand's NVMMA tile, for mma.sync
+// where the layout conversion into the operand layout would store it (chooseSharedPlacement), to be loaded from
+// there as the conversion's second half (ldmatrix where it applies).
 struct StagedLoad {
   const Operation* load = nullptr;
-  NvmmaTile tile;
+  SharedPlacement placement;
+  int elementBytes = 2;
+  int64_t bytes = 0;   // of its tile
   int vector = 1;      // elements per cp.async
   int64_t offset = 0;  // of its tile in a stage, bytes
 };
@@ -74,24 +82,28 @@ bool isZeroConstant(const Value* value) {
   return true;
 }
 
-// The vector of `load` when its copies can land in `tile`: 4, 8 or 16 bytes per thread and vector, which the NVMMA
-// placement keeps contiguous (the vector's register bases are its low offset bits; no other basis touches them).
-std::optional<int> copyVector(KernelLowering& lowering, const Operation& load, const NvmmaTile& tile) {
-  const LinearLayout* layout = lowering.layoutOf(load.result());
-  if (!layout) return std::nullopt;
-  const int vector = memoryVectorElements(lowering, load, layout, tile.elementBytes);
-  const int bytes = vector * tile.elementBytes;
-  if (bytes != 4 && bytes != 8 && bytes != 16) return std::nullopt;
-  const SharedPlacement placement = nvmmaPlacement(tile);
+// Whether `vector` consecutive registers of `layout` land contiguous through `placement`: the vector's register bases
+// are its low offset bits and no other basis touches them.
+bool landsContiguous(const LinearLayout& layout, const SharedPlacement& placement, int vector) {
   const uint64_t low = static_cast<uint64_t>(vector - 1);
-  const int registerOffset = layout->inDimOffset(layout->inDimIndex(kRegisterDim));
-  for (int i = 0; i < layout->inBits(); ++i) {
-    const uint64_t offset = placement.offset(layout->bases()[static_cast<size_t>(i)]);
+  const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
+  for (int i = 0; i < layout.inBits(); ++i) {
+    const uint64_t offset = placement.offset(layout.bases()[static_cast<size_t>(i)]);
     const int registerBit = i - registerOffset;
     const bool vectorBasis = registerBit >= 0 && (uint64_t{1} << registerBit) <= low;
-    if (vectorBasis ? offset != (uint64_t{1} << registerBit) : (offset & low) != 0) return std::nullopt;
+    if (vectorBasis ? offset != (uint64_t{1} << registerBit) : (offset & low) != 0) return false;
   }
-  return vector;
+  return true;
+}
+
+// The elements of `load` one cp.async moves (4, 8 or 16 bytes): its vector access, halved until the copies land
+// contiguous through `placement`.
+std::optional<int> copyVector(KernelLowering& lowering, const Operation& load, const SharedPlacement& placement, int elementBytes) {
+  const LinearLayout* layout = lowering.layoutOf(load.result());
+  if (!layout) return std::nullopt;
+  for (int vector = memoryVectorElements(lowering, load, layout, elementBytes); vector * elementBytes >= 4; vector /= 2)
+    if (vector * elementBytes <= 16 && landsContiguous(*layout, placement, vector)) return vector;
+  return std::nullopt;
 }
 
 // The loads of `body` that can be staged for their wgmma dot.
@@ -109,12 +121,22 @@ std::vector<StagedLoad> stageableLoads(KernelLowering& lowering, const Block& bo
     if (dot->kind != OpKind::TTDot || dot->parentBlock != &body) continue;
     const bool isA = dot->operand(0) == op->result(), isB = dot->operand(1) == op->result();
     if (isA == isB) continue;
-    const std::optional<WgmmaPlan> plan = wgmmaPlanFor(lowering, *dot);
-    if (!plan) continue;
     StagedLoad staged;
     staged.load = op.get();
-    staged.tile = isA ? plan->a : plan->b;
-    const std::optional<int> vector = copyVector(lowering, *op, staged.tile);
+    staged.elementBytes = storageBytes(op->result()->type.element().scalarKind());
+    if (const std::optional<WgmmaPlan> plan = wgmmaPlanFor(lowering, *dot)) {
+      const NvmmaTile& tile = isA ? plan->a : plan->b;
+      staged.placement = nvmmaPlacement(tile);
+      staged.bytes = tile.bytes();
+    } else if (const std::optional<std::array<LinearLayout, 2>> layouts = tensorCoreOperandLayouts(lowering, *dot)) {
+      const LinearLayout* loaded = lowering.layoutOf(op->result());
+      if (!loaded) continue;
+      staged.placement = chooseSharedPlacement(*loaded, (*layouts)[isA ? 0 : 1], staged.elementBytes, hasLdmatrix(lowering.options.sm));
+      staged.bytes = op->result()->type.numElements() * staged.elementBytes;
+    } else {
+      continue;  // the FMA path
+    }
+    const std::optional<int> vector = copyVector(lowering, *op, staged.placement, staged.elementBytes);
     if (!vector) continue;
     staged.vector = *vector;
     loads.push_back(staged);
@@ -179,6 +201,8 @@ bool producerResultsUsed(const Operation& loop, const std::vector<bool>& produce
 }
 
 std::optional<LoopPipeline> planPipeline(KernelLowering& lowering, const Operation& loop) {
+  const std::string& sm = lowering.options.sm;  // cp.async: sm_80 and later
+  if (sm.rfind("sm_", 0) != 0 || std::atoi(sm.c_str() + 3) < 80) return std::nullopt;
   if (lowering.options.numStages < 2 || loop.kind != OpKind::SCFFor || ForView{loop}.unsignedCompare()) return std::nullopt;
   if (loop.regions.empty() || loop.region(0).blocks.size() != 1) return std::nullopt;
   const Block& body = loop.region(0).front();
@@ -196,7 +220,7 @@ std::optional<LoopPipeline> planPipeline(KernelLowering& lowering, const Operati
   plan.deferredDot = wgmmaCarriedAccumulator(lowering, loop, &plan.accumulating);
   for (StagedLoad& load : plan.loads) {
     load.offset = plan.stageBytes;
-    plan.stageBytes += (load.tile.bytes() + 1023) / 1024 * 1024;  // each tile 1024-byte aligned (the swizzle's)
+    plan.stageBytes += (load.bytes + 1023) / 1024 * 1024;  // each tile 1024-byte aligned (wgmma's swizzle)
   }
   const int spare = plan.deferredDot ? 2 : 1;
   for (plan.distance = lowering.options.numStages - 1; plan.distance >= 1; --plan.distance) {
@@ -214,12 +238,11 @@ void copyToStage(KernelLowering& lowering, const StagedLoad& staged, llvm::Value
   const std::vector<llvm::Value*> pointers = lowering.in(load.operand(0), &layout);
   std::vector<llvm::Value*> masks;
   if (load.numOperands() > 1) masks = lowering.in(load.operand(1), &layout);
-  const SharedPlacement placement = nvmmaPlacement(staged.tile);
   llvm::Value* base = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), stage, static_cast<uint64_t>(staged.offset));
-  PlacedAddresses addresses(lowering, layout, placement, base, staged.tile.elementBytes);
+  PlacedAddresses addresses(lowering, layout, staged.placement, base, staged.elementBytes);
   for (int r = 0; r < numRegisters(layout); r += staged.vector) {
     llvm::Value* predicate = masks.empty() ? valid : b.CreateAnd(valid, masks[static_cast<size_t>(r)]);
-    ptx::cpAsync(b, addresses.of(r), pointers[static_cast<size_t>(r)], staged.vector * staged.tile.elementBytes, predicate);
+    ptx::cpAsync(b, addresses.of(r), pointers[static_cast<size_t>(r)], staged.vector * staged.elementBytes, predicate);
   }
 }
 
@@ -303,7 +326,8 @@ class PipelinedLoop {
       if (!plan_.producerCarried[i]) lowering_.set(carried_[i], loweredFromPhis(phis[i], lowering_.layoutOf(carried_[i])));
     llvm::Value* consumed = stage(consumeSlot);
     for (const StagedLoad& load : plan_.loads)
-      lowering_.sharedOperands[load.load->result()] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), consumed, static_cast<uint64_t>(load.offset));
+      lowering_.sharedOperands[load.load->result()] = {
+          b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), consumed, static_cast<uint64_t>(load.offset)), load.placement};
     const Operation* outer = std::exchange(lowering_.deferredWgmmaDot, plan_.deferredDot);
     lowering_.wgmmaInFlight = plan_.deferredDot != nullptr;  // the previous iteration's group, over the back edge
     lowering_.lowerBlockBody(body_, &plan_.producer);

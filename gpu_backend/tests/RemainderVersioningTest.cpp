@@ -146,8 +146,9 @@ TEST(RemainderVersioning, OneCheckPerKernelServesEveryLaunch) {
   EXPECT_FALSE(largest.holds({{64}}, {kMaxCheckedPrograms / 4, 2, 3}));  // one program too many
 }
 
+// Global loads of 8 or 16 bytes: vector ld.global, or the cp.async copies of a pipelined loop (PipelinedLoop.cpp).
 int vectorLoads(const std::string& ptx) {
-  static const std::regex load(R"(ld\.global(\.nc)?\.v[24]\.)");
+  static const std::regex load(R"(ld\.global(\.nc)?\.v[24]\.|cp\.async\.c[ag]\.shared\.global \[[^\]]+\], \[[^\]]+\], (8|16),)");
   return static_cast<int>(std::distance(std::sregex_iterator(ptx.begin(), ptx.end(), load), std::sregex_iterator()));
 }
 

@@ -3,8 +3,9 @@
 # matrix benchmark's matmul kernels (Triton 3.6's TTIR, bench/gpu/ttir/matrix), compiled under the triton profile
 # for sm_90a at their num_warps and num_stages as the benchmark launches them (--assume-remainder-guards), must
 # stage a and b with cp.async, num_stages - 1 groups ahead (cp.async.wait_group num_stages - 2), leave one wgmma
-# group in flight across iterations (wgmma.wait_group 1) and load nothing from global memory with ld.global in the
-# loop; with --num-stages 1 the same kernel has no cp.async at all. ptxas must accept the pipelined PTX.
+# group in flight across iterations (wgmma.wait_group 1; the w2 kernels take mma.sync, which reads its operands
+# from the stages with ldmatrix instead) and load nothing from global memory with ld.global in the loop; with
+# --num-stages 1 the same kernel has no cp.async at all. ptxas must accept the pipelined PTX.
 #   gpu_backend/tests/pipeline_check.sh TILESIM        exit 0: as above; 1: not
 set -u
 tilesim=${1:?usage: pipeline_check.sh TILESIM}
@@ -16,7 +17,8 @@ status=0
 fail() { echo "FAIL $1"; status=1; }
 count() { grep -c -- "$1" "$2" || true; }
 
-for name in matmul_128x256x64_w8_s3 matmul_128x128x32_w4_s4 matmul_64x256x32_w4_s4 matmul_64x64x32_w4_s3; do
+for name in matmul_128x256x64_w8_s3 matmul_128x128x32_w4_s4 matmul_64x256x32_w4_s4 matmul_64x64x32_w4_s3 \
+    matmul_64x32x32_w2_s5 matmul_32x64x32_w2_s5; do
   warps=${name#*_w}; warps=${warps%%_*}
   stages=${name##*_s}
   compile() {
@@ -27,11 +29,16 @@ for name in matmul_128x256x64_w8_s3 matmul_128x128x32_w4_s4 matmul_64x256x32_w4_
   copies=$(count "cp.async.cg.shared.global" "$work/k.ptx")
   waits=$(count "cp.async.wait_group $((stages - 2));" "$work/k.ptx")
   in_flight=$(count "wgmma.wait_group.sync.aligned 1;" "$work/k.ptx")
+  ldmatrix=$(count "ldmatrix" "$work/k.ptx")
   global_loads=$(count "ld.global" "$work/k.ptx")
-  echo "$name (num_warps $warps, num_stages $stages): $copies cp.async, $waits wait_group $((stages - 2)), $in_flight wgmma wait_group 1, $global_loads ld.global"
+  echo "$name (num_warps $warps, num_stages $stages): $copies cp.async, $waits wait_group $((stages - 2)), $in_flight wgmma wait_group 1, $ldmatrix ldmatrix, $global_loads ld.global"
   [ "$copies" -gt 0 ] || fail "$name: no cp.async"
   [ "$waits" -ge 1 ] || fail "$name: no cp.async.wait_group $((stages - 2))"
-  [ "$in_flight" -ge 1 ] || fail "$name: no wgmma group left in flight"
+  if [ "$warps" -ge 4 ]; then
+    [ "$in_flight" -ge 1 ] || fail "$name: no wgmma group left in flight"
+  else
+    [ "$ldmatrix" -ge 1 ] || fail "$name: mma.sync's operands not read with ldmatrix"
+  fi
   [ "$global_loads" -eq 0 ] || fail "$name: $global_loads ld.global left (the operands should all be copied)"
   if command -v ptxas >/dev/null; then
     ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "$name: ptxas rejects it: $(head -c 300 "$work/ptxas")"

@@ -163,6 +163,13 @@ TEST(GoldenCase, CaseJsonFieldsAreRangeChecked) {
   EXPECT_NE(parseCaseJson(R"({"expect_reports": [{"kind": "race", "ttir_line": 4294967297}], )" + args + "}", "/c").error.find("ttir_line"),
             std::string::npos);
   EXPECT_TRUE(parseCaseJson(R"({"num_warps": 8, )" + args + "}", "/c").ok());
+  EXPECT_NE(parseCaseJson(R"({"num_stages": 0, )" + args + "}", "/c").error.find("num_stages"), std::string::npos);
+  EXPECT_NE(parseCaseJson(R"({"num_stages": 9, )" + args + "}", "/c").error.find("from 1 to 8"), std::string::npos);
+  EXPECT_NE(parseCaseJson(R"({"num_stages": "3", )" + args + "}", "/c").error.find("num_stages"), std::string::npos);
+  const auto staged = parseCaseJson(R"({"num_stages": 5, )" + args + "}", "/c");
+  ASSERT_TRUE(staged.ok());
+  EXPECT_EQ(staged.goldenCase.numStages, 5);
+  EXPECT_EQ(parseCaseJson("{" + args + "}", "/c").goldenCase.numStages, 3);  // Triton's default
   const std::string fifo = ::testing::TempDir() + "/fifo_case";
   std::filesystem::create_directories(fifo);
   std::filesystem::remove(fifo + "/case.json");

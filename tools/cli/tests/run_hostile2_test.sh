@@ -135,6 +135,11 @@ if "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir > /d
   check compile_num_warps_3 2 "--num-warps" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir --num-warps 3
   check compile_tensor_cores_garbage 2 "--tensor-cores" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --tensor-cores mma2
   check compile_tensor_cores_wgmma 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --profile triton --tensor-cores wgmma
+  check compile_num_stages_0 2 "--num-stages" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --num-stages 0
+  check compile_num_stages_9 2 "--num-stages" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --num-stages 9
+  check compile_num_stages_text 2 "--num-stages" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --num-stages three
+  check compile_num_stages_8 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/matmul_f16/kernel.ttir --profile triton --num-stages 8
+  check run_num_stages_9 2 "--num-stages" -- "$tilesim" run "$source_dir"/conformance/golden/vadd_f32 --num-stages 9
   echo keep > precious.txt && ln -s precious.txt compiled.ptx
   check compile_output_symlink 0 "" -- "$tilesim" compile "$source_dir"/conformance/golden/vadd_f32/kernel.ttir -o compiled.ptx
   expect compile_output_not_through_symlink test "$(cat precious.txt)" = keep
