@@ -515,12 +515,13 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
   }
   bool pipelined = false;
   CompileResult result = compileOnce(module, kernel, options, &pipelined);
-  if (result.ok() || !pipelined) return result;
   // A pipelined loop's ring left too little shared memory for the rest of the kernel: Triton's answer is an
-  // error (out of resources); this one compiles the loops as written instead.
-  CompileOptions unpipelined = options;
-  unpipelined.numStages = 1;
-  return compileOnce(module, kernel, unpipelined, &pipelined);
+  // error (out of resources); this one tries fewer stages, down to the loops as written.
+  for (CompileOptions fewer = options; !result.ok() && pipelined && fewer.numStages > 1;) {
+    --fewer.numStages;
+    result = compileOnce(module, kernel, fewer, &pipelined);
+  }
+  return result;
 }
 
 }  // namespace tilesim::gpu

@@ -199,6 +199,17 @@ const std::string& CallView::callee() const {
 
 const Attribute* ConstantView::value() const { return op.attr("value"); }
 
+bool isZeroConstant(const Value* value) {
+  const Operation* constant = value->definingOp;
+  if (!constant || constant->kind != OpKind::ArithConstant) return false;
+  const ConstantView view{*constant};
+  if (!view.value()) return false;
+  const int64_t count = value->type.isTensor() ? value->type.numElements() : 1;
+  for (int64_t i = 0; i < count; ++i)
+    if (view.bitsAt(i) != 0) return false;
+  return true;
+}
+
 uint64_t ConstantView::bitsAt(int64_t index) const {
   const Attribute* attribute = value();
   TILESIM_ASSERT(attribute, std::string(op.name()) + " without a value");

@@ -159,6 +159,8 @@ struct ConstantView {  // arith.constant
   // Element i's bits (integers: two's complement, not yet masked to the width; floats: their format's bits).
   uint64_t bitsAt(int64_t index) const;
 };
+// Whether `value` is an arith.constant whose every element has all bits zero (0, +0.0; not -0.0).
+bool isZeroConstant(const Value* value);
 struct OverflowFlagsView {  // arith.addi, subi, muli, shli: `overflow<nsw, nuw>`
   const Operation& op;
   bool noSignedWrap() const;  // absent = wrapping

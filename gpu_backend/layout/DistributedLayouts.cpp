@@ -226,6 +226,33 @@ uint64_t registerElement(const LinearLayout& layout, int reg) {
   return layout.apply(static_cast<uint64_t>(reg));
 }
 
+namespace {
+
+// The run of the first register bases along output dimension `dim` (its bits from 0), shrunk until no other basis
+// touches those bits.
+int runAlong(const LinearLayout& layout, int dim) {
+  const int offset = layout.outDimOffset(dim);
+  std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
+  size_t k = 0;
+  while (k < bases.size() && static_cast<int>(k) < layout.outDims()[static_cast<size_t>(dim)].bits &&
+         bases[k] == (uint64_t{1} << (offset + static_cast<int>(k))))
+    ++k;
+  // Every basis other than the run's own must leave the run's bits alone; shrink the run until that holds.
+  auto clean = [&](size_t bits) {
+    const uint64_t mask = ((uint64_t{1} << bits) - 1) << offset;
+    const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
+    for (int i = 0; i < layout.inBits(); ++i) {
+      const bool ownBasis = i >= registerOffset && static_cast<size_t>(i - registerOffset) < bits;
+      if (!ownBasis && (layout.bases()[static_cast<size_t>(i)] & mask) != 0) return false;
+    }
+    return true;
+  };
+  while (k > 0 && !clean(k)) --k;
+  return 1 << k;
+}
+
+}  // namespace
+
 int vectorWidth(const LinearLayout& layout) {
   std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
   size_t k = 0;
@@ -242,6 +269,33 @@ int vectorWidth(const LinearLayout& layout) {
   };
   while (TILESIM_MUTANT(gpu_vector_width_unchecked, k > 0, false) && !clean(k)) --k;
   return 1 << k;
+}
+
+RegisterRun registerRun(const LinearLayout& layout) {
+  RegisterRun best;
+  for (int dim = static_cast<int>(layout.outDims().size()) - 1; dim >= 0; --dim)
+    if (const int elements = runAlong(layout, dim); elements > best.elements) best = {dim, elements};
+  if (best.elements == 1 && !layout.outDims().empty()) best.dim = static_cast<int>(layout.outDims().size()) - 1;
+  return best;
+}
+
+LinearLayout coalescedLayout(std::span<const int64_t> shape, int numWarps, int vectorElements, int fastest) {
+  const int rank = static_cast<int>(shape.size());
+  // The shape with `fastest` moved last; its default blocked layout, then the dimensions moved back.
+  std::vector<int64_t> order;  // permuted dimension i is the shape's dimension order[i]
+  for (int d = 0; d < rank; ++d)
+    if (d != fastest) order.push_back(d);
+  order.push_back(fastest);
+  std::vector<int64_t> permuted;
+  for (int64_t d : order) permuted.push_back(shape[static_cast<size_t>(d)]);
+  const LinearLayout blocked = blockedLayout(permuted, defaultBlockedParams(permuted, numWarps, vectorElements));
+  std::vector<LayoutDim> inDims = tensorDims(permuted), outDims = tensorDims(shape);
+  LinearLayout outIndex = LinearLayout::identity(outDims);
+  std::vector<std::vector<uint64_t>> bases(inDims.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    for (int k = 0; k < inDims[i].bits; ++k)
+      bases[i].push_back(uint64_t{1} << (outIndex.outDimOffset(static_cast<int>(order[i])) + k));
+  return LinearLayout::fromDimBases(inDims, outDims, bases).compose(blocked);
 }
 
 }  // namespace tilesim::gpu

@@ -83,4 +83,19 @@ uint64_t registerElement(const LinearLayout& layout, int reg);
 // every thread.
 int vectorWidth(const LinearLayout& layout);
 
+// The widest run of consecutive registers along one tensor dimension: the first k register bases are that
+// dimension's index bits 0 .. k-1 and no other basis touches them, so registers r ... r + 2^k - 1 (r a multiple of
+// 2^k) hold elements i, i + 1, ..., i + 2^k - 1 along `dim` (the others fixed) in every thread. vectorWidth is the
+// run along the last dimension; a layout that Triton's coalesce pass orders fastest along another dimension (a
+// load contiguous along it, coalescedLayout) has its run there.
+struct RegisterRun {
+  int dim = 0;
+  int elements = 1;
+};
+RegisterRun registerRun(const LinearLayout& layout);
+
+// Triton's coalesced blocked layout for an access contiguous along `fastest`: defaultBlockedParams with
+// `fastest` as the fastest dimension (order = [fastest, the others from the last down]).
+LinearLayout coalescedLayout(std::span<const int64_t> shape, int numWarps, int vectorElements, int fastest);
+
 }  // namespace tilesim::gpu

@@ -56,14 +56,23 @@ bool holdsInSameThreads(const LinearLayout& from, const LinearLayout& to) {
 
 }  // namespace
 
-int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes) {
+int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes, int dim) {
   if (pointer.rank() == 0 || elementBytes <= 0) return 1;
-  const int last = pointer.rank() - 1;
-  const int64_t divisibility = pointer.divisibility[static_cast<size_t>(last)];
+  const size_t along = static_cast<size_t>(dim < 0 ? pointer.rank() - 1 : dim);
+  const int64_t divisibility = pointer.divisibility[along];
   const int64_t alignment = std::max<int64_t>(1, TILESIM_MUTANT(gpu_align8_as_16, divisibility, divisibility == 8 ? 16 : divisibility) / elementBytes);
-  const int64_t contiguity = TILESIM_MUTANT(gpu_contiguity_ignored, pointer.contiguity[static_cast<size_t>(last)], int64_t{16});
+  const int64_t contiguity = TILESIM_MUTANT(gpu_contiguity_ignored, pointer.contiguity[along], int64_t{16});
   const int64_t elements = std::min<int64_t>({16 / elementBytes, contiguity, alignment});
   return static_cast<int>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(elements, 1))));
+}
+
+int coalescedDimension(const analysis::AxisInfo& pointer, int elementBytes) {
+  int best = pointer.rank() - 1;
+  if (best < 1) return best;
+  int widest = accessVectorElements(pointer, elementBytes, best);
+  for (int dim = best - 1; dim >= 0; --dim)
+    if (const int vector = accessVectorElements(pointer, elementBytes, dim); vector > widest) best = dim, widest = vector;
+  return best;
 }
 
 LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, Diagnostics& diagnostics,
@@ -79,8 +88,16 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
     if (op.kind == OpKind::TTStore) memoryValue = op.operand(1);
     if (memoryValue && memoryValue->type.isTensor()) {
       int vector = 128 / elementBits(memoryValue->type);
-      if (axisInfo && op.operand(0)->type.isTensor())
-        vector = std::min(vector, accessVectorElements(axisInfo->info(*op.operand(0)), elementBits(memoryValue->type) / 8));
+      if (axisInfo && op.operand(0)->type.isTensor()) {
+        const analysis::AxisInfo pointer = axisInfo->info(*op.operand(0));
+        const int bytes = elementBits(memoryValue->type) / 8;
+        // A load contiguous along another dimension than the last gets its own layout, fastest along that one.
+        if (const int fastest = coalescedDimension(pointer, bytes); op.kind == OpKind::TTLoad && fastest != pointer.rank() - 1) {
+          const int along = accessVectorElements(pointer, bytes, fastest);
+          assignment.coalescedLoads_.emplace(&op, coalescedLayout(memoryValue->type.shape(), numWarps, along, fastest));
+        }
+        vector = std::min(vector, accessVectorElements(pointer, bytes));
+      }
       int& best = assignment.vectorElements_[shapeOf(memoryValue)];
       best = std::max(best, vector);
     }
@@ -334,6 +351,10 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
           }
         break;
     }
+  }
+  if (auto coalesced = coalescedLoads_.find(&op); coalesced != coalescedLoads_.end()) {
+    remember(op.result(), coalesced->second);
+    return;
   }
   if (family == OpFamily::ControlFlow) {
     switch (familyOp<ControlFlowOp>(op.kind)) {

@@ -18,6 +18,10 @@
 //    of that shape, min(16 bytes / element size, the pointer's contiguity, its alignment in elements) from
 //    AxisInfo (`accessVectorElements`), the widest over the shape's accesses; 16-byte accesses of the narrowest
 //    element when there is no AxisInfo (32-bit when no access has the shape).
+//  - a tt.load whose pointers are contiguous along another dimension than the last, wider than along the last
+//    (coalescedDimension: attention's k loaded as [d][n] with d contiguous): the blocked layout fastest along that
+//    dimension (coalescedLayout), as Triton's coalesce pass gives each load its own order. Its address and mask
+//    arithmetic is rematerialized in that layout by the lowering; its other users convert it as usual.
 //  - the triton profile's tensor-core dots: the result takes the mma accumulator layout, and so does what is
 //    computed from it in the same loop body (Triton's RemoveLayoutConversions, forward): an elementwise op with
 //    an operand in such a layout takes that operand's layout, a reduction its slice, expand_dims its own rule,
@@ -45,7 +49,11 @@ namespace tilesim::gpu {
 // tensor of pointers with these AxisInfo claims may use along its fastest (last) dimension: at most 16 bytes,
 // at most the pointer's contiguity there, and each vector's first address a multiple of the vector's size.
 // (A masked access also needs the mask constant over the vector: the lowering checks that.)
-int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes);
+// `dim` (-1: the last) is the dimension the vector runs along.
+int accessVectorElements(const analysis::AxisInfo& pointer, int elementBytes, int dim = -1);
+// The dimension an access through these pointers vectorises best along (Triton's coalesce order): the one with
+// the widest accessVectorElements, the last on a tie.
+int coalescedDimension(const analysis::AxisInfo& pointer, int elementBytes);
 
 class LayoutAssignment {
  public:
@@ -90,6 +98,7 @@ class LayoutAssignment {
   std::unordered_map<const Value*, LinearLayout> layouts_;
   std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
   std::unordered_map<const Value*, LinearLayout> loopCarried_;  // from carryYieldedLayouts
+  std::unordered_map<const Operation*, LinearLayout> coalescedLoads_;  // tt.loads fastest along another dimension
   // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of the
   // dots, per result shape.
   std::unordered_set<const Value*> fromTensorCores_;

@@ -365,4 +365,22 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
   return best;
 }
 
+bool landsContiguous(const LinearLayout& layout, const SharedPlacement& placement, int vector) {
+  const uint64_t low = static_cast<uint64_t>(vector - 1);
+  const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
+  for (int i = 0; i < layout.inBits(); ++i) {
+    const uint64_t offset = placement.offset(layout.bases()[static_cast<size_t>(i)]);
+    const int registerBit = i - registerOffset;
+    const bool vectorBasis = registerBit >= 0 && (uint64_t{1} << registerBit) <= low;
+    if (vectorBasis ? offset != (uint64_t{1} << registerBit) : (offset & low) != 0) return false;
+  }
+  return numRegisters(layout) % vector == 0;
+}
+
+int contiguousVectorElements(const LinearLayout& layout, const SharedPlacement& placement, int most) {
+  int vector = 1;
+  while (vector * 2 <= most && landsContiguous(layout, placement, vector * 2)) vector *= 2;
+  return vector;
+}
+
 }  // namespace tilesim::gpu

@@ -72,6 +72,12 @@ SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLa
 // those) and the matrix (target register bits 1, 2), its other register bases target register bits 3 and up.
 // nullopt when the target has fewer than 8 registers or 32 distinct lanes, or `read` is Plain.
 std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read);
+// Whether `vector` consecutive registers of `layout` (vector a power of two) land at consecutive offsets through
+// `placement`, aligned: the vector's register bases are offsets 1, 2, 4, ... and no other basis touches those bits.
+bool landsContiguous(const LinearLayout& layout, const SharedPlacement& placement, int vector);
+// The widest such vector, at most `most` elements (a power of two).
+int contiguousVectorElements(const LinearLayout& layout, const SharedPlacement& placement, int most);
+
 // The row-major placement (offset = index), scalar accesses: what conversions used before.
 SharedPlacement rowMajorPlacement(int indexBits);
 

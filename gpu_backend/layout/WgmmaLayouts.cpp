@@ -44,6 +44,19 @@ SharedPlacement nvmmaPlacement(const NvmmaTile& tile) {
   return placement;
 }
 
+SharedPlacement wgmmaOperandPlacement(const WgmmaPlan& plan, int which) {
+  if (which == 0 || !plan.bKMajor) return nvmmaPlacement(which == 0 ? plan.a : plan.b);
+  // b [K][N] in a [N][K] tile: index bit i is n's bit i below log2 N, k's bit i - log2 N above.
+  const NvmmaTile& tile = plan.b;
+  SharedPlacement placement;
+  const int nBits = log2Ceil(plan.n), indexBits = log2Ceil(plan.n * plan.depth);
+  for (int bit = 0; bit < indexBits; ++bit) {
+    const int64_t row = bit < nBits ? int64_t{1} << bit : 0, column = bit < nBits ? 0 : int64_t{1} << (bit - nBits);
+    placement.offsetOfIndexBit.push_back(tile.byteOffset(row, column) / static_cast<uint64_t>(tile.elementBytes));
+  }
+  return placement;
+}
+
 namespace {
 
 // The accumulator registers each instruction writes, in D order, when `accumulator` is wgmma's fragment layout:
@@ -73,7 +86,7 @@ std::optional<std::vector<std::vector<int>>> instructionRegisters(const LinearLa
 }  // namespace
 
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
-                                   int64_t sharedBytes) {
+                                   int64_t sharedBytes, bool bKMajor) {
   if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
   const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
   const ScalarKind resultKind = dot.result()->type.element().scalarKind();
@@ -87,13 +100,38 @@ std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& acc
   plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16";
   if (numWarps % 4 != 0 || plan.m < 16 * numWarps || plan.n < 16 || plan.n > 256 || plan.depth % plan.k != 0)
     return std::nullopt;
-  std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, 2), b = nvmmaTile(plan.depth, plan.n, 2);
+  plan.bKMajor = bKMajor;
+  std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, 2),
+                           b = bKMajor ? nvmmaTile(plan.n, plan.depth, 2) : nvmmaTile(plan.depth, plan.n, 2);
   if (!a || !b || (a->bytes() + 1023) / 1024 * 1024 + b->bytes() > sharedBytes) return std::nullopt;
   plan.a = *a, plan.b = *b;
   std::optional<std::vector<std::vector<int>>> registers = instructionRegisters(accumulator, plan.m, plan.n, numWarps);
   if (!registers) return std::nullopt;
   plan.instructionRegisters = std::move(*registers);
   return plan;
+}
+
+LinearLayout registerAFragment(const WgmmaPlan& plan) {
+  const std::vector<int64_t> shape{plan.m, plan.n};
+  return mmaLayout(MmaOperand::A, shape, plan.depth, /*wordBits=*/1, plan.numWarps);
+}
+
+std::optional<std::vector<int>> registerAWords(const WgmmaPlan& plan) {
+  const LinearLayout fragment = registerAFragment(plan);
+  std::map<uint64_t, int> registerOf;  // element held in lane 0 of warp 0 -> register
+  for (int r = 0; r < numRegisters(fragment); ++r) registerOf.emplace(registerElement(fragment, r), r);
+  std::vector<int> words;
+  for (int block = 0; block < plan.rowBlocks(); ++block)
+    for (int64_t k = 0; k < plan.depth; k += plan.k)
+      for (int i = 0; i < 4; ++i) {
+        const int64_t row = 16 * plan.numWarps * block + 8 * (i & 1), column = k + 8 * (i >> 1);
+        auto low = registerOf.find(static_cast<uint64_t>(row * plan.depth + column));
+        auto high = registerOf.find(static_cast<uint64_t>(row * plan.depth + column + 1));
+        if (low == registerOf.end() || high == registerOf.end() || low->second % 2 != 0 || high->second != low->second + 1)
+          return std::nullopt;
+        words.push_back(low->second);
+      }
+  return words;
 }
 
 std::string wgmmaShape(const WgmmaPlan& plan) { return "m64n" + std::to_string(plan.n) + "k" + std::to_string(plan.k); }

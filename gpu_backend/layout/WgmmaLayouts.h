@@ -60,8 +60,12 @@ std::optional<NvmmaTile> nvmmaTile(int64_t rows, int64_t columns, int elementByt
 SharedPlacement nvmmaPlacement(const NvmmaTile& tile);
 
 // A tt.dot that runs on wgmma: a and b tiles, the instruction (m64 n`n` k`k`) and its type suffix.
+// b is MN-major ([K][N], N contiguous, read transposed: the instruction's tnspB = 1) unless `bKMajor`: then its
+// tile is [N][K], K contiguous like a's (tnspB = 0) — for a b whose registers run along K (attention's k, loaded
+// with d contiguous, or tl.trans of a [N][K] load), so that its stores or cp.async copies land 16 bytes at a time.
 struct WgmmaPlan {
   NvmmaTile a, b;
+  bool bKMajor = false;
   int64_t m = 0, n = 0, depth = 0;  // the dot's M, N, K
   int k = 16;                       // the instruction's K
   int numWarps = 4;
@@ -70,14 +74,27 @@ struct WgmmaPlan {
   // (rows 16 * numWarps * rowBlock + 64 * warpgroup ...), in the order of its D operand: n / 2 registers.
   std::vector<std::vector<int>> instructionRegisters;
   int rowBlocks() const { return static_cast<int>(instructionRegisters.size()); }
+  // The descriptor offset (unswizzled bytes) of b's k step starting at depth `k`.
+  uint64_t bStartOffset(int64_t k) const { return bKMajor ? b.startOffset(0, k) : b.startOffset(k, 0); }
 };
+
+// Where the elements of operand `which` (0: a [M][K], 1: b [K][N]; flat row-major index) lie in its tile.
+SharedPlacement wgmmaOperandPlacement(const WgmmaPlan& plan, int which);
 
 // The wgmma plan of `dot` whose result has the mma.sync accumulator layout `accumulator`, or nothing when it
 // keeps mma.sync: f16 x f16 or bf16 x bf16 into f32 (or f16 from f16), rank 2, num_warps a multiple of 4 with
 // every warp's 16-row tile along M (M >= 16 num_warps), N from 16 to 256, K a multiple of 16, rows of at least
 // 32 bytes, and a and b together within `sharedBytes` (each 1024-byte aligned).
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
-                                   int64_t sharedBytes);
+                                   int64_t sharedBytes, bool bKMajor = false);
+
+// wgmma's a from registers (the instruction's register form): each warp's 16 x 16 fragment of a k step is
+// mma.m16n8k16's A fragment, four 32-bit words a0..a3 of two elements (rows +0/+8, columns +0/+8), so a is held
+// in `registerAFragment` (mmaLayout's A layout, warps along M as the accumulator's). The registers of that layout
+// holding the low element of each word, for row block b, k step s, word i at [4 (b * steps + s) + i]; nothing
+// when a word's two elements are not a register pair.
+LinearLayout registerAFragment(const WgmmaPlan& plan);
+std::optional<std::vector<int>> registerAWords(const WgmmaPlan& plan);
 
 // "m64n<n>k16": the instruction's shape.
 std::string wgmmaShape(const WgmmaPlan& plan);

@@ -104,6 +104,18 @@ llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const
     }
     if (whole) return b.CreateBitCast(vector, b.getInt32Ty());
   }
+  if (!plan.tf32 && count == 2 && (regs[static_cast<size_t>(first)]->getType()->isHalfTy() ||
+                                    regs[static_cast<size_t>(first)]->getType()->isBFloatTy())) {
+    // Two 16-bit floats as one <2 x half> (bfloat); two f32 -> f16 truncations as one cvt.rn.f16x2.f32.
+    auto* low = llvm::dyn_cast<llvm::FPTruncInst>(regs[static_cast<size_t>(first)]);
+    auto* high = llvm::dyn_cast<llvm::FPTruncInst>(regs[static_cast<size_t>(first + 1)]);
+    if (low && high && low->getSrcTy()->isFloatTy() && high->getSrcTy()->isFloatTy() && low->getType() == high->getType())
+      return ptx::packRoundedPair(b, low->getOperand(0), high->getOperand(0), low->getType()->isBFloatTy());
+    llvm::Type* element = regs[static_cast<size_t>(first)]->getType();
+    llvm::Value* pair = llvm::PoisonValue::get(llvm::FixedVectorType::get(element, 2));
+    for (int e = 0; e < 2; ++e) pair = b.CreateInsertElement(pair, regs[static_cast<size_t>(first + e)], static_cast<uint64_t>(e));
+    return b.CreateBitCast(pair, b.getInt32Ty());
+  }
   llvm::Value* word = b.getInt32(0);
   for (int e = 0; e < count; ++e) {
     llvm::Value* v = regs[static_cast<size_t>(first + e)];
@@ -202,14 +214,48 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
 }
 
+// wgmma's a from registers (WgmmaLayouts.h registerAWords), where a is in registers in a layout with the fragment's
+// lanes and warps (a register permutation away, no shared memory): attention's P, computed in the accumulator
+// layout of q k^T. Triton's MMAv3 does the same (its a in #dot_op).
+struct RegisterA {
+  std::vector<llvm::Value*> words;  // per row block, k step: a0..a3
+  int steps = 0;
+  std::vector<llvm::Value*> at(int block, int64_t step) const {
+    auto first = words.begin() + 4 * (block * steps + step);
+    return {first, first + 4};
+  }
+};
+
+std::optional<RegisterA> registerA(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan) {
+  const LinearLayout* assigned = lowering.layoutOf(op.operand(0));
+  const LinearLayout fragment = registerAFragment(plan);
+  if (!assigned || assigned->dimBases(kLaneDim) != fragment.dimBases(kLaneDim) ||
+      assigned->dimBases(kWarpDim) != fragment.dimBases(kWarpDim))
+    return std::nullopt;
+  const std::optional<std::vector<int>> wordRegisters = registerAWords(plan);
+  if (!wordRegisters) return std::nullopt;
+  const std::vector<llvm::Value*> registers = lowering.in(op.operand(0), &fragment);
+  TensorCorePlan halves;
+  halves.wordBits = 1;
+  OperandWords words(lowering.builder, halves, registers);
+  RegisterA result;
+  result.steps = static_cast<int>(plan.depth / plan.k);
+  for (int reg : *wordRegisters) result.words.push_back(words.at(reg));
+  return result;
+}
+
 // wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts (unless a
 // pipelined loop has already copied them there: KernelLowering::sharedOperands), then each warpgroup issues, for
 // each of its row blocks, the k steps in order (acc = wgmma(a_kt, b_kt, acc)), commits them as one group and
 // waits for it.
 void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan, const LinearLayout& accLayout) {
   Builder& b = lowering.builder;
-  std::vector<llvm::Value*> acc = lowering.in(op.operand(2), &accLayout);
-  if (op.result()->type.element().scalarKind() == ScalarKind::F16)
+  // A zero accumulator (attention's q k^T) is not materialised: each row block's first instruction ignores it.
+  const bool zeroAccumulator = isZeroConstant(op.operand(2));
+  std::vector<llvm::Value*> acc;
+  if (zeroAccumulator) acc.assign(static_cast<size_t>(numRegisters(accLayout)), llvm::UndefValue::get(b.getFloatTy()));
+  else acc = lowering.in(op.operand(2), &accLayout);
+  if (!zeroAccumulator && op.result()->type.element().scalarKind() == ScalarKind::F16)
     for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
 
   auto staged = [&](const Value* operand) -> llvm::Value* {
@@ -218,16 +264,18 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
   };
   llvm::Value* aBase = staged(op.operand(0));
   llvm::Value* bBase = staged(op.operand(1));
-  if (!aBase || !bBase) {  // the operands in registers: stored into one buffer
-    const int64_t aBytes = aBase ? 0 : (plan.a.bytes() + 1023) / 1024 * 1024, bBytes = bBase ? 0 : plan.b.bytes();
+  const std::optional<RegisterA> aRegisters = aBase ? std::nullopt : registerA(lowering, op, plan);
+  const bool storeA = !aBase && !aRegisters;
+  if (storeA || !bBase) {  // the operands in registers: stored into one buffer
+    const int64_t aBytes = storeA ? (plan.a.bytes() + 1023) / 1024 * 1024 : 0, bBytes = bBase ? 0 : plan.b.bytes();
     KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(aBytes + bBytes, &op, "the operands of a wgmma dot", 1024);
     lowering.beforeSharedWrite(buffer.range);
-    auto store = [&](const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
-      storeWgmmaOperand(lowering, operand, tile, base);
+    auto store = [&](int which, llvm::Value* base) {
+      storeWgmmaOperand(lowering, op.operand(static_cast<size_t>(which)), wgmmaOperandPlacement(plan, which), base);
       return base;
     };
-    if (!aBase) aBase = store(op.operand(0), plan.a, buffer.base);
-    if (!bBase) bBase = store(op.operand(1), plan.b, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(aBytes)));
+    if (storeA) aBase = store(0, buffer.base);
+    if (!bBase) bBase = store(1, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(aBytes)));
     ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
     lowering.beforeSharedRead(buffer.range);
   }
@@ -239,7 +287,8 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
   };
   // Warpgroup g's rows start at 64 g: a's descriptor moves by 64 g rows of a.
   llvm::Value* warpgroupRows = b.CreateZExt(b.CreateMul(b.CreateLShr(lowering.warpId(), 2), b.getInt32(static_cast<uint32_t>(plan.a.startOffset(64, 0) >> 4))), b.getInt64Ty());
-  llvm::Value* aDescriptor = b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(aBase), warpgroupRows));
+  llvm::Value* aDescriptor =
+      aRegisters ? nullptr : b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(aBase), warpgroupRows));
   llvm::Value* bDescriptor = b.CreateOr(b.getInt64(plan.b.descriptorBits()), addressField(bBase));
 
   ptx::wgmmaFence(b);
@@ -250,9 +299,14 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
     for (int reg : plan.instructionRegisters[static_cast<size_t>(block)]) d.push_back(acc[static_cast<size_t>(reg)]);
     const int64_t row = 16 * plan.numWarps * block;
     for (int64_t k = 0; k < plan.depth; k += plan.k) {
+      llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.bStartOffset(k) >> 4));
+      const bool accumulate = k > 0 || !zeroAccumulator;
+      if (aRegisters) {
+        d = ptx::wgmmaMmaAsyncRegisterA(b, shape, plan.types, d, aRegisters->at(block, k / plan.k), bAt, !plan.bKMajor, accumulate);
+        continue;
+      }
       llvm::Value* a = b.CreateAdd(aDescriptor, b.getInt64(plan.a.startOffset(row, k) >> 4));
-      llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.b.startOffset(k, 0) >> 4));
-      d = ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/true);
+      d = ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/!plan.bKMajor, accumulate);
     }
     inFlight.insert(inFlight.end(), d.begin(), d.end());
   }
@@ -271,16 +325,19 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
 // The wgmma plan of `op` when the options choose wgmma and the dot allows it (layout/WgmmaLayouts.h).
 std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
-  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit());
+  // b K-major where its registers run along K (WgmmaLayouts.h).
+  const LinearLayout* bLayout = lowering.layoutOf(op.operand(1));
+  const bool bKMajor = bLayout && registerRun(*bLayout).dim == 0 && registerRun(*bLayout).elements > 1;
+  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit(), bKMajor);
 }
 
 }  // namespace
 
-void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, const NvmmaTile& tile, llvm::Value* base) {
+void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, SharedPlacement placement, llvm::Value* base) {
   const Lowered& source = lowering.get(operand);
   TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
-  SharedPlacement placement = nvmmaPlacement(tile);
-  placement.storeVectorBits = std::min({log2Ceil(vectorWidth(*source.layout)), log2Ceil(16 / tile.elementBytes), log2Ceil(tile.columns)});
+  const int elementBytes = storageBytes(operand->type.element().scalarKind());
+  placement.storeVectorBits = log2Ceil(contiguousVectorElements(*source.layout, placement, 16 / elementBytes));
   storeToShared(lowering, source, placement, base, operand->type.element());
 }
 
@@ -289,7 +346,8 @@ PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& 
   if (lowering.options.numStages < 2) return pinned;
   struct Pin {
     const Value* value;
-    NvmmaTile tile;
+    int64_t bytes;
+    SharedPlacement placement;
     int64_t offset;
   };
   std::vector<Pin> pins;
@@ -303,8 +361,8 @@ PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& 
       const bool known = lowering.sharedOperands.count(operand) ||
                          std::any_of(pins.begin(), pins.end(), [&](const Pin& pin) { return pin.value == operand; });
       if (!invariant || known) continue;
-      pins.push_back({operand, i == 0 ? plan->a : plan->b, bytes});
-      bytes += (pins.back().tile.bytes() + 1023) / 1024 * 1024;
+      pins.push_back({operand, (i == 0 ? plan->a : plan->b).bytes(), wgmmaOperandPlacement(*plan, static_cast<int>(i)), bytes});
+      bytes += (pins.back().bytes + 1023) / 1024 * 1024;
     }
   }
   if (pins.empty()) return pinned;
@@ -315,8 +373,8 @@ PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& 
   llvm::IRBuilder<>& b = lowering.builder;
   for (const Pin& pin : pins) {
     llvm::Value* base = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer->base, static_cast<uint64_t>(pin.offset));
-    storeWgmmaOperand(lowering, pin.value, pin.tile, base);
-    lowering.sharedOperands[pin.value] = {base, nvmmaPlacement(pin.tile)};
+    storeWgmmaOperand(lowering, pin.value, pin.placement, base);
+    lowering.sharedOperands[pin.value] = {base, pin.placement};
     pinned.values.push_back(pin.value);
   }
   ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)

@@ -200,8 +200,8 @@ std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const Kernel
 const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex);
 // The wgmma plan of tt.dot `dot` when it takes wgmma (the triton profile, the options' choice, the dot's shape).
 std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot);
-// a wgmma operand in registers stored into shared memory at `base` in `tile`'s NVMMA layout (Dot.cpp).
-void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, const NvmmaTile& tile, llvm::Value* base);
+// a wgmma operand in registers stored into shared memory at `base`, placed as wgmmaOperandPlacement says (Dot.cpp).
+void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, SharedPlacement placement, llvm::Value* base);
 // The operands of `body`'s wgmma dots that are defined before the loop (attention's q), stored once, before the
 // loop, into shared memory reserved for it and read in place by every iteration (KernelLowering::sharedOperands),
 // as Triton keeps a loop-invariant operand in shared memory; part of pipelining (num_stages 1: nothing is pinned)

@@ -8,10 +8,11 @@
 //
 // Vectorisation (Triton's LoadStoreOpConversion): an access of a tensor of pointers moves `vector` consecutive
 // elements with one ld.global.v2/.v4 (st.global) of 16- or 32-bit words, up to 16 bytes, where
-//   - the layout gives each thread `vector` consecutive elements in consecutive registers (vectorWidth),
-//   - AxisInfo proves the pointers contiguous over them and the first one aligned to the whole vector
-//     (accessVectorElements: contiguity, divisibility), and
-//   - the mask, when there is one, is constant over them (its AxisInfo constancy), so one predicate guards the
+//   - the layout gives each thread `vector` consecutive elements along one dimension in consecutive registers
+//     (registerRun: the last dimension, or the one a coalesced load is fastest along),
+//   - AxisInfo proves the pointers contiguous over them along that dimension and the first one aligned to the
+//     whole vector (accessVectorElements: contiguity, divisibility), and
+//   - the mask, when there is one, is constant over them along that dimension (its AxisInfo constancy), so one predicate guards the
 //     vector; `other` is still applied element by element.
 // Anything else stays one scalar access per register; the result is the same either way.
 #include "gpu_backend/lowering/Lowering.h"
@@ -192,11 +193,13 @@ int memoryVectorElements(KernelLowering& lowering, const Operation& op, const Li
   const Value* pointer = op.operand(0);
   if (!layout || !lowering.axisInfo || !pointer->type.isTensor()) return 1;
   const analysis::AxisInfo pointerInfo = lowering.axisInfo->info(*pointer);
-  int vector = std::min(accessVectorElements(pointerInfo, bytes), vectorWidth(*layout));
+  // The registers' run along one dimension (the last, or the one a coalesced load is fastest along).
+  const RegisterRun run = registerRun(*layout);
+  int vector = std::min(accessVectorElements(pointerInfo, bytes, run.dim), run.elements);
   const size_t maskIndex = op.kind == OpKind::TTLoad ? 1 : 2;
   if (TILESIM_MUTANT(gpu_mask_constancy_ignored, op.numOperands() > maskIndex, false) && op.operand(maskIndex)->type.isTensor()) {
     const analysis::AxisInfo mask = lowering.axisInfo->info(*op.operand(maskIndex));
-    const int64_t constancy = mask.constancy[static_cast<size_t>(mask.rank() - 1)];
+    const int64_t constancy = mask.constancy[static_cast<size_t>(run.dim)];
     vector = std::min<int64_t>(vector, static_cast<int64_t>(std::bit_floor(static_cast<uint64_t>(std::max<int64_t>(constancy, 1)))));
   }
   return vector * bytes >= 2 ? vector : 1;

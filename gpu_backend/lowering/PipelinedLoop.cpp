@@ -72,30 +72,6 @@ const Operation* topLevelIn(const Block& block, const Operation* op) {
   return op;
 }
 
-bool isZeroConstant(const Value* value) {
-  const Operation* constant = value->definingOp;
-  if (!constant || constant->kind != OpKind::ArithConstant) return false;
-  const ConstantView view{*constant};
-  const int64_t count = value->type.isTensor() ? value->type.numElements() : 1;
-  for (int64_t i = 0; i < count; ++i)
-    if (view.bitsAt(i) != 0) return false;  // -0.0 is not zero: its bits would differ from the zero fill
-  return true;
-}
-
-// Whether `vector` consecutive registers of `layout` land contiguous through `placement`: the vector's register bases
-// are its low offset bits and no other basis touches them.
-bool landsContiguous(const LinearLayout& layout, const SharedPlacement& placement, int vector) {
-  const uint64_t low = static_cast<uint64_t>(vector - 1);
-  const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
-  for (int i = 0; i < layout.inBits(); ++i) {
-    const uint64_t offset = placement.offset(layout.bases()[static_cast<size_t>(i)]);
-    const int registerBit = i - registerOffset;
-    const bool vectorBasis = registerBit >= 0 && (uint64_t{1} << registerBit) <= low;
-    if (vectorBasis ? offset != (uint64_t{1} << registerBit) : (offset & low) != 0) return false;
-  }
-  return true;
-}
-
 // The elements of `load` one cp.async moves (4, 8 or 16 bytes): its vector access, halved until the copies land
 // contiguous through `placement`.
 std::optional<int> copyVector(KernelLowering& lowering, const Operation& load, const SharedPlacement& placement, int elementBytes) {
@@ -114,7 +90,7 @@ std::vector<StagedLoad> stageableLoads(KernelLowering& lowering, const Block& bo
     if (op->kind != OpKind::TTLoad || op->numOperands() < 1) continue;
     const Type pointer = op->operand(0)->type;
     if (!pointer.isTensor() || !pointer.element().isPointer() || pointer.shape().size() != 2) continue;
-    if (op->numOperands() > 2 && !isZeroConstant(op->operand(2))) continue;
+    if (op->numOperands() > 2 && !isZeroConstant(op->operand(2))) continue;  // -0.0 would differ from the zero fill
     auto found = users.find(op->result());
     if (found == users.end() || found->second.size() != 1) continue;
     const Operation* dot = found->second[0];
@@ -125,9 +101,8 @@ std::vector<StagedLoad> stageableLoads(KernelLowering& lowering, const Block& bo
     staged.load = op.get();
     staged.elementBytes = storageBytes(op->result()->type.element().scalarKind());
     if (const std::optional<WgmmaPlan> plan = wgmmaPlanFor(lowering, *dot)) {
-      const NvmmaTile& tile = isA ? plan->a : plan->b;
-      staged.placement = nvmmaPlacement(tile);
-      staged.bytes = tile.bytes();
+      staged.placement = wgmmaOperandPlacement(*plan, isA ? 0 : 1);
+      staged.bytes = (isA ? plan->a : plan->b).bytes();
     } else if (const std::optional<std::array<LinearLayout, 2>> layouts = tensorCoreOperandLayouts(lowering, *dot)) {
       const LinearLayout* loaded = lowering.layoutOf(op->result());
       if (!loaded) continue;

@@ -224,18 +224,50 @@ inline std::vector<llvm::Value*> tiedFloats(llvm::IRBuilder<>& builder, const st
 }
 }  // namespace detail
 
-// One warpgroup-wide `wgmma.mma_async.sync.aligned.<shape>.<types>` D, a-desc, b-desc, 1, 1, 1, 0, <transposeB>:
+// One warpgroup-wide `wgmma.mma_async.sync.aligned.<shape>.<types>` D, a-desc, b-desc, p, 1, 1, 0, <transposeB>:
 // D += A B with a and b read from shared memory through the 64-bit descriptors; `d` is the n / 2 f32 accumulator
 // registers, in and out. Asynchronous: the registers hold the sum only after wgmmaWaitGroup, which takes them in
 // and gives them out again so that no reader can move above it. E.g. shape "m64n256k16", types "f32.f16.f16".
+// cvt.rn.f16x2.f32 (bf16x2): two f32 rounded to nearest-even 16-bit floats in one instruction, `low` in the low
+// half of the word — the two cvt.rn.f16.f32 it replaces, bit for bit.
+inline llvm::Value* packRoundedPair(llvm::IRBuilder<>& builder, llvm::Value* low, llvm::Value* high, bool bf16) {
+  auto* type = llvm::FunctionType::get(builder.getInt32Ty(), {builder.getFloatTy(), builder.getFloatTy()}, false);
+  const std::string text = std::string("cvt.rn.") + (bf16 ? "bf16x2" : "f16x2") + ".f32 $0, $1, $2;";
+  return builder.CreateCall(llvm::InlineAsm::get(type, text, "=r,f,f", false), {high, low});
+}
+
+// `accumulate` false: D = A B, the registers' values in are not read (scale-d 0: a zero accumulator needs no zeros).
+inline std::string wgmmaScaleD(bool accumulate) {
+  return std::string("{\n.reg .pred p;\nsetp.ne.b32 p, ") + (accumulate ? "1" : "0") + ", 0;\n";
+}
+
 inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const std::string& shape,
                                                const std::string& types, const std::vector<llvm::Value*>& d,
-                                               llvm::Value* aDescriptor, llvm::Value* bDescriptor, bool transposeB) {
+                                               llvm::Value* aDescriptor, llvm::Value* bDescriptor, bool transposeB,
+                                               bool accumulate = true) {
   const int count = static_cast<int>(d.size());
-  const std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned." + shape + "." + types +
+  const std::string text = wgmmaScaleD(accumulate) + "wgmma.mma_async.sync.aligned." + shape + "." + types +
                            " " + vectorOperand(0, count) + ", $" + std::to_string(2 * count) + ", $" +
                            std::to_string(2 * count + 1) + ", p, 1, 1, 0, " + (transposeB ? "1" : "0") + ";\n}";
   return detail::tiedFloats(builder, text, d, {aDescriptor, bDescriptor}, ",l,l");
+}
+
+// The same with a from registers (the instruction's register form, PTX ISA §9.7.15.5.2): `aWords` are the four
+// 32-bit words of this thread's a fragment (mma.m16n8k16's A fragment of the warp's 16 rows), b through its descriptor.
+inline std::vector<llvm::Value*> wgmmaMmaAsyncRegisterA(llvm::IRBuilder<>& builder, const std::string& shape,
+                                                        const std::string& types, const std::vector<llvm::Value*>& d,
+                                                        const std::vector<llvm::Value*>& aWords, llvm::Value* bDescriptor,
+                                                        bool transposeB, bool accumulate = true) {
+  const int count = static_cast<int>(d.size());
+  std::string a = "{";
+  for (int i = 0; i < 4; ++i) a += (i ? ", $" : "$") + std::to_string(2 * count + i);
+  a += "}";
+  const std::string text = wgmmaScaleD(accumulate) + "wgmma.mma_async.sync.aligned." + shape + "." + types +
+                           " " + vectorOperand(0, count) + ", " + a + ", $" + std::to_string(2 * count + 4) + ", p, 1, 1, " +
+                           (transposeB ? "1" : "0") + ";\n}";
+  std::vector<llvm::Value*> inputs(aWords.begin(), aWords.end());
+  inputs.push_back(bDescriptor);
+  return detail::tiedFloats(builder, text, d, inputs, ",r,r,r,r,l");
 }
 
 // wgmma.wait_group.sync.aligned `pending`: at most `pending` committed groups still in flight; `d` comes out as

@@ -108,6 +108,55 @@ TEST(LayoutAssignment, SizePerThreadFollowsAxisInfo) {
   }
 }
 
+// A load contiguous along dimension 0 (attention's k, read as [d][n] with d contiguous: k + n * 64 + d) gets its
+// own blocked layout fastest along d, 8 halves (16 bytes) per vector there, as Triton's coalesce pass orders it;
+// a load of the same shape contiguous along the last dimension keeps the default one.
+TEST(LayoutAssignment, ALoadContiguousAlongDimensionZeroIsCoalescedAlongIt) {
+  const std::string text = R"(module {
+  tt.func public @k(%k_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}) {
+    %c64 = arith.constant dense<64> : tensor<1x64xi32>
+    %d = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %d2 = tt.expand_dims %d {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %n2 = tt.expand_dims %d {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %rows = arith.muli %n2, %c64 : tensor<1x64xi32>
+    %db = tt.broadcast %d2 : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nb = tt.broadcast %rows : tensor<1x64xi32> -> tensor<64x64xi32>
+    %o = arith.addi %db, %nb : tensor<64x64xi32>
+    %ks = tt.splat %k_ptr : !tt.ptr<f16> -> tensor<64x64x!tt.ptr<f16>>
+    %kp = tt.addptr %ks, %o : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %k = tt.load %kp : tensor<64x64x!tt.ptr<f16>>
+    %t = tt.trans %o {order = array<i32: 1, 0>} : tensor<64x64xi32> -> tensor<64x64xi32>
+    %rp = tt.addptr %ks, %t : tensor<64x64x!tt.ptr<f16>>, tensor<64x64xi32>
+    %r = tt.load %rp : tensor<64x64x!tt.ptr<f16>>
+    tt.return
+  }
+})";
+  ParseResult parsed = parseModule(text, "k.ttir");
+  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+  Function kernel = *parsed.module->kernel();
+  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
+  EXPECT_EQ(coalescedDimension(axisInfo.info(*valueNamed(kernel, "kp")), 2), 0);
+  EXPECT_EQ(coalescedDimension(axisInfo.info(*valueNamed(kernel, "rp")), 2), 1);
+  Diagnostics diagnostics;
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
+  ASSERT_TRUE(diagnostics.empty());
+  const RegisterRun k = registerRun(*layouts.layoutOf(valueNamed(kernel, "k")));
+  EXPECT_EQ(k.dim, 0);
+  EXPECT_EQ(k.elements, 8);
+  const RegisterRun r = registerRun(*layouts.layoutOf(valueNamed(kernel, "r")));
+  EXPECT_EQ(r.dim, 1);
+  EXPECT_EQ(r.elements, 8);
+  // k's layout is the default one with its two dimensions swapped.
+  const std::vector<int64_t> shape{64, 64};
+  const LinearLayout coalesced = coalescedLayout(shape, 4, 8, 0);
+  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "k")), coalesced);
+  for (int reg = 0; reg < numRegisters(coalesced); ++reg)
+    for (int lane : {0, 5, 31}) {
+      const std::vector<int64_t> swapped = layouts.defaultLayout(shape).apply(std::vector<int64_t>{1, lane, reg});
+      EXPECT_EQ(coalesced.apply(std::vector<int64_t>{1, lane, reg}), (std::vector<int64_t>{swapped[1], swapped[0]}));
+    }
+}
+
 // Triton's tutorial 06 (flash attention forward, real-kernels): under the triton profile the softmax and the
 // rescaling between the two dots stay in the first dot's mma layout (the broadcast of the row maximum
 // included), P goes into the second dot from there, and only the loop's exit value takes a blocked layout again.

@@ -49,11 +49,14 @@ uint64_t hardwareAddress(const Descriptor& d, int64_t strided, int64_t contiguou
 
 // Every element of every instruction's a and b, read by the model, where the placement stored it (buffers at
 // 1024-aligned addresses: the model's swizzle uses whole addresses).
-void checkOperandReads(int64_t m, int64_t n, int64_t depth, int numWarps) {
-  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth) + " w" + std::to_string(numWarps));
-  std::optional<NvmmaTile> a = nvmmaTile(m, depth, 2), b = nvmmaTile(depth, n, 2);
+void checkOperandReads(int64_t m, int64_t n, int64_t depth, int numWarps, bool bKMajor = false) {
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth) + " w" + std::to_string(numWarps) +
+               (bKMajor ? " b K-major" : ""));
+  std::optional<NvmmaTile> a = nvmmaTile(m, depth, 2), b = bKMajor ? nvmmaTile(n, depth, 2) : nvmmaTile(depth, n, 2);
   ASSERT_TRUE(a && b);
-  const SharedPlacement aPlacement = nvmmaPlacement(*a), bPlacement = nvmmaPlacement(*b);
+  WgmmaPlan plan;
+  plan.a = *a, plan.b = *b, plan.bKMajor = bKMajor, plan.m = m, plan.n = n, plan.depth = depth;
+  const SharedPlacement aPlacement = wgmmaOperandPlacement(plan, 0), bPlacement = wgmmaOperandPlacement(plan, 1);
   std::set<uint64_t> aOffsets, bOffsets;  // bijective into the buffer
   for (int64_t index = 0; index < m * depth; ++index) aOffsets.insert(aPlacement.offset(static_cast<uint64_t>(index)));
   for (int64_t index = 0; index < depth * n; ++index) bOffsets.insert(bPlacement.offset(static_cast<uint64_t>(index)));
@@ -67,7 +70,7 @@ void checkOperandReads(int64_t m, int64_t n, int64_t depth, int numWarps) {
         // As lowering/Dot.cpp forms them: base >> 4, + 64 g rows, + the instruction's start.
         const uint64_t aBits = a->descriptorBits() | ((aBase >> 4) + static_cast<uint64_t>(warpgroup) * (a->startOffset(64, 0) >> 4) +
                                                       (a->startOffset(16 * numWarps * block, k) >> 4));
-        const uint64_t bBits = b->descriptorBits() | ((bBase >> 4) + (b->startOffset(k, 0) >> 4));
+        const uint64_t bBits = b->descriptorBits() | ((bBase >> 4) + (plan.bStartOffset(k) >> 4));
         const Descriptor aDescriptor = decode(aBits), bDescriptor = decode(bBits);
         const int64_t row0 = 64 * warpgroup + 16 * numWarps * block;
         for (int64_t row = 0; row < 64; ++row)
@@ -78,7 +81,9 @@ void checkOperandReads(int64_t m, int64_t n, int64_t depth, int numWarps) {
         for (int64_t kk = 0; kk < 16; ++kk)
           for (int64_t column = 0; column < n; ++column) {
             const uint64_t stored = bBase + 2 * bPlacement.offset(static_cast<uint64_t>((k + kk) * n + column));
-            ASSERT_EQ(hardwareAddress(bDescriptor, kk, column, 2), stored) << "b k " << k + kk << " n " << column;
+            // MN-major: rows along k, n contiguous; K-major: rows along n, k contiguous (as a's).
+            const uint64_t read = bKMajor ? hardwareAddress(bDescriptor, column, kk, 2) : hardwareAddress(bDescriptor, kk, column, 2);
+            ASSERT_EQ(read, stored) << "b k " << k + kk << " n " << column;
           }
       }
 }
@@ -89,6 +94,41 @@ TEST(WgmmaLayouts, EveryOperandElementIsReadWhereItWasStored) {
   checkOperandReads(64, 16, 16, 4);    // 32-byte swizzles
   checkOperandReads(128, 64, 128, 4);  // attention's P V at D 64, BLOCK_N 128: a in two blocks
   checkOperandReads(256, 128, 64, 8);  // two row blocks per warpgroup
+  checkOperandReads(128, 128, 128, 8, true);  // attention's q k^T at D 128: k K-major, two 128-byte blocks of k
+  checkOperandReads(64, 64, 64, 4, true);
+  checkOperandReads(128, 256, 32, 8, true);    // a 64-byte swizzle, 256 rows of b
+}
+
+// wgmma's a from registers: the words registerAWords picks, through the fragment layout, must hold the ISA's
+// register fragment of A (§9.7.15.5.1, "Register fragments, matrix A", the same as mma.m16n8k16's): thread t of
+// warp w (warpgroup w / 4), word i of row block b, k step s, its element h (0: low half, 1: high): row
+// 64 (w / 4) + 16 (w % 4) + 16 num_warps b + t / 4 + 8 (i & 1), column 16 s + 8 (i >> 1) + 2 (t % 4) + h.
+TEST(WgmmaLayouts, RegisterAWordsHoldTheIsasAFragment) {
+  for (auto [m, n, depth, warps] : {std::tuple<int64_t, int64_t, int64_t, int>{128, 128, 128, 8}, {128, 64, 64, 4},
+                                    {64, 64, 64, 4}, {256, 128, 64, 8}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth) + " w" + std::to_string(warps));
+    WgmmaPlan plan;
+    plan.m = m, plan.n = n, plan.depth = depth, plan.numWarps = warps;
+    plan.instructionRegisters.resize(static_cast<size_t>(m / (16 * warps)));
+    const LinearLayout fragment = registerAFragment(plan);
+    const std::optional<std::vector<int>> words = registerAWords(plan);
+    ASSERT_TRUE(words);
+    const int steps = static_cast<int>(depth / 16);
+    ASSERT_EQ(static_cast<int>(words->size()), 4 * plan.rowBlocks() * steps);
+    for (int warp = 0; warp < warps; ++warp)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int block = 0; block < plan.rowBlocks(); ++block)
+          for (int step = 0; step < steps; ++step)
+            for (int i = 0; i < 4; ++i)
+              for (int h = 0; h < 2; ++h) {
+                const int reg = (*words)[static_cast<size_t>(4 * (block * steps + step) + i)] + h;
+                const std::vector<int64_t> element = fragment.apply(std::vector<int64_t>{warp, lane, reg});
+                const int64_t row = 64 * (warp / 4) + 16 * (warp % 4) + 16 * warps * block + lane / 4 + 8 * (i & 1);
+                const int64_t column = 16 * step + 8 * (i >> 1) + 2 * (lane % 4) + h;
+                ASSERT_EQ(element, (std::vector<int64_t>{row, column}))
+                    << "warp " << warp << " lane " << lane << " block " << block << " step " << step << " word " << i;
+              }
+  }
 }
 
 TEST(WgmmaLayouts, NarrowRowsHaveNoTile) {

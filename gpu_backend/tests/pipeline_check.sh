@@ -5,7 +5,7 @@
 # stage a and b with cp.async, num_stages - 1 groups ahead (cp.async.wait_group num_stages - 2), leave one wgmma
 # group in flight across iterations (wgmma.wait_group 1; the w2 kernels take mma.sync, which reads its operands
 # from the stages with ldmatrix instead) and load nothing from global memory with ld.global in the loop; with
-# --num-stages 1 the same kernel has no cp.async at all. ptxas must accept the pipelined PTX.
+# --num-stages 1 the same kernel has no cp.async at all. ptxas must accept the pipelined PTX. Attention: below.
 #   gpu_backend/tests/pipeline_check.sh TILESIM        exit 0: as above; 1: not
 set -u
 tilesim=${1:?usage: pipeline_check.sh TILESIM}
@@ -46,6 +46,33 @@ for name in matmul_128x256x64_w8_s3 matmul_128x128x32_w4_s4 matmul_64x256x32_w4_
   if ! compile 1 "$work/one.ptx" 2>"$work/err"; then fail "$name --num-stages 1: does not compile"; continue; fi
   unstaged=$(count "cp.async" "$work/one.ptx")
   [ "$unstaged" -eq 0 ] || fail "$name --num-stages 1: $unstaged cp.async"
+done
+# Attention (Triton's tutorial-06 forward pass): k is loaded as [d][n] with d contiguous, so its load is coalesced
+# along d and its wgmma tile is K-major (tnspB 0); k and v are both staged with cp.async (they share their
+# address arithmetic), P is wgmma's a from registers (the instruction's register form, "{%r..}"), q is pinned
+# in shared memory before the loop: the loop loads nothing with ld.global.
+for name in attention_d128_128x128_w8_s3 attention_d128_64x64_w4_s3 attention_d64_128x64_w8_s3; do
+  warps=${name#*_w}; warps=${warps%%_*}
+  stages=${name##*_s}
+  if ! "$tilesim" compile --profile triton --num-warps "$warps" --num-stages "$stages" --assume-remainder-guards \
+      --tensor-cores wgmma --emit ptx "$ttir_dir/$name.ttir" -o "$work/k.ptx" 2>"$work/err"; then
+    fail "$name: does not compile: $(head -c 300 "$work/err")"; continue
+  fi
+  copies=$(count "cp.async.cg.shared.global" "$work/k.ptx")
+  k_major=$(grep -cE "wgmma.mma_async.*, p, 1, 1, 0, 0;" "$work/k.ptx" || true)
+  register_a=$(grep -cE "wgmma.mma_async.*\}, \{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+\}, %rd[0-9]+, p, 1, 1, 1;" "$work/k.ptx" || true)
+  global_loads=$(count "ld.global" "$work/k.ptx")
+  echo "$name (num_warps $warps, num_stages $stages): $copies cp.async, $k_major wgmma with a K-major b, $register_a wgmma with a from registers, $global_loads ld.global (q's, before the loop)"
+  [ "$copies" -gt 0 ] || fail "$name: k and v not staged with cp.async"
+  [ "$k_major" -gt 0 ] || fail "$name: no wgmma reads a K-major b (k)"
+  [ "$register_a" -gt 0 ] || fail "$name: P is not wgmma's a from registers"
+  # q: one tile of [BLOCK_M][d] f16 in 16-byte loads, num_warps * 32 threads
+  m=${name#*_d*_}; m=${m%%x*}; d=${name#attention_d}; d=${d%%_*}
+  q_loads=$((m * d * 2 / 16 / (warps * 32)))
+  [ "$global_loads" -le "$q_loads" ] || fail "$name: $global_loads ld.global, more than q's $q_loads (k or v not staged)"
+  if command -v ptxas >/dev/null; then
+    ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "$name: ptxas rejects it: $(head -c 300 "$work/ptxas")"
+  fi
 done
 command -v ptxas >/dev/null || echo "note: no ptxas on PATH: the PTX was not assembled"
 exit $status
