@@ -102,6 +102,7 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
       best = std::max(best, vector);
     }
   });
+  assignment.carryCoalescedPointers();
   for (size_t i = 0; i < kernel.numArguments(); ++i) {
     const Value* argument = kernel.argument(i);
     if (!argument->type.isTensor()) continue;
@@ -139,6 +140,27 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
     });
   }
   return assignment;
+}
+
+void LayoutAssignment::carryCoalescedPointers() {
+  for (const auto& [load, layout] : coalescedLoads_) {
+    const Value* pointer = load->operand(0);
+    const Block* body = pointer->isBlockArgument() ? pointer->ownerBlock : nullptr;
+    const Operation* loop = body && body->parentRegion ? body->parentRegion->parentOp : nullptr;
+    if (!loop || loop->kind != OpKind::SCFFor || pointer->index == 0) continue;
+    const Operation* yield = body->terminator();
+    const size_t carried = pointer->index - 1;
+    if (!yield || carried >= yield->numOperands()) continue;
+    const Value* advanced = yield->operand(carried);
+    const Operation* advance = advanced->definingOp;
+    // Only `ptrs += step` (an elementwise op of the carried pointers, in the body): the loop carries them in the
+    // load's layout, its entry converts the init once.
+    if (!advance || advance->parentBlock != body || !hasTrait(advance->kind, kElementwise) ||
+        std::find(advance->operands.begin(), advance->operands.end(), pointer) == advance->operands.end())
+      continue;
+    coalescedValues_.emplace(pointer, layout);
+    coalescedValues_.emplace(advanced, layout);
+  }
 }
 
 bool LayoutAssignment::carryYieldedLayouts(const Function& kernel) {
@@ -356,6 +378,11 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
     remember(op.result(), coalesced->second);
     return;
   }
+  if (auto carried = op.numResults() == 1 ? coalescedValues_.find(op.result()) : coalescedValues_.end();
+      carried != coalescedValues_.end()) {
+    remember(op.result(), carried->second);
+    return;
+  }
   if (family == OpFamily::ControlFlow) {
     switch (familyOp<ControlFlowOp>(op.kind)) {
       case ControlFlowOp::SCFFor: assignForLoop(op); return;
@@ -389,6 +416,10 @@ void LayoutAssignment::assignForLoop(const Operation& op) {
         // result is not, so the epilogue keeps its blocked layouts.
         if (i + 1 < body.arguments.size()) fromTensorCores_.insert(body.argument(i + 1));
       }
+    // Pointers a coalesced load reads and the body advances: the load's layout (carryCoalescedPointers).
+    if (auto coalesced = i + 1 < body.arguments.size() ? coalescedValues_.find(body.argument(i + 1)) : coalescedValues_.end();
+        coalesced != coalescedValues_.end())
+      chosen = coalesced->second;
     // Any other value the body computes from tensor cores: the layout the first assignment gave its yield
     // (carryYieldedLayouts); inside the body it is a tensor-core value too.
     if (auto carried = i + 1 < body.arguments.size() ? loopCarried_.find(body.argument(i + 1)) : loopCarried_.end();

@@ -21,7 +21,9 @@
 //  - a tt.load whose pointers are contiguous along another dimension than the last, wider than along the last
 //    (coalescedDimension: attention's k loaded as [d][n] with d contiguous): the blocked layout fastest along that
 //    dimension (coalescedLayout), as Triton's coalesce pass gives each load its own order. Its address and mask
-//    arithmetic is rematerialized in that layout by the lowering; its other users convert it as usual.
+//    arithmetic is rematerialized in that layout by the lowering; its other users convert it as usual. When its
+//    pointers are an scf.for iter_arg that the body advances (`b_ptrs += BLOCK_K * stride_bk`), the iter_arg, the
+//    advanced pointers and the loop's result take that layout too: the init is converted once, at the entry.
 //  - the triton profile's tensor-core dots: the result takes the mma accumulator layout, and so does what is
 //    computed from it in the same loop body (Triton's RemoveLayoutConversions, forward): an elementwise op with
 //    an operand in such a layout takes that operand's layout, a reduction its slice, expand_dims its own rule,
@@ -99,6 +101,9 @@ class LayoutAssignment {
   std::unordered_map<const Value*, LinearLayout> preferred_;  // from preferSlicesForBroadcasts
   std::unordered_map<const Value*, LinearLayout> loopCarried_;  // from carryYieldedLayouts
   std::unordered_map<const Operation*, LinearLayout> coalescedLoads_;  // tt.loads fastest along another dimension
+  // scf.for iter_args of pointers such a load reads, and their advanced values (carryCoalescedPointers).
+  std::unordered_map<const Value*, LinearLayout> coalescedValues_;
+  void carryCoalescedPointers();
   // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of the
   // dots, per result shape.
   std::unordered_set<const Value*> fromTensorCores_;

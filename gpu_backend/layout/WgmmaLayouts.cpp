@@ -90,19 +90,33 @@ std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& acc
   if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
   const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
   const ScalarKind resultKind = dot.result()->type.element().scalarKind();
-  if (aKind != bKind || (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16)) return std::nullopt;
-  if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
+  auto isFp8 = [](ScalarKind kind) { return kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2; };
+  const bool fp8 = isFp8(aKind) && isFp8(bKind);
+  if (fp8) {
+    // fp8 wgmma reads both operands K-major (§9.7.15.5.1: only .f16/.bf16 may transpose) and k32 steps.
+    if (!bKMajor || resultKind != ScalarKind::F32) return std::nullopt;
+  } else {
+    if (aKind != bKind || (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16)) return std::nullopt;
+    if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
+  }
   std::span<const int64_t> shape = dot.result()->type.shape();
   if (shape.size() != 2 || !isPowerOfTwoShape(shape) || !isPowerOfTwoShape(dot.operand(0)->type.shape())) return std::nullopt;
   WgmmaPlan plan;
   plan.m = shape[0], plan.n = shape[1], plan.depth = dot.operand(0)->type.shape()[1];
   plan.numWarps = numWarps;
-  plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16";
+  if (fp8) {
+    static constexpr const char* kFp8Types[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"}, {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
+    plan.types = kFp8Types[aKind == ScalarKind::F8E5M2][bKind == ScalarKind::F8E5M2];
+    plan.k = 32;
+  } else {
+    plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16";
+  }
+  const int elementBytes = fp8 ? 1 : 2;
   if (numWarps % 4 != 0 || plan.m < 16 * numWarps || plan.n < 16 || plan.n > 256 || plan.depth % plan.k != 0)
     return std::nullopt;
   plan.bKMajor = bKMajor;
-  std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, 2),
-                           b = bKMajor ? nvmmaTile(plan.n, plan.depth, 2) : nvmmaTile(plan.depth, plan.n, 2);
+  std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, elementBytes),
+                           b = bKMajor ? nvmmaTile(plan.n, plan.depth, elementBytes) : nvmmaTile(plan.depth, plan.n, elementBytes);
   if (!a || !b || (a->bytes() + 1023) / 1024 * 1024 + b->bytes() > sharedBytes) return std::nullopt;
   plan.a = *a, plan.b = *b;
   std::optional<std::vector<std::vector<int>>> registers = instructionRegisters(accumulator, plan.m, plan.n, numWarps);

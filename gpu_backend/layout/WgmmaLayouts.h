@@ -67,7 +67,7 @@ struct WgmmaPlan {
   NvmmaTile a, b;
   bool bKMajor = false;
   int64_t m = 0, n = 0, depth = 0;  // the dot's M, N, K
-  int k = 16;                       // the instruction's K
+  int k = 16;                       // the instruction's K (32 for fp8)
   int numWarps = 4;
   const char* types = "f32.f16.f16";
   // Accumulator registers (of `accumulator`, the mma.sync layout) of the instruction for row block `rowBlock`
@@ -82,7 +82,8 @@ struct WgmmaPlan {
 SharedPlacement wgmmaOperandPlacement(const WgmmaPlan& plan, int which);
 
 // The wgmma plan of `dot` whose result has the mma.sync accumulator layout `accumulator`, or nothing when it
-// keeps mma.sync: f16 x f16 or bf16 x bf16 into f32 (or f16 from f16), rank 2, num_warps a multiple of 4 with
+// keeps mma.sync: f16 x f16 or bf16 x bf16 into f32 (or f16 from f16), or fp8 (e4m3 / e5m2, mixed too) into f32
+// with b K-major (k32 steps), rank 2, num_warps a multiple of 4 with
 // every warp's 16-row tile along M (M >= 16 num_warps), N from 16 to 256, K a multiple of 16, rows of at least
 // 32 bytes, and a and b together within `sharedBytes` (each 1024-byte aligned).
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,

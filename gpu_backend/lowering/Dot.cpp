@@ -227,6 +227,7 @@ struct RegisterA {
 };
 
 std::optional<RegisterA> registerA(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan) {
+  if (plan.a.elementBytes != 2) return std::nullopt;  // the fragment of 16-bit elements
   const LinearLayout* assigned = lowering.layoutOf(op.operand(0));
   const LinearLayout fragment = registerAFragment(plan);
   if (!assigned || assigned->dimBases(kLaneDim) != fragment.dimBases(kLaneDim) ||

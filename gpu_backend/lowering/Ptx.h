@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "ir/Assert.h"
+
 namespace tilesim::gpu::ptx {
 
 // "h" (16-bit), "r" (32), "l" (64) register constraints; 8-bit values travel in 16-bit registers.
@@ -241,6 +243,15 @@ inline std::string wgmmaScaleD(bool accumulate) {
   return std::string("{\n.reg .pred p;\nsetp.ne.b32 p, ") + (accumulate ? "1" : "0") + ", 0;\n";
 }
 
+// The imm-trans-a, imm-trans-b operands: only .f16 and .bf16 have them (fp8 and int8 read both operands K-major).
+inline std::string wgmmaTransposes(const std::string& types, bool transposeB) {
+  if (types.find("e4m3") != std::string::npos || types.find("e5m2") != std::string::npos) {
+    TILESIM_ASSERT(!transposeB, "wgmma fp8 reads b K-major only");
+    return "";
+  }
+  return std::string(", 0, ") + (transposeB ? "1" : "0");
+}
+
 inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const std::string& shape,
                                                const std::string& types, const std::vector<llvm::Value*>& d,
                                                llvm::Value* aDescriptor, llvm::Value* bDescriptor, bool transposeB,
@@ -248,7 +259,7 @@ inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const
   const int count = static_cast<int>(d.size());
   const std::string text = wgmmaScaleD(accumulate) + "wgmma.mma_async.sync.aligned." + shape + "." + types +
                            " " + vectorOperand(0, count) + ", $" + std::to_string(2 * count) + ", $" +
-                           std::to_string(2 * count + 1) + ", p, 1, 1, 0, " + (transposeB ? "1" : "0") + ";\n}";
+                           std::to_string(2 * count + 1) + ", p, 1, 1" + wgmmaTransposes(types, transposeB) + ";\n}";
   return detail::tiedFloats(builder, text, d, {aDescriptor, bDescriptor}, ",l,l");
 }
 

@@ -157,6 +157,50 @@ TEST(LayoutAssignment, ALoadContiguousAlongDimensionZeroIsCoalescedAlongIt) {
     }
 }
 
+// A column-major b (fp8 matmul: b_ptrs = b + k + n * stride, advanced by BLOCK_K each iteration): the loop
+// carries the pointers in the load's coalesced layout — the iter_arg, the advanced pointers and the loop's result —
+// so no iteration converts a tensor of pointers through shared memory.
+TEST(LayoutAssignment, PointersACoalescedLoadAdvancesAreCarriedInItsLayout) {
+  const std::string text = R"(module {
+  tt.func public @k(%b_ptr: !tt.ptr<f8E4M3FN> {tt.divisibility = 16 : i32}, %stride: i32 {tt.divisibility = 16 : i32}, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %step = arith.constant dense<64> : tensor<64x64xi32>
+    %r = tt.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %k2 = tt.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %n2 = tt.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %s = tt.splat %stride : i32 -> tensor<1x64xi32>
+    %ns = arith.muli %n2, %s : tensor<1x64xi32>
+    %kb = tt.broadcast %k2 : tensor<64x1xi32> -> tensor<64x64xi32>
+    %nb = tt.broadcast %ns : tensor<1x64xi32> -> tensor<64x64xi32>
+    %o = arith.addi %kb, %nb : tensor<64x64xi32>
+    %bs = tt.splat %b_ptr : !tt.ptr<f8E4M3FN> -> tensor<64x64x!tt.ptr<f8E4M3FN>>
+    %b0 = tt.addptr %bs, %o : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+    %last = scf.for %i = %c0 to %n step %c1 iter_args(%ptrs = %b0) -> (tensor<64x64x!tt.ptr<f8E4M3FN>>) : i32 {
+      %b = tt.load %ptrs : tensor<64x64x!tt.ptr<f8E4M3FN>>
+      %next = tt.addptr %ptrs, %step : tensor<64x64x!tt.ptr<f8E4M3FN>>, tensor<64x64xi32>
+      scf.yield %next : tensor<64x64x!tt.ptr<f8E4M3FN>>
+    }
+    tt.return
+  }
+})";
+  ParseResult parsed = parseModule(text, "k.ttir");
+  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
+  Function kernel = *parsed.module->kernel();
+  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
+  Diagnostics diagnostics;
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
+  ASSERT_TRUE(diagnostics.empty());
+  const LinearLayout& loaded = *layouts.layoutOf(valueNamed(kernel, "b"));
+  EXPECT_EQ(registerRun(loaded).dim, 0);
+  EXPECT_EQ(registerRun(loaded).elements, 16);  // 16 one-byte elements along k
+  const Operation* loop = valueNamed(kernel, "last")->definingOp;
+  EXPECT_EQ(*layouts.layoutOf(loop->region(0).front().argument(1)), loaded);
+  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "next")), loaded);
+  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "last")), loaded);
+  EXPECT_NE(*layouts.layoutOf(valueNamed(kernel, "b0")), loaded);  // the init: converted once, at the entry
+}
+
 // Triton's tutorial 06 (flash attention forward, real-kernels): under the triton profile the softmax and the
 // rescaling between the two dots stay in the first dot's mma layout (the broadcast of the row maximum
 // included), P goes into the second dot from there, and only the loop's exit value takes a blocked layout again.

@@ -152,7 +152,8 @@ struct Planned {
   std::optional<LinearLayout> accumulator;
 };
 
-Planned planOf(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out, int numWarps) {
+Planned planOf(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out, int numWarps,
+               bool bKMajor = false) {
   ParseResult parsed = parseModule(dotKernel(m, n, k, in, out), "dot.ttir");
   EXPECT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
   if (!parsed.module) return {};
@@ -162,7 +163,7 @@ Planned planOf(int64_t m, int64_t n, int64_t k, const std::string& in, const std
   EXPECT_NE(dot, nullptr);
   Planned planned;
   planned.accumulator = tensorCoreResultLayout(*dot, numWarps, 227 * 1024);
-  if (planned.accumulator) planned.plan = wgmmaPlan(*dot, *planned.accumulator, numWarps, 227 * 1024);
+  if (planned.accumulator) planned.plan = wgmmaPlan(*dot, *planned.accumulator, numWarps, 227 * 1024, bKMajor);
   return planned;
 }
 
@@ -197,8 +198,47 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
   EXPECT_FALSE(planOf(32, 64, 32, "f16", "f32", 2).plan);     // not a warpgroup
   EXPECT_FALSE(planOf(64, 128, 32, "f16", "f32", 8).plan);    // warps along N: not wgmma's fragment
   EXPECT_FALSE(planOf(128, 512, 32, "f16", "f32", 4).plan);   // N over 256
-  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // tf32 and fp8 keep mma.sync for now
+  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // tf32 keeps mma.sync for now
   EXPECT_FALSE(planOf(128, 8, 32, "f16", "f32", 4).plan);     // b rows of 16 bytes
+  // fp8: only with b K-major (the instruction has no transposes), k32 steps, 1-byte tiles.
+  EXPECT_FALSE(planOf(128, 256, 64, "f8E4M3FN", "f32", 8).plan);
+  const std::optional<WgmmaPlan> fp8 = planOf(128, 256, 64, "f8E4M3FN", "f32", 8, true).plan;
+  ASSERT_TRUE(fp8);
+  EXPECT_STREQ(fp8->types, "f32.e4m3.e4m3");
+  EXPECT_EQ(fp8->k, 32);
+  EXPECT_EQ(fp8->a.elementBytes, 1);
+  EXPECT_EQ(fp8->b.rows, 256);  // [N][K]
+  EXPECT_EQ(fp8->b.swizzleBytes, 64);
+  EXPECT_FALSE(planOf(128, 256, 64, "f8E4M3FN", "f16", 8, true).plan);  // an f16 accumulator: mma.sync
+  const std::optional<WgmmaPlan> kMajor = planOf(128, 128, 128, "f16", "f32", 8, true).plan;
+  ASSERT_TRUE(kMajor);
+  EXPECT_TRUE(kMajor->bKMajor);
+  EXPECT_EQ(kMajor->b.rows, 128);
+  EXPECT_EQ(kMajor->bStartOffset(64), kMajor->b.startOffset(0, 64));  // the second 128-byte column block
+}
+
+// fp8's 1-byte tiles: every element of every k32 instruction read where it was stored (a and b K-major).
+TEST(WgmmaLayouts, Fp8OperandElementsAreReadWhereTheyWereStored) {
+  for (auto [m, n, depth] : {std::tuple<int64_t, int64_t, int64_t>{128, 256, 64}, {64, 64, 32}, {128, 128, 128}}) {
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth));
+    WgmmaPlan plan;
+    plan.a = *nvmmaTile(m, depth, 1), plan.b = *nvmmaTile(n, depth, 1), plan.bKMajor = true;
+    plan.m = m, plan.n = n, plan.depth = depth, plan.k = 32;
+    const SharedPlacement aPlacement = wgmmaOperandPlacement(plan, 0), bPlacement = wgmmaOperandPlacement(plan, 1);
+    const uint64_t aBase = 4096, bBase = 4096 + static_cast<uint64_t>((plan.a.bytes() + 1023) / 1024 * 1024);
+    for (int64_t k = 0; k < depth; k += plan.k) {
+      const Descriptor a = decode(plan.a.descriptorBits() | ((aBase >> 4) + (plan.a.startOffset(0, k) >> 4)));
+      const Descriptor b = decode(plan.b.descriptorBits() | ((bBase >> 4) + (plan.bStartOffset(k) >> 4)));
+      for (int64_t kk = 0; kk < plan.k; ++kk) {
+        for (int64_t row = 0; row < 64; ++row)
+          ASSERT_EQ(hardwareAddress(a, row, kk, 1), aBase + aPlacement.offset(static_cast<uint64_t>(row * depth + k + kk)))
+              << "a row " << row << " k " << k + kk;
+        for (int64_t column = 0; column < n; ++column)
+          ASSERT_EQ(hardwareAddress(b, column, kk, 1), bBase + bPlacement.offset(static_cast<uint64_t>((k + kk) * n + column)))
+              << "b k " << k + kk << " n " << column;
+      }
+    }
+  }
 }
 
 }  // namespace

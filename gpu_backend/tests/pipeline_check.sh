@@ -74,5 +74,26 @@ for name in attention_d128_128x128_w8_s3 attention_d128_64x64_w4_s3 attention_d6
     ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "$name: ptxas rejects it: $(head -c 300 "$work/ptxas")"
   fi
 done
+# fp8 with a column-major b (gpu_backend/tests/cases/pipeline_matmul_fp8_colmajor_w4_s3, made by
+# make_transposed_cases.py): b is coalesced along k and carried in that layout, both operands staged, wgmma e4m3
+# with k32 steps and no transpose operands.
+fp8=$here/cases/pipeline_matmul_fp8_colmajor_w4_s3/kernel.ttir
+if "$tilesim" compile --profile triton --num-warps 4 --num-stages 3 --assume-remainder-guards --tensor-cores wgmma \
+    --emit ptx "$fp8" -o "$work/k.ptx" 2>"$work/err"; then
+  copies=$(count "cp.async.cg.shared.global" "$work/k.ptx")
+  e4m3=$(grep -cE "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 .*, p, 1, 1;" "$work/k.ptx" || true)
+  global_loads=$(count "ld.global" "$work/k.ptx")
+  shared_pointers=$(count "st.shared.v2.u64" "$work/k.ptx")
+  echo "fp8 column-major b (num_warps 4, num_stages 3): $copies cp.async, $e4m3 wgmma e4m3, $global_loads ld.global, $shared_pointers pointer pairs through shared memory"
+  [ "$copies" -gt 0 ] || fail "fp8: a and b not staged with cp.async"
+  [ "$e4m3" -gt 0 ] || fail "fp8: no wgmma e4m3 k32"
+  [ "$global_loads" -eq 0 ] || fail "fp8: $global_loads ld.global left"
+  [ "$shared_pointers" -eq 0 ] || fail "fp8: b's pointers converted through shared memory"
+  if command -v ptxas >/dev/null; then
+    ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "fp8: ptxas rejects it: $(head -c 300 "$work/ptxas")"
+  fi
+else
+  fail "fp8: does not compile: $(head -c 300 "$work/err")"
+fi
 command -v ptxas >/dev/null || echo "note: no ptxas on PATH: the PTX was not assembled"
 exit $status
