@@ -10,7 +10,8 @@
 // everything they depend on in the body — the producer slice: address and mask arithmetic, and the iter_args it
 // carries (the pointers advanced each iteration) — run `distance` iterations ahead; the rest of the body (the
 // consumer: the dot, softmax, ...) runs as written. The producer must be pure (no memory, no regions) and share no
-// value with the consumer but the loads' results; the loop's results of producer-carried iter_args must be unused.
+// value with the consumer but the loads' results and values the consumer can compute again at its own iteration
+// (not fed by a producer-carried iter_arg); the loop's results of producer-carried iter_args must be unused.
 //
 // The loop as emitted (i counts iterations; slot s = i mod buffers):
 //   prologue   for j < distance: the producer of iteration j, cp.async into slot j (masked off past the end); commit
@@ -59,6 +60,10 @@ struct StagedLoad {
 struct LoopPipeline {
   std::vector<StagedLoad> loads;
   std::unordered_set<const Operation*> producer;  // top-level ops of the body run `distance` iterations ahead
+  // Producer ops whose values the consumer reads too (pure, not fed by a producer-carried iter_arg): the consumer
+  // computes them again at its own iteration (the causal mask's `start_n + offs_n`, shared with k's address).
+  std::unordered_set<const Operation*> recomputed;
+  std::unordered_set<const Operation*> consumerSkips;  // producer - recomputed
   std::vector<bool> producerCarried;              // per iter_arg
   const Operation* deferredDot = nullptr;         // wgmmaCarriedAccumulator's
   size_t accumulating = 0;
@@ -144,20 +149,42 @@ bool sliceProducer(const Block& body, const Operation& yield, LoopPipeline& plan
     if (!staged.count(op) && (opInfo(op->kind).traits & effects) != 0) return false;
     pending.insert(pending.end(), op->operands.begin(), op->operands.end());
   }
-  // The consumer sees no producer value but the staged loads' results (by their dots), no producer-carried iter_arg;
-  // the iter_args it carries are not yielded from the producer.
+  // The consumer sees no producer value but the staged loads' results (by their dots) and values it can compute
+  // again at its own iteration (pure, not fed by a producer-carried iter_arg: recomputable); no producer-carried
+  // iter_arg; the iter_args it carries are not yielded from the producer.
   auto producerValue = [&](const Value* value) {
     if (value->isBlockArgument()) return value->ownerBlock == &body && value->index > 0 && plan.producerCarried[value->index - 1];
     return plan.producer.count(topLevelIn(body, value->definingOp)) != 0;
   };
+  std::unordered_set<const Operation*> carriedFed;  // producer ops fed, through the slice, by a carried iter_arg
+  for (const auto& op : body.operations) {
+    if (!plan.producer.count(op.get())) continue;
+    for (const Value* operand : op->operands)
+      if ((operand->isBlockArgument() && producerValue(operand)) || carriedFed.count(topLevelIn(body, operand->definingOp)))
+        carriedFed.insert(op.get());
+  }
+  std::vector<const Operation*> pendingOps;
   for (const auto& [value, readers] : users) {
     if (!producerValue(value)) continue;
     for (const Operation* reader : readers) {
       if (reader == &yield || plan.producer.count(reader)) continue;  // the yield: per iter_arg, below
       if (staged.count(value->definingOp) && reader->kind == OpKind::TTDot) continue;
-      return false;
+      const Operation* definer = value->isBlockArgument() ? nullptr : topLevelIn(body, value->definingOp);
+      if (!definer || staged.count(definer) || carriedFed.count(definer)) return false;
+      pendingOps.push_back(definer);
     }
   }
+  while (!pendingOps.empty()) {  // a recomputed op's producer operands are recomputed too
+    const Operation* op = pendingOps.back();
+    pendingOps.pop_back();
+    if (!plan.recomputed.insert(op).second) continue;
+    for (const Value* operand : op->operands)
+      if (const Operation* definer = operand->isBlockArgument() ? nullptr : topLevelIn(body, operand->definingOp);
+          definer && plan.producer.count(definer))
+        pendingOps.push_back(definer);
+  }
+  for (const Operation* op : plan.producer)
+    if (!plan.recomputed.count(op)) plan.consumerSkips.insert(op);
   for (size_t i = 0; i < plan.producerCarried.size(); ++i)
     if (!plan.producerCarried[i] && producerValue(yield.operand(i))) return false;
   return true;
@@ -305,7 +332,7 @@ class PipelinedLoop {
           b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), consumed, static_cast<uint64_t>(load.offset)), load.placement};
     const Operation* outer = std::exchange(lowering_.deferredWgmmaDot, plan_.deferredDot);
     lowering_.wgmmaInFlight = plan_.deferredDot != nullptr;  // the previous iteration's group, over the back edge
-    lowering_.lowerBlockBody(body_, &plan_.producer);
+    lowering_.lowerBlockBody(body_, &plan_.consumerSkips);
     if (plan_.deferredDot && lowering_.wgmmaInFlight) ptx::statement(b_, "wgmma.wait_group.sync.aligned 1;");
     lowering_.deferredWgmmaDot = outer;
     std::vector<std::vector<llvm::Value*>> next;

@@ -5,6 +5,10 @@ loads of gpu_backend/layout/LayoutAssignment.h, wgmma's K-major b, its a from re
     attention_d64_64x64_w4_s3) on two heads of 192 positions: k is read as [d][n] with d contiguous (a coalesced
     load, a K-major b), k and v are staged with cp.async three iterations deep, P is wgmma's a from registers and
     q k^T starts from a zero accumulator that is never materialised;
+  - pipeline_attention_causal_d64_w4_s3: the same TTIR with the benchmark kernel's causal mask added here
+    (`where(offs_m[:, None] >= (start_n + offs_n)[None, :], qk * scale, -1e6)`, as Triton prints it for CAUSAL,
+    the edit this script's): `start_n + offs_n` is both k's and v's address and the mask's, so the pipelined
+    consumer computes it again at its own iteration;
   - pipeline_matmul_fp8_colmajor_w4_s3: the benchmark's matmul TTIR (matmul_64x64x32_w4_s3, Triton's, for f16)
     edited here into fp8 e4m3 a and b with a column-major b (b + k + n * stride_bk, the layout the benchmark's fp8
     problem and cuBLAS use; the edit is this script's, Triton did not print it), K 80: three iterations, the last
@@ -68,20 +72,33 @@ def write_case(tilesim, directory, text, description, buffers, output):
         json.dump(description, out, indent=1)
 
 
-def attention_case(tilesim, rng):
+CAUSAL_MASK = """%qk_scaled = arith.mulf %qk, %qk_37 : tensor<64x64xf32>
+      %causal_rows = tt.expand_dims %offs_m_10 {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+      %causal_rows_b = tt.broadcast %causal_rows : tensor<64x1xi32> -> tensor<64x64xi32>
+      %causal_cols_b = tt.broadcast %k_28 : tensor<1x64xi32> -> tensor<64x64xi32>
+      %causal = arith.cmpi sge, %causal_rows_b, %causal_cols_b : tensor<64x64xi32>
+      %masked = arith.constant dense<-1.000000e+06> : tensor<64x64xf32>
+      %qk_38 = arith.select %causal, %qk_scaled, %masked : tensor<64x64xi1>, tensor<64x64xf32>"""
+
+
+def attention_case(tilesim, rng, causal=False):
     source, heads, seq, head_dim, block_m = "attention_d64_64x64_w4_s3", 2, 192, 64, 64
     with open(os.path.join(TTIR, source + ".ttir")) as f:
         text = f.read()
+    if causal:
+        line = re.search(r"%qk_38 = arith.mulf %qk, %qk_37 : tensor<64x64xf32>", text).group(0)
+        text = text.replace(line, CAUSAL_MASK)
     count = heads * seq * head_dim
     buffers = [(name, "float16", "<f2", "H", [f16_bits(rng.uniform(-1, 1)) for _ in range(count)])
                for name in ("Q", "K", "V")]
     buffers.append(("Out", "float16", "<f2", "H", [0] * count))
     description = {
-        "name": "pipeline_attention_d64_w4_s3", "entry": "attention_fwd", "grid": [seq // block_m, heads, 1],
+        "name": "pipeline_attention_causal_d64_w4_s3" if causal else "pipeline_attention_d64_w4_s3",
+        "entry": "attention_fwd", "grid": [seq // block_m, heads, 1],
         "num_warps": 4, "num_stages": 3,
         "args": [{"name": "sm_scale", "kind": "scalar", "pytype": "float", "value": 0.125},
                  {"name": "N_CTX", "kind": "scalar", "pytype": "int", "value": seq}],
-        "notes": f"the benchmark's attention forward ({source}, Triton 3.6's TTIR) on {heads} heads of {seq} "
+        "notes": f"the benchmark's attention forward ({source}, Triton 3.6's TTIR{', a causal mask added by make_transposed_cases.py' if causal else ''}) on {heads} heads of {seq} "
                  "positions: k coalesced along d into a K-major wgmma b, k and v staged with cp.async, P as wgmma's "
                  "a from registers; expected = the interpreter's triton-profile output",
         "made_by": "gpu_backend/tests/cases/make_transposed_cases.py"}
@@ -143,6 +160,7 @@ def main():
     rng = random.Random(33)
     attention_case(tilesim, rng)
     fp8_case(tilesim, rng)
+    attention_case(tilesim, rng, causal=True)
 
 
 if __name__ == "__main__":
