@@ -20,7 +20,8 @@
 // etc., Triton's sm_89 instruction, which needs PTX ISA 8.4 (the pipeline then emits `.version 8.4`). a, b and c are converted into the mma operand and accumulator
 // layouts (DistributedLayouts.h: mmaLayout; through shared memory), each warp multiplies its 16 x 8 tiles with
 // the k tiles in order (acc = mma(a_kt, b_kt, acc), kt = 0, 1, ...), an f16 result is the f32 accumulator
-// rounded once, and the result is converted back into its assigned layout. Under the `triton` profile the
+// rounded once, and the result is converted back into its assigned layout. On sm_90a the dots wgmmaPlan accepts
+// take wgmma instead (DotWgmma.cpp). Under the `triton` profile the
 // interpreter's error bound for tensor-core dots (interpreter/Dot.h, independent of the summation order) is
 // what the result is judged by. Shapes that are not multiples of the instruction tile, operand or result
 // tensors over 48 KiB, and f64, f32 ieee/tf32x3/bf16x3/bf16x6 keep the FMA path.
@@ -33,27 +34,15 @@
 #include "gpu_backend/layout/TensorCoreDots.h"
 #include "gpu_backend/layout/WgmmaLayouts.h"
 #include "gpu_backend/lowering/Lowering.h"
+#include "gpu_backend/lowering/TensorCorePlan.h"
 #include "gpu_backend/lowering/Ptx.h"
 #include "ir/Assert.h"
 #include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
-namespace {
 
 using Builder = llvm::IRBuilder<>;
 
-
-// One mma.sync instruction kind: "m16n8k<8 << wordBits>" and its type suffix.
-struct TensorCorePlan {
-  std::string shape, types;
-  int wordBits = 0;  // log2 of the operand elements per 32-bit register
-  bool integer = false;
-  bool tf32 = false;
-  int ptxVersion = 0;  // KernelLowering::minimumPtxVersion the instruction needs
-};
-
-// The tensor-core lowering of `op`, or nothing when it keeps the FMA path (see the file comment): the dots
-// tensorCoreWordBits accepts (layout/TensorCoreDots.h), under the triton profile.
 std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, const Operation& op) {
   if (lowering.options.profile != FloatProfile::Triton) return std::nullopt;
   std::optional<int> wordBits = tensorCoreWordBits(op, lowering.options.numWarps, sharedBytesPerBlock(lowering.options.sm));
@@ -79,14 +68,12 @@ std::optional<TensorCorePlan> tensorCorePlan(const KernelLowering& lowering, con
   return plan;
 }
 
-// The mma.sync accumulator layout of `op`'s result (also wgmma's, where wgmmaPlan accepts the dot).
 LinearLayout accumulatorLayout(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   std::span<const int64_t> resultShape = op.result()->type.shape();
   const int64_t depth = op.operand(0)->type.shape()[resultShape.size() - 1];
   return mmaLayout(MmaOperand::Accumulator, resultShape, depth, plan.wordBits, lowering.options.numWarps);
 }
 
-// The 32-bit operand word of registers regs[first] .. regs[first + 2^wordBits - 1], the first in the low bits.
 // Registers that are the elements 0, 1, ... of one vector of that width (a conversion's vector load from shared
 // memory) are that vector's bits, with no repacking.
 llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const std::vector<llvm::Value*>& regs, int first) {
@@ -133,26 +120,6 @@ llvm::Value* operandWord(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const
   return word;
 }
 
-// The operand words of one operand's registers, each packed once however many mma instructions read it.
-class OperandWords {
- public:
-  OperandWords(llvm::IRBuilder<>& b, const TensorCorePlan& plan, const std::vector<llvm::Value*>& regs)
-      : b_(b), plan_(plan), regs_(regs), words_(regs.size() >> plan.wordBits, nullptr) {}
-  llvm::Value* at(int first) {  // the word whose low element is regs[first]
-    llvm::Value*& word = words_[static_cast<size_t>(first >> plan_.wordBits)];
-    if (!word) word = operandWord(b_, plan_, regs_, first);
-    return word;
-  }
-
- private:
-  llvm::IRBuilder<>& b_;
-  const TensorCorePlan& plan_;
-  const std::vector<llvm::Value*>& regs_;
-  std::vector<llvm::Value*> words_;
-};
-
-// The f32 (or s32) accumulator `acc` in `accLayout` as the dot's result: rounded once to f16 for an f16 result,
-// converted into the result's assigned layout.
 void finishTensorCoreDot(KernelLowering& lowering, const Operation& op, std::vector<llvm::Value*> acc,
                          const LinearLayout& accLayout) {
   Builder& b = lowering.builder;
@@ -167,6 +134,8 @@ void finishTensorCoreDot(KernelLowering& lowering, const Operation& op, std::vec
   lowered.regs = convertLayout(lowering, inMma, *assigned, op.result()->type.element(), &op);
   lowering.set(op.result(), std::move(lowered));
 }
+
+namespace {
 
 void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   Builder& b = lowering.builder;
@@ -214,186 +183,7 @@ void lowerDotTensorCore(KernelLowering& lowering, const Operation& op, const Ten
   finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
 }
 
-// wgmma's a from registers (WgmmaLayouts.h registerAWords), where a is in registers in a layout with the fragment's
-// lanes and warps (a register permutation away, no shared memory): attention's P, computed in the accumulator
-// layout of q k^T. Triton's MMAv3 does the same (its a in #dot_op).
-struct RegisterA {
-  std::vector<llvm::Value*> words;  // per row block, k step: a0..a3
-  int steps = 0;
-  std::vector<llvm::Value*> at(int block, int64_t step) const {
-    auto first = words.begin() + 4 * (block * steps + step);
-    return {first, first + 4};
-  }
-};
-
-std::optional<RegisterA> registerA(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan) {
-  if (plan.a.elementBytes != 2) return std::nullopt;  // the fragment of 16-bit elements
-  const LinearLayout* assigned = lowering.layoutOf(op.operand(0));
-  const LinearLayout fragment = registerAFragment(plan);
-  if (!assigned || assigned->dimBases(kLaneDim) != fragment.dimBases(kLaneDim) ||
-      assigned->dimBases(kWarpDim) != fragment.dimBases(kWarpDim))
-    return std::nullopt;
-  const std::optional<std::vector<int>> wordRegisters = registerAWords(plan);
-  if (!wordRegisters) return std::nullopt;
-  const std::vector<llvm::Value*> registers = lowering.in(op.operand(0), &fragment);
-  TensorCorePlan halves;
-  halves.wordBits = 1;
-  OperandWords words(lowering.builder, halves, registers);
-  RegisterA result;
-  result.steps = static_cast<int>(plan.depth / plan.k);
-  for (int reg : *wordRegisters) result.words.push_back(words.at(reg));
-  return result;
-}
-
-// wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts (unless a
-// pipelined loop has already copied them there: KernelLowering::sharedOperands), then each warpgroup issues, for
-// each of its row blocks, the k steps in order (acc = wgmma(a_kt, b_kt, acc)), commits them as one group and
-// waits for it.
-void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPlan& plan, const LinearLayout& accLayout) {
-  Builder& b = lowering.builder;
-  // A zero accumulator (attention's q k^T) is not materialised: each row block's first instruction ignores it.
-  const bool zeroAccumulator = isZeroConstant(op.operand(2));
-  std::vector<llvm::Value*> acc;
-  if (zeroAccumulator) acc.assign(static_cast<size_t>(numRegisters(accLayout)), llvm::UndefValue::get(b.getFloatTy()));
-  else acc = lowering.in(op.operand(2), &accLayout);
-  if (!zeroAccumulator && op.result()->type.element().scalarKind() == ScalarKind::F16)
-    for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
-
-  auto staged = [&](const Value* operand) -> llvm::Value* {
-    auto found = lowering.sharedOperands.find(operand);
-    return found == lowering.sharedOperands.end() ? nullptr : found->second.base;
-  };
-  llvm::Value* aBase = staged(op.operand(0));
-  llvm::Value* bBase = staged(op.operand(1));
-  const std::optional<RegisterA> aRegisters = aBase ? std::nullopt : registerA(lowering, op, plan);
-  const bool storeA = !aBase && !aRegisters;
-  if (storeA || !bBase) {  // the operands in registers: stored into one buffer
-    const int64_t aBytes = storeA ? (plan.a.bytes() + 1023) / 1024 * 1024 : 0, bBytes = bBase ? 0 : plan.b.bytes();
-    KernelLowering::SharedBuffer buffer = lowering.sharedBuffer(aBytes + bBytes, &op, "the operands of a wgmma dot", 1024);
-    lowering.beforeSharedWrite(buffer.range);
-    auto store = [&](int which, llvm::Value* base) {
-      storeWgmmaOperand(lowering, op.operand(static_cast<size_t>(which)), wgmmaOperandPlacement(plan, which), base);
-      return base;
-    };
-    if (storeA) aBase = store(0, buffer.base);
-    if (!bBase) bBase = store(1, b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer.base, static_cast<uint64_t>(aBytes)));
-    ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
-    lowering.beforeSharedRead(buffer.range);
-  }
-
-  // Descriptor address fields: (address >> 4) & 0x3FFF; each instruction adds its operand's start >> 4.
-  auto addressField = [&](llvm::Value* base) {
-    llvm::Value* address = b.CreatePtrToInt(base, b.getInt32Ty());
-    return b.CreateZExt(b.CreateAnd(b.CreateLShr(address, 4), 0x3FFF), b.getInt64Ty());
-  };
-  // Warpgroup g's rows start at 64 g: a's descriptor moves by 64 g rows of a.
-  llvm::Value* warpgroupRows = b.CreateZExt(b.CreateMul(b.CreateLShr(lowering.warpId(), 2), b.getInt32(static_cast<uint32_t>(plan.a.startOffset(64, 0) >> 4))), b.getInt64Ty());
-  llvm::Value* aDescriptor =
-      aRegisters ? nullptr : b.CreateOr(b.getInt64(plan.a.descriptorBits()), b.CreateAdd(addressField(aBase), warpgroupRows));
-  llvm::Value* bDescriptor = b.CreateOr(b.getInt64(plan.b.descriptorBits()), addressField(bBase));
-
-  ptx::wgmmaFence(b);
-  const std::string shape = wgmmaShape(plan);
-  std::vector<llvm::Value*> inFlight;
-  for (int block = 0; block < plan.rowBlocks(); ++block) {
-    std::vector<llvm::Value*> d;
-    for (int reg : plan.instructionRegisters[static_cast<size_t>(block)]) d.push_back(acc[static_cast<size_t>(reg)]);
-    const int64_t row = 16 * plan.numWarps * block;
-    for (int64_t k = 0; k < plan.depth; k += plan.k) {
-      llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.bStartOffset(k) >> 4));
-      const bool accumulate = k > 0 || !zeroAccumulator;
-      if (aRegisters) {
-        d = ptx::wgmmaMmaAsyncRegisterA(b, shape, plan.types, d, aRegisters->at(block, k / plan.k), bAt, !plan.bKMajor, accumulate);
-        continue;
-      }
-      llvm::Value* a = b.CreateAdd(aDescriptor, b.getInt64(plan.a.startOffset(row, k) >> 4));
-      d = ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/!plan.bKMajor, accumulate);
-    }
-    inFlight.insert(inFlight.end(), d.begin(), d.end());
-  }
-  ptx::wgmmaCommitGroup(b);
-  // A loop's accumulating dot leaves its group in flight: only the next iteration's wgmma reads the registers,
-  // and the next shared-memory access (that iteration's operand stores) or the loop's exit waits for it.
-  const bool deferred = lowering.deferredWgmmaDot == &op;
-  const std::vector<llvm::Value*> done = deferred ? inFlight : ptx::wgmmaWaitGroup(b, 0, inFlight);
-  lowering.wgmmaInFlight = deferred;
-  size_t next = 0;
-  for (const std::vector<int>& registers : plan.instructionRegisters)
-    for (int reg : registers) acc[static_cast<size_t>(reg)] = done[next++];
-  finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
-}
-
-// The wgmma plan of `op` when the options choose wgmma and the dot allows it (layout/WgmmaLayouts.h).
-std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
-  if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
-  // b K-major where its registers run along K (WgmmaLayouts.h).
-  const LinearLayout* bLayout = lowering.layoutOf(op.operand(1));
-  const bool bKMajor = bLayout && registerRun(*bLayout).dim == 0 && registerRun(*bLayout).elements > 1;
-  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit(), bKMajor);
-}
-
 }  // namespace
-
-void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, SharedPlacement placement, llvm::Value* base) {
-  const Lowered& source = lowering.get(operand);
-  TILESIM_ASSERT(source.layout, "wgmma operand without a layout");
-  const int elementBytes = storageBytes(operand->type.element().scalarKind());
-  placement.storeVectorBits = log2Ceil(contiguousVectorElements(*source.layout, placement, 16 / elementBytes));
-  storeToShared(lowering, source, placement, base, operand->type.element());
-}
-
-PinnedOperands pinInvariantWgmmaOperands(KernelLowering& lowering, const Block& body) {
-  PinnedOperands pinned;
-  if (lowering.options.numStages < 2) return pinned;
-  struct Pin {
-    const Value* value;
-    int64_t bytes;
-    SharedPlacement placement;
-    int64_t offset;
-  };
-  std::vector<Pin> pins;
-  int64_t bytes = 0;
-  for (const auto& op : body.operations) {
-    const std::optional<WgmmaPlan> plan = wgmmaPlanFor(lowering, *op);
-    for (size_t i = 0; plan && i < 2; ++i) {
-      const Value* operand = op->operand(i);
-      // Defined before the loop: the body's ops see values of the body or from outside the loop only.
-      const bool invariant = operand->definingOp ? operand->definingOp->parentBlock != &body : operand->ownerBlock != &body;
-      const bool known = lowering.sharedOperands.count(operand) ||
-                         std::any_of(pins.begin(), pins.end(), [&](const Pin& pin) { return pin.value == operand; });
-      if (!invariant || known) continue;
-      pins.push_back({operand, (i == 0 ? plan->a : plan->b).bytes(), wgmmaOperandPlacement(*plan, static_cast<int>(i)), bytes});
-      bytes += (pins.back().bytes + 1023) / 1024 * 1024;
-    }
-  }
-  if (pins.empty()) return pinned;
-  lowering.waitForWgmma();
-  const std::optional<KernelLowering::SharedBuffer> buffer = lowering.reserveShared(bytes, 1024);
-  if (!buffer) return pinned;
-  lowering.pipelinedLoops = true;
-  llvm::IRBuilder<>& b = lowering.builder;
-  for (const Pin& pin : pins) {
-    llvm::Value* base = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), buffer->base, static_cast<uint64_t>(pin.offset));
-    storeWgmmaOperand(lowering, pin.value, pin.placement, base);
-    lowering.sharedOperands[pin.value] = {base, pin.placement};
-    pinned.values.push_back(pin.value);
-  }
-  ptx::fenceProxyAsyncShared(b);  // the stores, visible to wgmma's reads (the async proxy)
-  lowering.barrier();
-  pinned.range = buffer->range;
-  return pinned;
-}
-
-void unpinWgmmaOperands(KernelLowering& lowering, const PinnedOperands& pinned) {
-  for (const Value* value : pinned.values) lowering.sharedOperands.erase(value);
-  if (pinned.range) lowering.releaseShared(*pinned.range);
-}
-
-std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot) {
-  if (dot.kind != OpKind::TTDot) return std::nullopt;
-  const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);
-  return plan ? chosenWgmmaPlan(lowering, dot, *plan) : std::nullopt;
-}
 
 namespace {
 
@@ -499,35 +289,6 @@ void lowerDot(KernelLowering& lowering, const Operation& op) {
 }
 
 }  // namespace
-
-const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex) {
-  if (loop.kind != OpKind::SCFFor || loop.regions.empty() || loop.region(0).empty()) return nullptr;
-  const Block& body = loop.region(0).front();
-  const Operation* yield = body.terminator();
-  if (!yield || yield->kind != OpKind::SCFYield) return nullptr;
-  auto usesOf = [&](const Value* value) {
-    int uses = 0;
-    walk(body, [&](const Operation& user) { uses += static_cast<int>(std::count(user.operands.begin(), user.operands.end(), value)); });
-    return uses;
-  };
-  for (const auto& op : body.operations) {
-    if (op->kind != OpKind::TTDot || op->result()->type.element().scalarKind() != ScalarKind::F32) continue;
-    const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, *op);
-    if (!plan || !chosenWgmmaPlan(lowering, *op, *plan)) continue;
-    const Value* accumulator = op->operand(2);
-    if (accumulator->ownerBlock != &body || accumulator->index == 0) continue;  // a carried value, not the iv
-    const size_t carried = accumulator->index - 1;
-    if (carried >= yield->numOperands() || yield->operand(carried) != op->result() || usesOf(accumulator) != 1 ||
-        usesOf(op->result()) != 1)
-      continue;
-    const LinearLayout layout = accumulatorLayout(lowering, *op, *plan);
-    const LinearLayout *resultLayout = lowering.layoutOf(op->result()), *carriedLayout = lowering.layoutOf(accumulator);
-    if (!resultLayout || !carriedLayout || *resultLayout != layout || *carriedLayout != layout) continue;
-    *carriedIndex = carried;
-    return op.get();
-  }
-  return nullptr;
-}
 
 std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const KernelLowering& lowering, const Operation& dot) {
   const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, dot);

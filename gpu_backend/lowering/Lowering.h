@@ -134,14 +134,14 @@ class KernelLowering {
     std::vector<llvm::Value*> regs;
   };
   std::vector<Hoisted> hoisted;
-  // wgmma groups that may still be in flight (Dot.cpp): a loop's accumulating wgmma dot (wgmmaCarriedAccumulator)
+  // wgmma groups that may still be in flight (DotWgmma.cpp): a loop's accumulating wgmma dot (wgmmaCarriedAccumulator)
   // leaves its group running across the back edge, so the next iteration's global loads overlap it. Whatever
   // touches shared memory, a barrier and every control-flow region wait for it first (waitForWgmma); the loop's
   // exit waits on the accumulator itself.
   const Operation* deferredWgmmaDot = nullptr;  // the dot of the loop body being lowered that may stay in flight
   bool wgmmaInFlight = false;
   void waitForWgmma();  // wgmma.wait_group 0 when a group may be in flight
-  // Dot operands already in shared memory (lowering/PipelinedLoop.cpp's staged loads, Dot.cpp's pinned operands):
+  // Dot operands already in shared memory (lowering/PipelinedLoop.cpp's staged loads, DotWgmma.cpp's pinned operands):
   // the value -> where this iteration's copy starts and how it is placed there. wgmma reads its NVMMA tile in
   // place; mma.sync loads its operand layout from it (loadPlaced), the second half of a layout conversion.
   struct SharedOperand {
@@ -196,16 +196,16 @@ std::optional<std::array<LinearLayout, 2>> tensorCoreOperandLayouts(const Kernel
 // The top-level tt.dot of scf.for `loop`'s body that takes wgmma and only accumulates across iterations: its
 // accumulator is carried value `*carriedIndex` (used by nothing else), its result only yielded back as that value,
 // and both in the dot's accumulator layout and f32, so no instruction but the next wgmma reads the registers
-// before the loop ends. Null when there is none (Dot.cpp).
+// before the loop ends. Null when there is none (DotWgmma.cpp).
 const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const Operation& loop, size_t* carriedIndex);
 // The wgmma plan of tt.dot `dot` when it takes wgmma (the triton profile, the options' choice, the dot's shape).
 std::optional<WgmmaPlan> wgmmaPlanFor(const KernelLowering& lowering, const Operation& dot);
-// a wgmma operand in registers stored into shared memory at `base`, placed as wgmmaOperandPlacement says (Dot.cpp).
+// a wgmma operand in registers stored into shared memory at `base`, placed as wgmmaOperandPlacement says (DotWgmma.cpp).
 void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, SharedPlacement placement, llvm::Value* base);
 // The operands of `body`'s wgmma dots that are defined before the loop (attention's q), stored once, before the
 // loop, into shared memory reserved for it and read in place by every iteration (KernelLowering::sharedOperands),
 // as Triton keeps a loop-invariant operand in shared memory; part of pipelining (num_stages 1: nothing is pinned)
-// (Dot.cpp). Nothing is pinned when the reservation does not fit. unpinWgmmaOperands after the loop.
+// (DotWgmma.cpp). Nothing is pinned when the reservation does not fit. unpinWgmmaOperands after the loop.
 struct PinnedOperands {
   std::vector<const Value*> values;
   std::optional<SharedRange> range;

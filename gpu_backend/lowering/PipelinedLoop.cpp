@@ -4,7 +4,7 @@
 //
 // What qualifies (planPipeline; sm_80 and later): a tt.load of a rank-2 tensor of pointers whose only user is a
 // top-level tt.dot on tensor cores, as its a or b, with no `other` or a zero one, moving 4, 8 or 16 bytes per vector
-// (MemoryOps.cpp memoryVectorElements) that land contiguous where the dot reads them: wgmma's NVMMA tile (Dot.cpp
+// (MemoryOps.cpp memoryVectorElements) that land contiguous where the dot reads them: wgmma's NVMMA tile (DotWgmma.cpp
 // wgmmaPlanFor), or for mma.sync the placement the layout conversion into the operand layout would store it in
 // (chooseSharedPlacement), which the dot then loads as the conversion's second half (Conversion.cpp loadPlaced). The loads and
 // everything they depend on in the body — the producer slice: address and mask arithmetic, and the iter_args it
@@ -19,7 +19,7 @@
 //              fence.proxy.async; bar.sync         (everyone's, visible to wgmma's async-proxy reads)
 //              producer of iteration i + distance: cp.async into slot (i + distance) mod buffers; commit
 //              consumer of iteration i, the dot reading slot i mod buffers in place (KernelLowering::sharedOperands)
-//              wgmma.wait_group 1 when the dot leaves its group in flight (Dot.cpp wgmmaCarriedAccumulator)
+//              wgmma.wait_group 1 when the dot leaves its group in flight (DotWgmma.cpp wgmmaCarriedAccumulator)
 //   exit       the accumulator waited for; cp.async.wait_group 0; the ring released
 // The slot a producer writes was last read by iteration i + distance - buffers. With buffers = distance + 1 that is
 // iteration i - 1, whose reads every thread finished before this iteration's barrier; a dot left in flight needs one
