@@ -74,6 +74,18 @@ for name in attention_d128_128x128_w8_s3 attention_d128_64x64_w4_s3 attention_d6
     ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "$name: ptxas rejects it: $(head -c 300 "$work/ptxas")"
   fi
 done
+# A causal mask reading `start_n + offs_n`, which k's and v's addresses read too (gpu_backend/tests/cases/
+# pipeline_attention_causal_d64_w4_s3): the consumer computes it again, k and v are still staged.
+causal=$here/cases/pipeline_attention_causal_d64_w4_s3/kernel.ttir
+if "$tilesim" compile --profile triton --num-warps 4 --num-stages 3 --assume-remainder-guards --tensor-cores wgmma \
+    --emit ptx "$causal" -o "$work/k.ptx" 2>"$work/err"; then
+  copies=$(count "cp.async.cg.shared.global" "$work/k.ptx")
+  echo "causal attention (num_warps 4, num_stages 3): $copies cp.async"
+  [ "$copies" -gt 0 ] || fail "causal attention: k and v not staged (the mask's shared index arithmetic)"
+else
+  fail "causal attention: does not compile: $(head -c 300 "$work/err")"
+fi
+
 # fp8 with a column-major b (gpu_backend/tests/cases/pipeline_matmul_fp8_colmajor_w4_s3, made by
 # make_transposed_cases.py): b is coalesced along k and carried in that layout, both operands staged, wgmma e4m3
 # with k32 steps and no transpose operands.
