@@ -279,17 +279,25 @@ SharedPlacement choosePlainPlacement(const LinearLayout& source, const LinearLay
 
 }  // namespace
 
-std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read) {
-  if (read == SharedRead::Plain) return std::nullopt;
-  const std::vector<uint64_t> registers = target.dimBases(kRegisterDim), lanes = target.dimBases(kLaneDim);
-  if (registers.size() < 3 || lanes.size() != 5) return std::nullopt;
-  const std::vector<uint64_t> pairAndColumns{registers[0], lanes[0], lanes[1]}, rows{lanes[2], lanes[3], lanes[4]};
+int ldmatrixRowBits(int elementBytes) { return elementBytes == 1 ? 4 : 3; }
+
+std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read, int elementBytes) {
+  if (read == SharedRead::Plain || (elementBytes != 1 && elementBytes != 2)) return std::nullopt;
   const bool transposed = read == SharedRead::LdmatrixTransposed;
-  std::vector<uint64_t> rowRegisters = transposed ? rows : pairAndColumns;  // the 8 elements of one row
-  std::vector<uint64_t> rowLanes = transposed ? pairAndColumns : rows;      // which row of a matrix
-  rowLanes.push_back(registers[1]);                                         // which matrix
-  rowLanes.push_back(registers[2]);
-  rowRegisters.insert(rowRegisters.end(), registers.begin() + 3, registers.end());
+  if (transposed && elementBytes == 1) return std::nullopt;  // .trans moves 16-bit elements, not bytes
+  // The registers of one 32-bit word: 1 bit of a 16-bit pair, 2 bits of a byte quadruple.
+  const size_t wordBits = elementBytes == 1 ? 2 : 1;
+  const std::vector<uint64_t> registers = target.dimBases(kRegisterDim), lanes = target.dimBases(kLaneDim);
+  if (registers.size() < wordBits + 2 || lanes.size() != 5) return std::nullopt;
+  std::vector<uint64_t> wordAndColumns(registers.begin(), registers.begin() + static_cast<std::ptrdiff_t>(wordBits));
+  wordAndColumns.push_back(lanes[0]);
+  wordAndColumns.push_back(lanes[1]);
+  const std::vector<uint64_t> rows{lanes[2], lanes[3], lanes[4]};
+  std::vector<uint64_t> rowRegisters = transposed ? rows : wordAndColumns;  // the 16 bytes of one row
+  std::vector<uint64_t> rowLanes = transposed ? wordAndColumns : rows;      // which row of a matrix
+  rowLanes.push_back(registers[wordBits]);                                  // which matrix
+  rowLanes.push_back(registers[wordBits + 1]);
+  rowRegisters.insert(rowRegisters.end(), registers.begin() + static_cast<std::ptrdiff_t>(wordBits + 2), registers.end());
   if (spanOf(rowRegisters).dimension() != static_cast<int>(rowRegisters.size()) ||
       spanOf(rowLanes).dimension() != static_cast<int>(rowLanes.size()))
     return std::nullopt;
@@ -305,45 +313,47 @@ std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead 
 }
 
 BankCost loadCost(const LinearLayout& target, const SharedPlacement& placement, int elementBytes) {
-  if (std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read))
-    return bankCost(*rows, placement, 3, elementBytes);
+  if (std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read, elementBytes))
+    return bankCost(*rows, placement, ldmatrixRowBits(elementBytes), elementBytes);
   return bankCost(target, placement, placement.loadVectorBits, elementBytes);
 }
 
 namespace {
 
-// The conflict-free placement, if there is one, for reading `target` (16-bit elements) with ldmatrix as `read`:
-// the rows' 8 elements take the low offset bits, the source stores the part of them its own vector starts with.
-std::optional<SharedPlacement> ldmatrixPlacement(const LinearLayout& source, const LinearLayout& target, SharedRead read) {
-  constexpr int kElementBytes = 2, kRowBits = 3;
-  std::optional<LinearLayout> rows = ldmatrixRows(target, read);
+// The conflict-free placement, if there is one, for reading `target` (8- or 16-bit elements) with ldmatrix as
+// `read`: the rows' 16 bytes take the low offset bits, the source stores the part of them its own vector starts
+// with.
+std::optional<SharedPlacement> ldmatrixPlacement(const LinearLayout& source, const LinearLayout& target, SharedRead read,
+                                                 int elementBytes) {
+  const int rowBits = ldmatrixRowBits(elementBytes);
+  std::optional<LinearLayout> rows = ldmatrixRows(target, read, elementBytes);
   if (!rows) return std::nullopt;
   const int indexBits = source.outBits();
   const std::vector<uint64_t> rowBases = rows->dimBases(kRegisterDim);
-  const std::vector<uint64_t> vector(rowBases.begin(), rowBases.begin() + kRowBits);
-  const std::vector<uint64_t> sourcePrefix = vectorPrefix(source, kElementBytes);
+  const std::vector<uint64_t> vector(rowBases.begin(), rowBases.begin() + rowBits);
+  const std::vector<uint64_t> sourcePrefix = vectorPrefix(source, elementBytes);
   int storeBits = 0;
-  while (storeBits < std::min(kRowBits, static_cast<int>(sourcePrefix.size())) &&
+  while (storeBits < std::min(rowBits, static_cast<int>(sourcePrefix.size())) &&
          sourcePrefix[static_cast<size_t>(storeBits)] == vector[static_cast<size_t>(storeBits)])
     ++storeBits;
   const Gf2Span vectorSpan = spanOf(vector);
   const int segmentBits = log2Ceil(kRowBytes / kMaxVectorBytes);  // 8 rows of 16 bytes per phase
   // The source's phase: the lanes one store instruction serves at once (all 32 for accesses under 4 bytes).
-  const int storeLaneBits = std::min(log2Ceil(kLanesPerWarp), log2Ceil(kRowBytes / (kElementBytes << storeBits)));
+  const int storeLaneBits = std::min(log2Ceil(kLanesPerWarp), log2Ceil(kRowBytes / (elementBytes << storeBits)));
   const std::vector<uint64_t> p = phaseLaneBases(source, storeLaneBits, vectorSpan),
                               q = phaseLaneBases(*rows, segmentBits, vectorSpan);
   for (const auto& constraints : std::vector<std::vector<std::vector<uint64_t>>>{{p, q}, {q}}) {
     std::optional<std::vector<uint64_t>> outside =
-        growOutside(vector, std::max(kRowBits, indexBits - segmentBits), indexBits, constraints);
+        growOutside(vector, std::max(rowBits, indexBits - segmentBits), indexBits, constraints);
     if (!outside) continue;
-    std::optional<SharedPlacement> placement = placementFrom(*outside, kRowBits, indexBits);
+    std::optional<SharedPlacement> placement = placementFrom(*outside, rowBits, indexBits);
     if (!placement) continue;
     placement->storeVectorBits = storeBits;
-    placement->loadVectorBits = kRowBits;
+    placement->loadVectorBits = rowBits;
     placement->read = read;
-    if (!vectorsAligned(*placement, source, storeBits) || !vectorsAligned(*placement, *rows, kRowBits)) continue;
-    const BankCost stores = storeCost(source, *placement, kElementBytes),
-                   loads = loadCost(target, *placement, kElementBytes);
+    if (!vectorsAligned(*placement, source, storeBits) || !vectorsAligned(*placement, *rows, rowBits)) continue;
+    const BankCost stores = storeCost(source, *placement, elementBytes),
+                   loads = loadCost(target, *placement, elementBytes);
     if (stores.wavefronts == stores.ideal && loads.wavefronts == loads.ideal) return placement;
   }
   return std::nullopt;
@@ -354,13 +364,14 @@ std::optional<SharedPlacement> ldmatrixPlacement(const LinearLayout& source, con
 SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes,
                                       bool ldmatrix) {
   SharedPlacement best = choosePlainPlacement(source, target, elementBytes);
-  if (!ldmatrix || elementBytes != 2) return best;
-  // Each thread's shared-memory instructions: its stores and its loads (an ldmatrix loads 8 registers).
+  if (!ldmatrix || (elementBytes != 1 && elementBytes != 2)) return best;
+  // Each thread's shared-memory instructions: its stores and its loads (an ldmatrix loads 16 bytes: 8 or 16
+  // registers).
   auto instructions = [&](const SharedPlacement& placement) {
     return (numRegisters(source) >> placement.storeVectorBits) + (numRegisters(target) >> placement.loadVectorBits);
   };
   for (SharedRead read : {SharedRead::Ldmatrix, SharedRead::LdmatrixTransposed})
-    if (std::optional<SharedPlacement> placement = ldmatrixPlacement(source, target, read))
+    if (std::optional<SharedPlacement> placement = ldmatrixPlacement(source, target, read, elementBytes))
       if (instructions(*placement) < instructions(best)) best = std::move(*placement);
   return best;
 }

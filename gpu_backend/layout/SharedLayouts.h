@@ -36,7 +36,10 @@ namespace tilesim::gpu {
 // matrix l / 8), and hands every thread t two elements of each matrix j, as its register pair (2j, 2j + 1):
 // row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 without .trans; rows 2 (t % 4) and 2 (t % 4) + 1, column t / 4
 // with .trans. One instruction then does the work of four 32-bit loads: an mma operand's fragments, read from
-// a tile stored with 16-byte vectors along either of its dimensions.
+// a tile stored with 16-byte vectors along either of its dimensions. 8-bit elements are read as byte pairs
+// without .trans (Triton does the same for its 8-bit mma operands): thread t's word j is then bytes
+// 4 (t % 4) .. 4 (t % 4) + 3 of row t / 4, the four registers (4j .. 4j + 3) of an m16n8k32 fragment word
+// whose bytes run along K; .trans would hand out bytes of two rows, so 8-bit tiles have no transposed read.
 enum class SharedRead { Plain, Ldmatrix, LdmatrixTransposed };
 
 struct SharedPlacement {
@@ -48,8 +51,8 @@ struct SharedPlacement {
   // going into mma fragments, whose element pairs are then loaded as one 32-bit word, or an accumulator's
   // column pairs stored as one 8-byte vector into a tile that is read an element at a time.
   int storeVectorBits = 0, loadVectorBits = 0;
-  // Ldmatrix*: loadVectorBits is 3 (8 registers per instruction) and the row addresses are those of
-  // ldmatrixRows(target, read).
+  // Ldmatrix*: loadVectorBits is ldmatrixRowBits (16 bytes per instruction: 8 or 16 registers) and the row
+  // addresses are those of ldmatrixRows(target, read, elementBytes).
   SharedRead read = SharedRead::Plain;
 
   uint64_t offset(uint64_t index) const;
@@ -58,20 +61,24 @@ struct SharedPlacement {
 };
 
 // The placement for moving a tensor from `source` to `target` (distributed layouts over the same tensor),
-// elements of `elementBytes` bytes (1, 2, 4 or 8). With `ldmatrix` (the target GPU has it), a 16-bit target is
-// read with ldmatrix where both sides are then free of bank conflicts and the threads' stores and loads take
+// elements of `elementBytes` bytes (1, 2, 4 or 8). With `ldmatrix` (the target GPU has it), a 16-bit or 8-bit
+// target is read with ldmatrix where both sides are then free of bank conflicts and the threads' stores and loads take
 // fewer instructions than with plain loads (an mma operand's fragments: four 32-bit loads become one ldmatrix,
 // and a tile whose vectors run across the fragments' element pairs is still stored 16 bytes at a time).
 SharedPlacement chooseSharedPlacement(const LinearLayout& source, const LinearLayout& target, int elementBytes,
                                       bool ldmatrix = false);
 
 // The addresses ldmatrix reads `target` from, as a layout over the same tensor: lane l of a warp, register
-// 8g, gives the address of the 16-byte row that lane l holds under this layout, for the instruction that loads
-// target registers [8g, 8g + 8). Its first three register bases are the row's 8 elements (target register 0
-// and lane bits 0, 1 without .trans; lane bits 2, 3, 4 with it), its lane bases the row (the other three of
-// those) and the matrix (target register bits 1, 2), its other register bases target register bits 3 and up.
-// nullopt when the target has fewer than 8 registers or 32 distinct lanes, or `read` is Plain.
-std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read);
+// g * 2^R (R = ldmatrixRowBits), gives the address of the 16-byte row that lane l holds under this layout, for
+// the instruction that loads target registers [g * 2^R, (g + 1) * 2^R). Its first R register bases are the row's
+// elements (without .trans: the word's target register bits, 1 for 16-bit elements and 2 for bytes, and lane
+// bits 0, 1; with .trans, 16-bit only: lane bits 2, 3, 4), its lane bases the row (the other three of those) and
+// the matrix (the next two target register bits), its other register bases the target's remaining register
+// bits. nullopt when the target has too few registers or not 32 distinct lanes, `read` is Plain, or the elements
+// are neither 8- nor 16-bit (or 8-bit and transposed).
+std::optional<LinearLayout> ldmatrixRows(const LinearLayout& target, SharedRead read, int elementBytes);
+// An ldmatrix row's elements, as register bits of the rows layout: 3 (8 16-bit elements) or 4 (16 bytes).
+int ldmatrixRowBits(int elementBytes);
 // Whether `vector` consecutive registers of `layout` (vector a power of two) land at consecutive offsets through
 // `placement`, aligned: the vector's register bases are offsets 1, 2, 4, ... and no other basis touches those bits.
 bool landsContiguous(const LinearLayout& layout, const SharedPlacement& placement, int vector);

@@ -85,25 +85,27 @@ void storeRegisters(KernelLowering& lowering, const Lowered& source, const Share
 }
 
 
-// The target's registers (16-bit `stored` elements, `type` as used) by ldmatrix, 8 per instruction: each lane
-// gives the address of its row (ldmatrixRows), and word j of the result is the register pair (2j, 2j + 1).
+// The target's registers (8- or 16-bit `stored` elements, `type` as used) by ldmatrix, 16 bytes per lane and
+// instruction: each lane gives the address of its row (ldmatrixRows), and word j of the result holds the
+// registers that follow one another from j * (registers per word).
 std::vector<llvm::Value*> loadMatrices(KernelLowering& lowering, const LinearLayout& target,
                                        const SharedPlacement& placement, llvm::Value* base, llvm::Type* type,
-                                       llvm::Type* stored) {
+                                       llvm::Type* stored, int elementBytes) {
   llvm::IRBuilder<>& b = lowering.builder;
-  const LinearLayout rows = *ldmatrixRows(target, placement.read);
-  PlacedAddresses rowAddresses(lowering, rows, placement, base, 2);
+  const LinearLayout rows = *ldmatrixRows(target, placement.read, elementBytes);
+  PlacedAddresses rowAddresses(lowering, rows, placement, base, elementBytes);
   const llvm::Intrinsic::ID ldmatrix = placement.read == SharedRead::LdmatrixTransposed
                                            ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16
                                            : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16;
-  llvm::Type* pair = llvm::FixedVectorType::get(stored, 2);
+  const unsigned perWord = 4 / static_cast<unsigned>(elementBytes);
+  llvm::Type* word = llvm::FixedVectorType::get(stored, perWord);
   std::vector<llvm::Value*> result;
-  for (int r = 0; r < numRegisters(target); r += 8) {
+  for (int r = 0; r < numRegisters(target); r += 1 << ldmatrixRowBits(elementBytes)) {
     llvm::Value* address = rowAddresses.of(r);
     llvm::Value* words = b.CreateIntrinsic(ldmatrix, {address->getType()}, {address});
     for (unsigned j = 0; j < 4; ++j) {
-      llvm::Value* elements = b.CreateBitCast(b.CreateExtractValue(words, {j}), pair);
-      for (uint64_t h = 0; h < 2; ++h) result.push_back(fromStored(b, b.CreateExtractElement(elements, h), type));
+      llvm::Value* elements = b.CreateBitCast(b.CreateExtractValue(words, {j}), word);
+      for (uint64_t h = 0; h < perWord; ++h) result.push_back(fromStored(b, b.CreateExtractElement(elements, h), type));
     }
   }
   return result;
@@ -175,7 +177,8 @@ std::vector<llvm::Value*> loadPlaced(KernelLowering& lowering, const LinearLayou
                                      llvm::Value* base, llvm::Type* type, int elementBytes) {
   llvm::IRBuilder<>& b = lowering.builder;
   llvm::Type* stored = type->isIntegerTy(1) ? b.getInt8Ty() : type->isPointerTy() ? b.getInt64Ty() : type;
-  if (placement.read != SharedRead::Plain) return loadMatrices(lowering, target, placement, base, type, stored);
+  if (placement.read != SharedRead::Plain)
+    return loadMatrices(lowering, target, placement, base, type, stored, elementBytes);
   const Access load = accessOf(b, stored, elementBytes, placement.loadVectorElements());
   PlacedAddresses loadAddresses(lowering, target, placement, base, elementBytes);
   std::vector<llvm::Value*> result;

@@ -112,9 +112,10 @@ TEST(BankCost, ClosedFormEqualsTheLaneByLaneSimulation) {
     const int warps = 1 << (random() % 4), bytes = 1 << (random() % 4);
     const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, 1 << (random() % 4));
     const LinearLayout target = randomlyOrderedBlocked(random, rowBits, colBits, warps, 1 << (random() % 4));
-    const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes, bytes == 2);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes, bytes <= 2);
     expectSame(source, chosen, chosen.storeVectorBits, bytes);
-    if (std::optional<LinearLayout> rows = ldmatrixRows(target, chosen.read)) expectSame(*rows, chosen, 3, bytes);
+    if (std::optional<LinearLayout> rows = ldmatrixRows(target, chosen.read, bytes))
+      expectSame(*rows, chosen, ldmatrixRowBits(bytes), bytes);
     else expectSame(target, chosen, chosen.loadVectorBits, bytes);
     const SharedPlacement rowMajor = rowMajorPlacement(indexBits);
     for (int vectorBits = 0; (1 << vectorBits) <= numRegisters(source) && (bytes << vectorBits) <= 16; ++vectorBits)
@@ -210,13 +211,14 @@ TEST(SharedPlacement, RandomBlockedPairsAreBijectiveAlignedAndNeverWorseThanRowM
 
 // Runs the ldmatrix reads of `placement` (SharedRead::Ldmatrix*) on a buffer that holds every element's index at
 // its offset, lane by lane as PTX ISA §9.7.14.5.15 defines ldmatrix.sync.aligned.m8n8.x4[.trans].b16: each lane
-// gives one row address (from ldmatrixRows, as the lowering computes it), each row is 8 contiguous 16-bit
-// elements at a 16-byte-aligned address, and thread t receives word j = elements (2 (t % 4), 2 (t % 4) + 1) of
-// row t / 4 of matrix j, or with .trans elements t / 4 of rows 2 (t % 4) and 2 (t % 4) + 1. Every delivered
-// element must be the one the target layout puts in that register (registers 2j and 2j + 1 of the group).
-void expectLdmatrixDeliversTarget(const LinearLayout& target, const SharedPlacement& placement) {
+// gives one row address (from ldmatrixRows, as the lowering computes it), each row is 16 contiguous bytes at a
+// 16-byte-aligned address, and thread t receives word j = 16-bit elements (2 (t % 4), 2 (t % 4) + 1) of row
+// t / 4 of matrix j, or with .trans elements t / 4 of rows 2 (t % 4) and 2 (t % 4) + 1. With 8-bit elements
+// (no .trans) the word is bytes 4 (t % 4) .. 4 (t % 4) + 3 of the row. Every delivered element must be the one
+// the target layout puts in that register (registers perWord * j + h of the group).
+void expectLdmatrixDeliversTarget(const LinearLayout& target, const SharedPlacement& placement, int elementBytes = 2) {
   ASSERT_NE(placement.read, SharedRead::Plain);
-  const std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read);
+  const std::optional<LinearLayout> rows = ldmatrixRows(target, placement.read, elementBytes);
   ASSERT_TRUE(rows.has_value());
   const int indexBits = target.outBits();
   std::vector<uint64_t> buffer(size_t{1} << indexBits, ~uint64_t{0});
@@ -229,22 +231,24 @@ void expectLdmatrixDeliversTarget(const LinearLayout& target, const SharedPlacem
     return at(kWarpDim, warp) | at(kLaneDim, lane) | at(kRegisterDim, reg);
   };
   const bool transposed = placement.read == SharedRead::LdmatrixTransposed;
+  const int perWord = 4 / elementBytes, rowElements = 16 / elementBytes;
   int checked = 0;
   for (int warp = 0; warp < numWarps(target); ++warp)
-    for (int group = 0; group < numRegisters(target); group += 8) {
+    for (int group = 0; group < numRegisters(target); group += 4 * perWord) {
       std::vector<uint64_t> rowAddress;  // element offset of the row lane l points at
       for (int lane = 0; lane < 32; ++lane) {
         rowAddress.push_back(placement.offset(rows->apply(packed(*rows, warp, lane, group))));
-        ASSERT_EQ(rowAddress.back() % 8, 0u) << "row of lane " << lane << " not 16-byte aligned";
+        ASSERT_EQ(rowAddress.back() % static_cast<uint64_t>(rowElements), 0u)
+            << "row of lane " << lane << " not 16-byte aligned";
       }
       for (int t = 0; t < 32; ++t)
         for (int j = 0; j < 4; ++j)
-          for (int h = 0; h < 2; ++h) {
+          for (int h = 0; h < perWord; ++h) {
             const int lane = transposed ? 8 * j + 2 * (t % 4) + h : 8 * j + t / 4;
-            const int column = transposed ? t / 4 : 2 * (t % 4) + h;
+            const int column = transposed ? t / 4 : perWord * (t % 4) + h;
             const uint64_t delivered = buffer[rowAddress[static_cast<size_t>(lane)] + static_cast<uint64_t>(column)];
-            ASSERT_EQ(delivered, target.apply(packed(target, warp, t, group + 2 * j + h)))
-                << "warp " << warp << " thread " << t << " register " << group + 2 * j + h;
+            ASSERT_EQ(delivered, target.apply(packed(target, warp, t, group + perWord * j + h)))
+                << "warp " << warp << " thread " << t << " register " << group + perWord * j + h;
             ++checked;
           }
     }
@@ -297,7 +301,50 @@ TEST(SharedPlacement, MmaOperandsOfSixteenBitTilesAreReadWithLdmatrix) {
   }
 }
 
-TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
+TEST(SharedPlacement, MmaOperandsOfEightBitTilesAreReadWithLdmatrixAlongK) {
+  // fp8 dots on mma.sync (m16n8k32, wordBits 2): a [M, K] row-major and b [K, N] K-major (a column-major b, as
+  // fp8 GEMMs pass it), loaded with 16-byte vectors along K. ldmatrix without .trans hands each thread the four
+  // bytes of its fragment word, so both are stored 16 bytes at a time and read 16 bytes per lane, conflict free.
+  struct Case {
+    int64_t m, n, k;
+    int warps;
+    MmaOperand operand;
+    bool vectorAlongK;
+    SharedRead expected;
+  };
+  const std::vector<Case> cases{
+      {64, 32, 32, 2, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {64, 32, 32, 2, MmaOperand::B, true, SharedRead::Ldmatrix},
+      {32, 64, 32, 2, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {32, 64, 32, 2, MmaOperand::B, true, SharedRead::Ldmatrix},
+      {128, 128, 64, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
+      {128, 128, 64, 4, MmaOperand::B, true, SharedRead::Ldmatrix},
+  };
+  for (const Case& c : cases) {
+    const bool isA = c.operand == MmaOperand::A;
+    SCOPED_TRACE(::testing::Message() << (isA ? "a " : "b ") << c.m << "x" << c.n << "x" << c.k << " warps " << c.warps
+                                      << (c.vectorAlongK ? " vectors along k" : " vectors across k"));
+    const std::vector<int64_t> result{c.m, c.n};
+    const LinearLayout target = mmaLayout(c.operand, result, c.k, 2, c.warps);
+    const int64_t rows = isA ? c.m : c.k, cols = isA ? c.k : c.n;
+    const int rowBits = std::countr_zero(static_cast<uint64_t>(rows)), colBits = std::countr_zero(static_cast<uint64_t>(cols));
+    const bool alongLast = isA == c.vectorAlongK;
+    const LinearLayout source = alongLast ? blocked({rows, cols}, c.warps, 16)
+                                          : transposed(blocked({cols, rows}, c.warps, 16), colBits, rowBits);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, 1, /*ldmatrix=*/true);
+    EXPECT_EQ(chosen.read, c.expected);
+    expectBijective(chosen, rowBits + colBits);
+    const BankCost stores = storeCost(source, chosen, 1), loads = loadCost(target, chosen, 1);
+    EXPECT_EQ(stores.wavefronts, stores.ideal);
+    EXPECT_EQ(loads.wavefronts, loads.ideal);
+    EXPECT_EQ(chosen.storeVectorElements(), 16);
+    EXPECT_EQ(chosen.loadVectorElements(), 16);
+    expectLdmatrixDeliversTarget(target, chosen, 1);
+    EXPECT_EQ(chooseSharedPlacement(source, target, 1).read, SharedRead::Plain);
+  }
+}
+
+TEST(SharedPlacement, LdmatrixReadsOfRandomEightAndSixteenBitTilesDeliverTheTarget) {
   std::mt19937 random(20261202);
   int readByLdmatrix = 0;
   forEachRandomTile(random, 400, 8, 13, [&](int rowBits, int colBits) {
@@ -306,16 +353,17 @@ TEST(SharedPlacement, LdmatrixReadsOfRandomSixteenBitPairsDeliverTheTarget) {
     const LinearLayout source = randomlyOrderedBlocked(random, rowBits, colBits, warps, sourceVector);
     const LinearLayout target = randomlyOrderedBlocked(random, rowBits, colBits, warps, targetVector);
     SCOPED_TRACE(::testing::Message() << source.str() << " -> " << target.str());
-    const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
+    const int bytes = 1 + static_cast<int>(random() % 2);
+    const SharedPlacement chosen = chooseSharedPlacement(source, target, bytes, /*ldmatrix=*/true);
     expectBijective(chosen, rowBits + colBits);
     if (chosen.read == SharedRead::Plain) return;
     ++readByLdmatrix;
-    const BankCost stores = storeCost(source, chosen, 2), loads = loadCost(target, chosen, 2);
+    const BankCost stores = storeCost(source, chosen, bytes), loads = loadCost(target, chosen, bytes);
     EXPECT_EQ(stores.wavefronts, stores.ideal);
     EXPECT_EQ(loads.wavefronts, loads.ideal);
-    expectLdmatrixDeliversTarget(target, chosen);
+    expectLdmatrixDeliversTarget(target, chosen, bytes);
   });
-  std::printf("random 16-bit pairs read with ldmatrix: %d\n", readByLdmatrix);
+  std::printf("random 8- and 16-bit tiles read with ldmatrix: %d\n", readByLdmatrix);
   EXPECT_GT(readByLdmatrix, 0);
 }
 
