@@ -52,6 +52,43 @@ std::optional<RegisterA> registerA(KernelLowering& lowering, const Operation& op
   return result;
 }
 
+// Triton's maxNumImpreciseAcc (WarpGroupDotOp::needsPartialAccumulator): Hopper's fp8 wgmma accumulates in f32 with
+// fewer bits than an f32 add keeps, so an fp8 dot with an f32 result whose maxNumImpreciseAcc is at most its K
+// sums each run of maxNumImpreciseAcc products (whole instructions, at least one) into a fresh accumulator and
+// adds that to the real one with f32 adds. The run's length in k, or nullopt when the dot accumulates natively
+// (f16/bf16, or Triton's Hopper default 2^30).
+std::optional<int64_t> impreciseChunk(const Operation& dot, const WgmmaPlan& plan) {
+  if (plan.a.elementBytes != 1 || dot.result()->type.element().scalarKind() != ScalarKind::F32) return std::nullopt;
+  const int64_t limit = dot.intAttr("maxNumImpreciseAcc", 0);
+  if (limit > plan.depth) return std::nullopt;
+  return std::max<int64_t>(plan.k, (limit + plan.k - 1) / plan.k * plan.k);
+}
+
+// The dot's k steps in runs of `chunk`: each run into fresh registers (the first step ignores them), committed and
+// waited for, then added to `acc` (or, for a zero accumulator's first run, taken as it). Nothing is left in flight.
+template <typename Step>
+void lowerPartialAccumulation(KernelLowering& lowering, const WgmmaPlan& plan, int64_t chunk, bool zeroAccumulator,
+                              std::vector<llvm::Value*>& acc, Step step) {
+  Builder& b = lowering.builder;
+  for (int block = 0; block < plan.rowBlocks(); ++block) {
+    const std::vector<int>& registers = plan.instructionRegisters[static_cast<size_t>(block)];
+    bool accDefined = !zeroAccumulator;
+    for (int64_t start = 0; start < plan.depth; start += chunk) {
+      std::vector<llvm::Value*> partial(registers.size(), llvm::UndefValue::get(b.getFloatTy()));
+      if (start > 0 || block > 0) ptx::wgmmaFence(b);
+      for (int64_t k = start; k < std::min(plan.depth, start + chunk); k += plan.k) partial = step(partial, block, k, k > start);
+      ptx::wgmmaCommitGroup(b);
+      partial = ptx::wgmmaWaitGroup(b, 0, partial);
+      for (size_t i = 0; i < registers.size(); ++i) {
+        llvm::Value*& value = acc[static_cast<size_t>(registers[i])];
+        value = accDefined ? b.CreateFAdd(value, partial[i]) : partial[i];
+      }
+      accDefined = true;
+    }
+  }
+  lowering.wgmmaInFlight = false;
+}
+
 }  // namespace
 
 // wgmma (layout/WgmmaLayouts.h): a and b stored into one shared buffer in their NVMMA layouts (unless a
@@ -103,21 +140,26 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
 
   ptx::wgmmaFence(b);
   const std::string shape = wgmmaShape(plan);
+  // One k step of row block `block` into the registers d (accumulating into them, or ignoring what they hold).
+  auto step = [&](std::vector<llvm::Value*> d, int block, int64_t k, bool accumulate) {
+    llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.bStartOffset(k) >> 4));
+    if (aRegisters)
+      return ptx::wgmmaMmaAsyncRegisterA(b, shape, plan.types, d, aRegisters->at(block, k / plan.k), bAt, !plan.bKMajor, accumulate);
+    const int64_t row = 16 * plan.numWarps * block;
+    llvm::Value* a = b.CreateAdd(aDescriptor, b.getInt64(plan.a.startOffset(row, k) >> 4));
+    return ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/!plan.bKMajor, accumulate);
+  };
+  const std::optional<int64_t> chunk = impreciseChunk(op, plan);
+  if (chunk) {
+    lowerPartialAccumulation(lowering, plan, *chunk, zeroAccumulator, acc, step);
+    finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
+    return;
+  }
   std::vector<llvm::Value*> inFlight;
   for (int block = 0; block < plan.rowBlocks(); ++block) {
     std::vector<llvm::Value*> d;
     for (int reg : plan.instructionRegisters[static_cast<size_t>(block)]) d.push_back(acc[static_cast<size_t>(reg)]);
-    const int64_t row = 16 * plan.numWarps * block;
-    for (int64_t k = 0; k < plan.depth; k += plan.k) {
-      llvm::Value* bAt = b.CreateAdd(bDescriptor, b.getInt64(plan.bStartOffset(k) >> 4));
-      const bool accumulate = k > 0 || !zeroAccumulator;
-      if (aRegisters) {
-        d = ptx::wgmmaMmaAsyncRegisterA(b, shape, plan.types, d, aRegisters->at(block, k / plan.k), bAt, !plan.bKMajor, accumulate);
-        continue;
-      }
-      llvm::Value* a = b.CreateAdd(aDescriptor, b.getInt64(plan.a.startOffset(row, k) >> 4));
-      d = ptx::wgmmaMmaAsync(b, shape, plan.types, d, a, bAt, /*transposeB=*/!plan.bKMajor, accumulate);
-    }
+    for (int64_t k = 0; k < plan.depth; k += plan.k) d = step(d, block, k, k > 0 || !zeroAccumulator);
     inFlight.insert(inFlight.end(), d.begin(), d.end());
   }
   ptx::wgmmaCommitGroup(b);
@@ -215,7 +257,8 @@ const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const O
   for (const auto& op : body.operations) {
     if (op->kind != OpKind::TTDot || op->result()->type.element().scalarKind() != ScalarKind::F32) continue;
     const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, *op);
-    if (!plan || !chosenWgmmaPlan(lowering, *op, *plan)) continue;
+    const std::optional<WgmmaPlan> wgmma = plan ? chosenWgmmaPlan(lowering, *op, *plan) : std::nullopt;
+    if (!wgmma || impreciseChunk(*op, *wgmma)) continue;  // partial accumulators wait inside the dot
     const Value* accumulator = op->operand(2);
     if (accumulator->ownerBlock != &body || accumulator->index == 0) continue;  // a carried value, not the iv
     const size_t carried = accumulator->index - 1;

@@ -12,7 +12,10 @@ loads of gpu_backend/layout/LayoutAssignment.h, wgmma's K-major b, its a from re
   - pipeline_matmul_fp8_colmajor_w4_s3: the benchmark's matmul TTIR (matmul_64x64x32_w4_s3, Triton's, for f16)
     edited here into fp8 e4m3 a and b with a column-major b (b + k + n * stride_bk, the layout the benchmark's fp8
     problem and cuBLAS use; the edit is this script's, Triton did not print it), K 80: three iterations, the last
-    half masked. b's pointers are carried in the coalesced layout and it runs as wgmma e4m3 with k32 steps.
+    half masked. b's pointers are carried in the coalesced layout and it runs as wgmma e4m3 with k32 steps. The
+    dot's maxNumImpreciseAcc is Triton's Hopper default for fp8, 2^30 (accumulation in wgmma's own registers);
+  - pipeline_matmul_fp8_partial_w4_s3: the same with maxNumImpreciseAcc 32 and K 336 (11 iterations): each k32
+    step into fresh registers, added to the accumulator with f32 adds (Triton's partial accumulator).
 Expected outputs are the interpreter's (triton profile), written with `tilesim run --out`, as make_dot_cases.py does.
 No NumPy needed. Re-run after editing:
     python3 gpu_backend/tests/cases/make_transposed_cases.py build/tools/cli/tilesim
@@ -105,8 +108,9 @@ def attention_case(tilesim, rng, causal=False):
     write_case(tilesim, os.path.join(HERE, description["name"]), text, description, buffers, "Out")
 
 
-def fp8_column_major(text, bm, bn, bk):
-    """Triton's f16 matmul TTIR with a and b in fp8 e4m3 and b column-major (b + k + n * stride_bk)."""
+def fp8_column_major(text, bm, bn, bk, imprecise):
+    """Triton's f16 matmul TTIR with a and b in fp8 e4m3, b column-major (b + k + n * stride_bk) and the dot's
+    maxNumImpreciseAcc `imprecise` (Triton 3.6 prints 2^30 for fp8 on Hopper)."""
     lines = []
     for line in text.split("\n"):
         stripped = line.strip()
@@ -131,13 +135,15 @@ def fp8_column_major(text, bm, bn, bk):
                         f"    {columns}_scaled = arith.muli {columns}, {columns}_stride : tensor<1x{bn}xi32>\n"
                         f"    {broadcast.group(1)} = tt.broadcast {columns}_scaled :")
     step = re.search(r"(%b_ptrs_\d+) = arith.muli %stride_bk, (%c\d+_i32) : i32", text)
-    return text.replace(step.group(0), f"{step.group(1)} = arith.addi {step.group(2)}, %c0_i32 : i32")
+    text = text.replace(step.group(0), f"{step.group(1)} = arith.addi {step.group(2)}, %c0_i32 : i32")
+    dot = re.search(r"tt.dot [^:]*inputPrecision = tf32 :", text).group(0)
+    return text.replace(dot, dot[:-1] + f"{{maxNumImpreciseAcc = {imprecise} : i32}} :")
 
 
-def fp8_case(tilesim, rng):
-    source, m, n, k = "matmul_64x64x32_w4_s3", 64, 64, 80
+def fp8_case(tilesim, rng, name="pipeline_matmul_fp8_colmajor_w4_s3", k=80, imprecise=2 ** 30):
+    source, m, n = "matmul_64x64x32_w4_s3", 64, 64
     with open(os.path.join(TTIR, source + ".ttir")) as f:
-        text = fp8_column_major(f.read(), 64, 64, 32)
+        text = fp8_column_major(f.read(), 64, 64, 32, imprecise)
     a = [e4m3_bits(rng.uniform(-2, 2)) for _ in range(m * k)]
     b = [e4m3_bits(rng.uniform(-2, 2)) for _ in range(k * n)]  # b[kk][nn] at kk + nn * K
     buffers = [("a_ptr", "float8_e4m3fn", "|u1", "B", a), ("b_ptr", "float8_e4m3fn", "|u1", "B", b),
@@ -146,11 +152,13 @@ def fp8_case(tilesim, rng):
             for name, value in (("M", m), ("N", n), ("K", k), ("stride_am", k), ("stride_bk", k), ("stride_cm", n))
             if f"%{name}:" in text]
     description = {
-        "name": "pipeline_matmul_fp8_colmajor_w4_s3", "entry": "matmul", "grid": [1, 1, 1], "num_warps": 4,
+        "name": name, "entry": "matmul", "grid": [1, 1, 1], "num_warps": 4,
         "num_stages": 3, "args": args,
         "notes": f"the benchmark's matmul ({source}, Triton 3.6's f16 TTIR) edited by make_transposed_cases.py into "
-                 f"fp8 e4m3 a and a column-major fp8 b, M {m}, N {n}, K {k} (the last iteration half masked): "
-                 "wgmma e4m3 with both operands K-major; expected = the interpreter's triton-profile output",
+                 f"fp8 e4m3 a and a column-major fp8 b, M {m}, N {n}, K {k} (the last iteration half masked), "
+                 f"maxNumImpreciseAcc {imprecise}: wgmma e4m3 with both operands K-major"
+                 f"{', each k32 step summed in fresh registers and added in f32' if imprecise <= 32 else ''}; "
+                 "expected = the interpreter's triton-profile output",
         "made_by": "gpu_backend/tests/cases/make_transposed_cases.py"}
     write_case(tilesim, os.path.join(HERE, description["name"]), text, description, buffers, "c_ptr")
 
@@ -161,6 +169,7 @@ def main():
     attention_case(tilesim, rng)
     fp8_case(tilesim, rng)
     attention_case(tilesim, rng, causal=True)
+    fp8_case(tilesim, random.Random(34), "pipeline_matmul_fp8_partial_w4_s3", k=336, imprecise=32)
 
 
 if __name__ == "__main__":
