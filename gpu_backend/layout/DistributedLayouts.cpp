@@ -230,17 +230,12 @@ namespace {
 
 // The run of the first register bases along output dimension `dim` (its bits from 0), shrunk until no other basis
 // touches those bits.
-int runAlong(const LinearLayout& layout, int dim) {
-  const int offset = layout.outDimOffset(dim);
-  std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
-  size_t k = 0;
-  while (k < bases.size() && static_cast<int>(k) < layout.outDims()[static_cast<size_t>(dim)].bits &&
-         bases[k] == (uint64_t{1} << (offset + static_cast<int>(k))))
-    ++k;
-  // Every basis other than the run's own must leave the run's bits alone; shrink the run until that holds.
+// The longest prefix (at most k) of the first k register bases, index bits offset, offset + 1, ..., that no other
+// basis touches: the registers of such a run hold consecutive elements in every thread, whatever else varies.
+size_t cleanRun(const LinearLayout& layout, int offset, size_t k) {
+  const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
   auto clean = [&](size_t bits) {
     const uint64_t mask = ((uint64_t{1} << bits) - 1) << offset;
-    const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
     for (int i = 0; i < layout.inBits(); ++i) {
       const bool ownBasis = i >= registerOffset && static_cast<size_t>(i - registerOffset) < bits;
       if (!ownBasis && (layout.bases()[static_cast<size_t>(i)] & mask) != 0) return false;
@@ -248,7 +243,17 @@ int runAlong(const LinearLayout& layout, int dim) {
     return true;
   };
   while (k > 0 && !clean(k)) --k;
-  return 1 << k;
+  return k;
+}
+
+int runAlong(const LinearLayout& layout, int dim) {
+  const int offset = layout.outDimOffset(dim);
+  std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
+  size_t k = 0;
+  while (k < bases.size() && static_cast<int>(k) < layout.outDims()[static_cast<size_t>(dim)].bits &&
+         bases[k] == (uint64_t{1} << (offset + static_cast<int>(k))))
+    ++k;
+  return 1 << cleanRun(layout, offset, k);
 }
 
 }  // namespace
@@ -257,17 +262,7 @@ int vectorWidth(const LinearLayout& layout) {
   std::vector<uint64_t> bases = layout.dimBases(kRegisterDim);
   size_t k = 0;
   while (k < bases.size() && bases[k] == (uint64_t{1} << k)) ++k;
-  // Every basis other than the run's own must leave the low k bits alone; shrink the run until that holds.
-  auto clean = [&](size_t bits) {
-    const uint64_t mask = (uint64_t{1} << bits) - 1;
-    const int registerOffset = layout.inDimOffset(layout.inDimIndex(kRegisterDim));
-    for (int i = 0; i < layout.inBits(); ++i) {
-      const bool ownBasis = i >= registerOffset && static_cast<size_t>(i - registerOffset) < bits;
-      if (!ownBasis && (layout.bases()[static_cast<size_t>(i)] & mask) != 0) return false;
-    }
-    return true;
-  };
-  while (TILESIM_MUTANT(gpu_vector_width_unchecked, k > 0, false) && !clean(k)) --k;
+  if (TILESIM_MUTANT(gpu_vector_width_unchecked, true, false)) k = cleanRun(layout, 0, k);
   return 1 << k;
 }
 

@@ -179,7 +179,8 @@ std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const O
   if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
   // b K-major where its registers run along K (WgmmaLayouts.h).
   const LinearLayout* bLayout = lowering.layoutOf(op.operand(1));
-  const bool bKMajor = bLayout && registerRun(*bLayout).dim == 0 && registerRun(*bLayout).elements > 1;
+  const std::optional<RegisterRun> bRun = bLayout ? std::optional<RegisterRun>(registerRun(*bLayout)) : std::nullopt;
+  const bool bKMajor = bRun && bRun->dim == 0 && bRun->elements > 1;
   return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit(), bKMajor);
 }
 

@@ -5,6 +5,9 @@
 // scalars, so its values are bit for bit the original's; at most kRematerializeBudget ops are copied per use.
 // Copies are not kept for later uses: a use may sit in a region (a loop body, a branch) that later code is not
 // dominated by; LLVM's CSE merges the copies that do dominate each other.
+#include <optional>
+#include <utility>
+
 #include "gpu_backend/lowering/Lowering.h"
 #include "ir/Assert.h"
 #include "ir/OpAttributes.h"
@@ -88,10 +91,9 @@ std::optional<std::vector<llvm::Value*>> KernelLowering::rematerialize(const Val
   // The op again, with its result in `layout`; its own lowering is put back afterwards.
   Lowered original = get(value);
   layoutOverrides_.insert_or_assign(value, layout);
-  std::optional<SharedMemoryPlan::State> region = std::move(regionBefore_);  // a copy is no op boundary
-  regionBefore_.reset();
+  std::optional<SharedMemoryPlan::State> region = std::exchange(regionBefore_, std::nullopt);  // no op boundary
   lowerOp(*op);
-  regionBefore_ = std::move(region);
+  regionBefore_.swap(region);
   layoutOverrides_.erase(value);
   Lowered copy = get(value);
   set(value, std::move(original));

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -49,6 +50,30 @@ const Value* valueNamed(const Function& kernel, const std::string& name) {
   });
   return found;
 }
+
+// A kernel parsed from text, its AxisInfo and its layouts (num_warps 4, the exact profile's rules).
+struct Assigned {
+  ParseResult parsed;
+  std::optional<Function> kernel;
+  std::optional<analysis::AxisInfoAnalysis> axisInfo;
+  std::optional<LayoutAssignment> layouts;
+  Diagnostics diagnostics;
+
+  explicit Assigned(const std::string& text) : parsed(parseModule(text, "k.ttir")) {
+    if (!parsed.module) return;
+    kernel = *parsed.module->kernel();
+    axisInfo.emplace(*parsed.module);
+    layouts.emplace(LayoutAssignment::assign(*kernel, 4, diagnostics, &*axisInfo));
+  }
+  const Value* value(const std::string& name) const { return valueNamed(*kernel, name); }
+  const LinearLayout& layoutOf(const std::string& name) const { return *layouts->layoutOf(value(name)); }
+};
+
+// Parses and assigns `text`, failing the test on a parse error or a diagnostic.
+#define ASSIGN_OR_FAIL(name, text)                                                                         \
+  Assigned name(text);                                                                                    \
+  ASSERT_TRUE(name.parsed.module) << (name.parsed.diagnostics.empty() ? "" : name.parsed.diagnostics[0].str()); \
+  ASSERT_TRUE(name.diagnostics.empty())
 
 TEST(LayoutAssignment, FollowsTheRules) {
   ParseResult parsed = parseModule(kKernel, "k.ttir");
@@ -96,15 +121,9 @@ TEST(LayoutAssignment, SizePerThreadFollowsAxisInfo) {
     tt.return
   }
 })";
-    ParseResult parsed = parseModule(text, "k.ttir");
-    ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
-    Function kernel = *parsed.module->kernel();
-    analysis::AxisInfoAnalysis axisInfo(*parsed.module);
-    Diagnostics diagnostics;
-    LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
-    ASSERT_TRUE(diagnostics.empty());
-    EXPECT_EQ(vectorWidth(*layouts.layoutOf(valueNamed(kernel, "x"))), aligned ? 8 : 1) << "aligned=" << aligned;
-    EXPECT_EQ(accessVectorElements(axisInfo.info(*valueNamed(kernel, "xp")), 2), aligned ? 8 : 1);
+    ASSIGN_OR_FAIL(k, text);
+    EXPECT_EQ(vectorWidth(k.layoutOf("x")), aligned ? 8 : 1) << "aligned=" << aligned;
+    EXPECT_EQ(accessVectorElements(k.axisInfo->info(*k.value("xp")), 2), aligned ? 8 : 1);
   }
 }
 
@@ -131,28 +150,22 @@ TEST(LayoutAssignment, ALoadContiguousAlongDimensionZeroIsCoalescedAlongIt) {
     tt.return
   }
 })";
-  ParseResult parsed = parseModule(text, "k.ttir");
-  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
-  Function kernel = *parsed.module->kernel();
-  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
-  EXPECT_EQ(coalescedDimension(axisInfo.info(*valueNamed(kernel, "kp")), 2), 0);
-  EXPECT_EQ(coalescedDimension(axisInfo.info(*valueNamed(kernel, "rp")), 2), 1);
-  Diagnostics diagnostics;
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
-  ASSERT_TRUE(diagnostics.empty());
-  const RegisterRun k = registerRun(*layouts.layoutOf(valueNamed(kernel, "k")));
+  ASSIGN_OR_FAIL(kernel, text);
+  EXPECT_EQ(coalescedDimension(kernel.axisInfo->info(*kernel.value("kp")), 2), 0);
+  EXPECT_EQ(coalescedDimension(kernel.axisInfo->info(*kernel.value("rp")), 2), 1);
+  const RegisterRun k = registerRun(kernel.layoutOf("k"));
   EXPECT_EQ(k.dim, 0);
   EXPECT_EQ(k.elements, 8);
-  const RegisterRun r = registerRun(*layouts.layoutOf(valueNamed(kernel, "r")));
+  const RegisterRun r = registerRun(kernel.layoutOf("r"));
   EXPECT_EQ(r.dim, 1);
   EXPECT_EQ(r.elements, 8);
   // k's layout is the default one with its two dimensions swapped.
   const std::vector<int64_t> shape{64, 64};
   const LinearLayout coalesced = coalescedLayout(shape, 4, 8, 0);
-  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "k")), coalesced);
+  EXPECT_EQ(kernel.layoutOf("k"), coalesced);
   for (int reg = 0; reg < numRegisters(coalesced); ++reg)
     for (int lane : {0, 5, 31}) {
-      const std::vector<int64_t> swapped = layouts.defaultLayout(shape).apply(std::vector<int64_t>{1, lane, reg});
+      const std::vector<int64_t> swapped = kernel.layouts->defaultLayout(shape).apply(std::vector<int64_t>{1, lane, reg});
       EXPECT_EQ(coalesced.apply(std::vector<int64_t>{1, lane, reg}), (std::vector<int64_t>{swapped[1], swapped[0]}));
     }
 }
@@ -184,21 +197,15 @@ TEST(LayoutAssignment, PointersACoalescedLoadAdvancesAreCarriedInItsLayout) {
     tt.return
   }
 })";
-  ParseResult parsed = parseModule(text, "k.ttir");
-  ASSERT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
-  Function kernel = *parsed.module->kernel();
-  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
-  Diagnostics diagnostics;
-  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo);
-  ASSERT_TRUE(diagnostics.empty());
-  const LinearLayout& loaded = *layouts.layoutOf(valueNamed(kernel, "b"));
+  ASSIGN_OR_FAIL(kernel, text);
+  const LinearLayout& loaded = kernel.layoutOf("b");
   EXPECT_EQ(registerRun(loaded).dim, 0);
   EXPECT_EQ(registerRun(loaded).elements, 16);  // 16 one-byte elements along k
-  const Operation* loop = valueNamed(kernel, "last")->definingOp;
-  EXPECT_EQ(*layouts.layoutOf(loop->region(0).front().argument(1)), loaded);
-  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "next")), loaded);
-  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "last")), loaded);
-  EXPECT_NE(*layouts.layoutOf(valueNamed(kernel, "b0")), loaded);  // the init: converted once, at the entry
+  const Operation* loop = kernel.value("last")->definingOp;
+  EXPECT_EQ(*kernel.layouts->layoutOf(loop->region(0).front().argument(1)), loaded);
+  EXPECT_EQ(kernel.layoutOf("next"), loaded);
+  EXPECT_EQ(kernel.layoutOf("last"), loaded);
+  EXPECT_NE(kernel.layoutOf("b0"), loaded);  // the init: converted once, at the entry
 }
 
 // Triton's tutorial 06 (flash attention forward, real-kernels): under the triton profile the softmax and the
