@@ -86,11 +86,12 @@ class GpuEngine final : public Engine {
   // and sent as PTX. Null with `diagnostics` set when it does not compile, load, or the worker died.
   // `assumeRemainderGuards`: the launch passed remainderGuardsHold (RemainderVersioning.h), so the kernel may be
   // the version specialised on it (its own key).
-  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, const std::string& moduleText,
+  // `moduleKey`: KernelCache::keyOf the kernel's name and its printed module (hashed once per launch).
+  const KernelInfo* load(const Launch& launch, const LaunchOptions& options, const std::string& moduleKey,
                          bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
   // Whether this launch may run the kernel specialised on its remainder guards: the kernel's check
   // (RemainderVersioning.h), built once per module text, run once per (scalar arguments, grid).
-  bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleText);
+  bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleKey);
   // The message for a launch that did not end well (the worker's error, its death, its timeout).
   std::string failure(const std::string& kernel, bool hasAssert, const gpu::WorkerResult& result,
                       const WorkerDeath& death) const;
@@ -107,17 +108,18 @@ class GpuEngine final : public Engine {
   std::map<std::string, GuardChecks> guardChecks_;  // by a hash of the kernel name and module text
 };
 
-const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, const std::string& moduleText,
+const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, const std::string& moduleKey,
                                   bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing,
                                   std::string* keyOut) {
-  // Everything that determines the code (KernelCache.h); the printed module covers every op, operand and attribute.
+  // Everything that determines the code (KernelCache.h); the printed module (in moduleKey, with the kernel's
+  // name) covers every op, operand and attribute.
   // In a mutation build the active mutant changes the code too: without it in the key, a campaign under one mutant
   // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06). The ptxas level
   // TILESIM_PTXAS_LEVEL forces changes the cubin the worker caches under this key.
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
       fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}\ntensor cores {}\nnum_stages {}", gpu::KernelCache::buildId(),
                   hello_.driverVersion, sm_, launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
-                  moduleText, mutation::activeMutantName(), assumeRemainderGuards ? "remainder guards hold" : "",
+                  moduleKey, mutation::activeMutantName(), assumeRemainderGuards ? "remainder guards hold" : "",
                   gpu::ptxasLevelFromEnvironment().value_or(gpu::kPtxasLevelAuto),
                   gpu::tensorCoreChoiceName(gpu::tensorCoreChoiceFromEnvironment().value_or(gpu::TensorCoreChoice::Auto)),
                   launch.numStages));
@@ -246,12 +248,12 @@ std::vector<gpu::WorkerParameter> workerParameters(const Launch& launch, const L
   return parameters;
 }
 
-bool GpuEngine::remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleText) {
+bool GpuEngine::remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleKey) {
   // Bounded: a long-lived process (a fuzz campaign, a test suite) compiles many kernels and launches each on
   // many grids; forgetting everything now and then costs one check per kernel and launch shape.
   constexpr size_t kMaxKernels = 256, kMaxVerdictsPerKernel = 1024;
   if (guardChecks_.size() >= kMaxKernels) guardChecks_.clear();
-  GuardChecks& checks = guardChecks_[gpu::KernelCache::keyOf(launch.kernel->name() + "\n" + moduleText)];
+  GuardChecks& checks = guardChecks_[moduleKey];
   if (!checks.check) checks.check = std::make_unique<gpu::RemainderGuardCheck>(*launch.module, *launch.kernel);
   if (!checks.check->possible()) return false;
   std::vector<std::optional<uint64_t>> scalars(launch.kernel->numArguments());
@@ -302,8 +304,9 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   for (gpu::WorkerParameter& parameter : work.parameters)
     if (parameter.isBuffer) parameter.offset += layouts[parameter.storage].front;
 
-  const std::string moduleText = printModule(*launch.module, PrintOptions{.locations = false});
-  const KernelInfo* loaded = load(launch, options, moduleText, remainderGuardsHold(launch, binding, moduleText),
+  const std::string moduleKey = gpu::KernelCache::keyOf(
+      launch.kernel->name() + "\n" + printModule(*launch.module, PrintOptions{.locations = false}));
+  const KernelInfo* loaded = load(launch, options, moduleKey, remainderGuardsHold(launch, binding, moduleKey),
                                   outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
   const std::string name = loaded->name;

@@ -121,6 +121,7 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
       if (result->type.isTensor() && !isPowerOfTwoShape(result->type.shape())) shapesOk = false;
   });
   if (shapesOk) assignment.preferSlicesForBroadcasts(kernel);
+  assignment.collectTensorCoreLayouts(kernel);
   walk(*kernel.op(), [&](const Operation& op) {
     if (diagnostics.empty()) assignment.assignOp(op, diagnostics);
   });
@@ -131,7 +132,6 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
   if (diagnostics.empty() && assignment.carryYieldedLayouts(kernel)) {
     assignment.layouts_.clear();
     assignment.fromTensorCores_.clear();
-    assignment.tensorCoreLayouts_.clear();
     for (size_t i = 0; i < kernel.numArguments(); ++i)
       if (kernel.argument(i)->type.isTensor())
         assignment.remember(kernel.argument(i), assignment.defaultLayout(kernel.argument(i)->type.shape()));
@@ -140,6 +140,17 @@ LayoutAssignment LayoutAssignment::assign(const Function& kernel, int numWarps, 
     });
   }
   return assignment;
+}
+
+void LayoutAssignment::collectTensorCoreLayouts(const Function& kernel) {
+  if (!tensorCores_) return;
+  walk(*kernel.op(), [&](const Operation& op) {
+    if (op.kind != OpKind::TTDot || !op.result()->type.isTensor()) return;
+    if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_, sharedBytes_)) {
+      std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
+      if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
+    }
+  });
 }
 
 void LayoutAssignment::carryCoalescedPointers() {
@@ -367,8 +378,6 @@ void LayoutAssignment::assignOp(const Operation& op, Diagnostics& diagnostics) {
           if (std::optional<LinearLayout> mma = tensorCoreResultLayout(op, numWarps_, sharedBytes_)) {
             remember(op.result(), *mma);
             fromTensorCores_.insert(op.result());
-            std::vector<LinearLayout>& known = tensorCoreLayouts_[shapeOf(op.result())];
-            if (std::find(known.begin(), known.end(), *mma) == known.end()) known.push_back(*mma);
             return;
           }
         break;

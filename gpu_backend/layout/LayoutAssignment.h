@@ -104,10 +104,12 @@ class LayoutAssignment {
   // scf.for iter_args of pointers such a load reads, and their advanced values (carryCoalescedPointers).
   std::unordered_map<const Value*, LinearLayout> coalescedValues_;
   void carryCoalescedPointers();
-  // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of the
-  // dots, per result shape.
+  // Values whose layout comes from a tensor-core dot's result (see the rules above), and the mma layouts of all the
+  // kernel's dots, per result shape, collected before any op is assigned: a broadcast into the shape of a later
+  // dot's accumulator (attention's alpha[:, None] * acc, where q k^T is [M, N] and acc [M, D]) finds that layout.
   std::unordered_set<const Value*> fromTensorCores_;
   std::map<std::vector<int64_t>, std::vector<LinearLayout>> tensorCoreLayouts_;
+  void collectTensorCoreLayouts(const Function& kernel);
   bool takeTensorCoreLayout(const Operation& op);
 };
 

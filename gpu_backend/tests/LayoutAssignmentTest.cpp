@@ -252,6 +252,30 @@ TEST(LayoutAssignment, AttentionStaysInTheMmaLayoutBetweenItsDots) {
   EXPECT_EQ(*exact.layoutOf(valueNamed(kernel, "p")), exact.defaultLayout(std::vector<int64_t>{128, 64}));
 }
 
+// The benchmark's attention at D 128 with BLOCK_N 64 (Triton 3.6's TTIR, bench/gpu/ttir/matrix): q k^T is [64, 64]
+// but acc is [64, 128], so alpha[:, None] broadcasts into the shape of the second dot's accumulator, which is
+// assigned after it. The broadcast takes that dot's layout (its rows are the first dot's, a register broadcast),
+// not the blocked one: before 2026-12-07 it was blocked, and every iteration moved a [64, 128] f32 tile through
+// shared memory to rescale acc (36 ld.shared and 32 st.shared in the loop's PTX; 168 registers, Triton 140).
+TEST(LayoutAssignment, ABroadcastIntoALaterDotsAccumulatorTakesItsLayout) {
+  const std::string path = std::string(TILESIM_SOURCE_DIR) + "/bench/gpu/ttir/matrix/attention_d128_64x64_w4_s3.ttir";
+  ParseResult parsed = parseModuleFile(path);
+  ASSERT_TRUE(parsed.module) << path;
+  Function kernel = *parsed.module->kernel();
+  analysis::AxisInfoAnalysis axisInfo(*parsed.module);
+  Diagnostics diagnostics;
+  LayoutAssignment layouts = LayoutAssignment::assign(kernel, 4, diagnostics, &axisInfo, false, /*tensorCores=*/true);
+  ASSERT_TRUE(diagnostics.empty());
+  const Value *broadcast = valueNamed(kernel, "acc_56"), *second = valueNamed(kernel, "acc_59");
+  ASSERT_NE(broadcast, nullptr);
+  ASSERT_NE(second, nullptr);
+  ASSERT_EQ(broadcast->definingOp->kind, OpKind::TTBroadcast);
+  ASSERT_EQ(second->definingOp->kind, OpKind::TTDot);
+  EXPECT_EQ(*layouts.layoutOf(broadcast), *layouts.layoutOf(second));
+  EXPECT_NE(*layouts.layoutOf(broadcast), layouts.defaultLayout(std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(*layouts.layoutOf(valueNamed(kernel, "acc_57")), *layouts.layoutOf(second));  // acc * alpha[:, None]
+}
+
 TEST(LayoutAssignment, RejectsNonPowerOfTwoShapes) {
   ParseResult parsed = parseModule(R"(module {
   tt.func public @k() {
