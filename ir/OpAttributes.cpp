@@ -282,6 +282,8 @@ std::vector<int64_t> WarpSpecializeView::partitionNumWarps() const {
 int64_t GlobalScratchView::nbytes() const { return integerOr(op, "nbytes", 0); }
 int64_t GlobalScratchView::alignment() const { return integerOr(op, "alignment", 1); }
 
+int64_t DotView::maxNumImpreciseAcc() const { return integerOr(op, "maxNumImpreciseAcc", 0); }
+
 InputPrecision WarpGroupDotView::inputPrecision() const {
   int64_t number = integerOr(op, "inputPrecision", static_cast<int64_t>(InputPrecision::IEEE));
   TILESIM_ASSERT(number >= 0 && number < static_cast<int64_t>(keywordNames<InputPrecision>().size()),

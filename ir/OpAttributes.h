@@ -120,6 +120,9 @@ struct AtomicView {  // tt.atomic_rmw and tt.atomic_cas
 struct DotView {
   const Operation& op;
   InputPrecision inputPrecision() const;  // absent = ieee
+  // Triton's bound on products an fp8 dot may sum in a tensor core's reduced-precision accumulator before adding
+  // them to the f32 result (Hopper's default 2^30); absent = 0, as Triton's DefaultValuedAttr.
+  int64_t maxNumImpreciseAcc() const;
 };
 struct ClampFView {
   const Operation& op;

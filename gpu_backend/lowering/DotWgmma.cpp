@@ -59,7 +59,7 @@ std::optional<RegisterA> registerA(KernelLowering& lowering, const Operation& op
 // (f16/bf16, or Triton's Hopper default 2^30).
 std::optional<int64_t> impreciseChunk(const Operation& dot, const WgmmaPlan& plan) {
   if (plan.a.elementBytes != 1 || dot.result()->type.element().scalarKind() != ScalarKind::F32) return std::nullopt;
-  const int64_t limit = dot.intAttr("maxNumImpreciseAcc", 0);
+  const int64_t limit = DotView{dot}.maxNumImpreciseAcc();
   if (limit > plan.depth) return std::nullopt;
   return std::max<int64_t>(plan.k, (limit + plan.k - 1) / plan.k * plan.k);
 }
