@@ -255,18 +255,49 @@ void expectLdmatrixDeliversTarget(const LinearLayout& target, const SharedPlacem
   EXPECT_EQ(checked, numWarps(target) * 32 * numRegisters(target));
 }
 
+// One mma operand moved from a blocked tile into its fragments: the dot's shape, the operand, and whether the
+// tile's 16-byte vectors run along K (else along M or N), with the read ldmatrix must take.
+struct MmaOperandMove {
+  int64_t m, n, k;
+  int warps;
+  MmaOperand operand;
+  bool vectorAlongK;
+  SharedRead expected;
+};
+
+// The move of `c` for `elementBytes`-byte elements (2: m16n8k16, one word bit; 1: m16n8k32, two) must be read with
+// c.expected, conflict free on both sides, 16 bytes per store and per lane's load, delivering every register; and
+// without ldmatrix (an older GPU) the same conversion takes plain loads.
+void expectMmaOperandReadWithLdmatrix(const MmaOperandMove& c, int elementBytes) {
+  const bool isA = c.operand == MmaOperand::A;
+  SCOPED_TRACE(::testing::Message() << (isA ? "a " : "b ") << c.m << "x" << c.n << "x" << c.k << " warps " << c.warps
+                                    << (c.vectorAlongK ? " vectors along k" : " vectors across k") << ", "
+                                    << elementBytes << "-byte elements");
+  const std::vector<int64_t> result{c.m, c.n};
+  const LinearLayout target = mmaLayout(c.operand, result, c.k, elementBytes == 1 ? 2 : 1, c.warps);
+  const int64_t rows = isA ? c.m : c.k, cols = isA ? c.k : c.n;  // the operand's shape
+  const int rowBits = std::countr_zero(static_cast<uint64_t>(rows)), colBits = std::countr_zero(static_cast<uint64_t>(cols));
+  // Vectors along the operand's last dimension: a row-major blocked tile; along its first: a transposed one.
+  const bool alongLast = isA == c.vectorAlongK;
+  const int vector = 16 / elementBytes;
+  const LinearLayout source = alongLast ? blocked({rows, cols}, c.warps, vector)
+                                        : transposed(blocked({cols, rows}, c.warps, vector), colBits, rowBits);
+  const SharedPlacement chosen = chooseSharedPlacement(source, target, elementBytes, /*ldmatrix=*/true);
+  EXPECT_EQ(chosen.read, c.expected);
+  expectBijective(chosen, rowBits + colBits);
+  const BankCost stores = storeCost(source, chosen, elementBytes), loads = loadCost(target, chosen, elementBytes);
+  EXPECT_EQ(stores.wavefronts, stores.ideal);
+  EXPECT_EQ(loads.wavefronts, loads.ideal);
+  EXPECT_EQ(chosen.storeVectorElements(), vector);
+  EXPECT_EQ(chosen.loadVectorElements(), vector);
+  expectLdmatrixDeliversTarget(target, chosen, elementBytes);
+  EXPECT_EQ(chooseSharedPlacement(source, target, elementBytes).read, SharedRead::Plain);
+}
+
 TEST(SharedPlacement, MmaOperandsOfSixteenBitTilesAreReadWithLdmatrix) {
-  // f16 dots on tensor cores (m16n8k16, wordBits 1): a [M, K] and b [K, N] from blocked tiles whose 16-byte
-  // vectors run along K (a: rows without .trans) or along M / N (b as loaded row-major; a transposed), into the
-  // operand layouts. Each must be read with ldmatrix, conflict free on both sides, delivering every register.
-  struct Case {
-    int64_t m, n, k;
-    int warps;
-    MmaOperand operand;
-    bool vectorAlongK;
-    SharedRead expected;
-  };
-  const std::vector<Case> cases{
+  // f16 dots on tensor cores: a [M, K] and b [K, N] from blocked tiles whose vectors run along K (a: rows without
+  // .trans) or along M / N (b as loaded row-major; a transposed).
+  const std::vector<MmaOperandMove> moves{
       {64, 64, 32, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
       {64, 64, 32, 4, MmaOperand::B, false, SharedRead::LdmatrixTransposed},
       {128, 128, 64, 8, MmaOperand::A, true, SharedRead::Ldmatrix},
@@ -276,43 +307,13 @@ TEST(SharedPlacement, MmaOperandsOfSixteenBitTilesAreReadWithLdmatrix) {
       {32, 64, 64, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
       {128, 64, 32, 4, MmaOperand::B, false, SharedRead::LdmatrixTransposed},
   };
-  for (const Case& c : cases) {
-    const bool isA = c.operand == MmaOperand::A;
-    SCOPED_TRACE(::testing::Message() << (isA ? "a " : "b ") << c.m << "x" << c.n << "x" << c.k << " warps " << c.warps
-                                      << (c.vectorAlongK ? " vectors along k" : " vectors across k"));
-    const std::vector<int64_t> result{c.m, c.n};
-    const LinearLayout target = mmaLayout(c.operand, result, c.k, 1, c.warps);
-    const int64_t rows = isA ? c.m : c.k, cols = isA ? c.k : c.n;  // the operand's shape
-    const int rowBits = std::countr_zero(static_cast<uint64_t>(rows)), colBits = std::countr_zero(static_cast<uint64_t>(cols));
-    // Vectors along the operand's last dimension: a row-major blocked tile; along its first: a transposed one.
-    const bool alongLast = isA == c.vectorAlongK;
-    const LinearLayout source = alongLast ? blocked({rows, cols}, c.warps, 8)
-                                          : transposed(blocked({cols, rows}, c.warps, 8), colBits, rowBits);
-    const SharedPlacement chosen = chooseSharedPlacement(source, target, 2, /*ldmatrix=*/true);
-    EXPECT_EQ(chosen.read, c.expected);
-    expectBijective(chosen, rowBits + colBits);
-    const BankCost stores = storeCost(source, chosen, 2), loads = loadCost(target, chosen, 2);
-    EXPECT_EQ(stores.wavefronts, stores.ideal);
-    EXPECT_EQ(loads.wavefronts, loads.ideal);
-    EXPECT_EQ(chosen.storeVectorElements(), 8);
-    expectLdmatrixDeliversTarget(target, chosen);
-    // Without ldmatrix (an older GPU) the same conversion takes plain loads.
-    EXPECT_EQ(chooseSharedPlacement(source, target, 2).read, SharedRead::Plain);
-  }
+  for (const MmaOperandMove& move : moves) expectMmaOperandReadWithLdmatrix(move, 2);
 }
 
 TEST(SharedPlacement, MmaOperandsOfEightBitTilesAreReadWithLdmatrixAlongK) {
-  // fp8 dots on mma.sync (m16n8k32, wordBits 2): a [M, K] row-major and b [K, N] K-major (a column-major b, as
-  // fp8 GEMMs pass it), loaded with 16-byte vectors along K. ldmatrix without .trans hands each thread the four
-  // bytes of its fragment word, so both are stored 16 bytes at a time and read 16 bytes per lane, conflict free.
-  struct Case {
-    int64_t m, n, k;
-    int warps;
-    MmaOperand operand;
-    bool vectorAlongK;
-    SharedRead expected;
-  };
-  const std::vector<Case> cases{
+  // fp8 dots on mma.sync: a [M, K] row-major and b [K, N] K-major (a column-major b, as fp8 GEMMs pass it), loaded
+  // with 16-byte vectors along K. ldmatrix without .trans hands each thread the four bytes of its fragment word.
+  const std::vector<MmaOperandMove> moves{
       {64, 32, 32, 2, MmaOperand::A, true, SharedRead::Ldmatrix},
       {64, 32, 32, 2, MmaOperand::B, true, SharedRead::Ldmatrix},
       {32, 64, 32, 2, MmaOperand::A, true, SharedRead::Ldmatrix},
@@ -320,28 +321,7 @@ TEST(SharedPlacement, MmaOperandsOfEightBitTilesAreReadWithLdmatrixAlongK) {
       {128, 128, 64, 4, MmaOperand::A, true, SharedRead::Ldmatrix},
       {128, 128, 64, 4, MmaOperand::B, true, SharedRead::Ldmatrix},
   };
-  for (const Case& c : cases) {
-    const bool isA = c.operand == MmaOperand::A;
-    SCOPED_TRACE(::testing::Message() << (isA ? "a " : "b ") << c.m << "x" << c.n << "x" << c.k << " warps " << c.warps
-                                      << (c.vectorAlongK ? " vectors along k" : " vectors across k"));
-    const std::vector<int64_t> result{c.m, c.n};
-    const LinearLayout target = mmaLayout(c.operand, result, c.k, 2, c.warps);
-    const int64_t rows = isA ? c.m : c.k, cols = isA ? c.k : c.n;
-    const int rowBits = std::countr_zero(static_cast<uint64_t>(rows)), colBits = std::countr_zero(static_cast<uint64_t>(cols));
-    const bool alongLast = isA == c.vectorAlongK;
-    const LinearLayout source = alongLast ? blocked({rows, cols}, c.warps, 16)
-                                          : transposed(blocked({cols, rows}, c.warps, 16), colBits, rowBits);
-    const SharedPlacement chosen = chooseSharedPlacement(source, target, 1, /*ldmatrix=*/true);
-    EXPECT_EQ(chosen.read, c.expected);
-    expectBijective(chosen, rowBits + colBits);
-    const BankCost stores = storeCost(source, chosen, 1), loads = loadCost(target, chosen, 1);
-    EXPECT_EQ(stores.wavefronts, stores.ideal);
-    EXPECT_EQ(loads.wavefronts, loads.ideal);
-    EXPECT_EQ(chosen.storeVectorElements(), 16);
-    EXPECT_EQ(chosen.loadVectorElements(), 16);
-    expectLdmatrixDeliversTarget(target, chosen, 1);
-    EXPECT_EQ(chooseSharedPlacement(source, target, 1).read, SharedRead::Plain);
-  }
+  for (const MmaOperandMove& move : moves) expectMmaOperandReadWithLdmatrix(move, 1);
 }
 
 TEST(SharedPlacement, LdmatrixReadsOfRandomEightAndSixteenBitTilesDeliverTheTarget) {
