@@ -189,6 +189,12 @@ def run_tilesim(tilesim, ttir, case, buffers, scalars, work, out_dir, extra_env=
     return done, timing
 
 
+def tilesim_version(binary):
+    """`tilesim --version` (the commit it was built from), or "" for a binary older than the flag."""
+    done = subprocess.run([binary, "--version"], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tilesim", required=True)
@@ -204,8 +210,13 @@ def main():
     cache_dir = tempfile.mkdtemp()
     tilesim_env = {"TILESIM_CACHE_DIR": cache_dir}
     log = open(os.path.join(out, "bench.log"), "w")
-    results = {"device": torch.cuda.get_device_name(), "triton": triton.__version__, "torch": torch.__version__,
-               "cases": {}, "compile": {}}
+    driver = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                            capture_output=True, text=True).stdout.strip()
+    results = {"device": torch.cuda.get_device_name(), "driver": driver, "triton": triton.__version__,
+               "torch": torch.__version__, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+               "tilesim_version": tilesim_version(options.tilesim),
+               "tilesim_sha": subprocess.run(["sha256sum", options.tilesim], capture_output=True,
+                                             text=True).stdout[:16], "cases": {}, "compile": {}}
 
     t0 = time.time()
     results["copy_gbps"] = copy_ceiling()

@@ -29,6 +29,7 @@ import triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402  (cuda_time, run_tilesim, matches_torch, max_error)
 import kernels_matrix as km  # noqa: E402
+import table as table_rows  # noqa: E402  (best_configs: the rule the one table uses too)
 
 PROBLEMS = {
     "matmul_f16_4096": dict(kind="matmul", size=4096, dtype=torch.float16),
@@ -172,20 +173,13 @@ def measured(row, key):
 
 def table(results):
     lines = [f"GPU: {results['device']}, driver {results['driver']}; Triton {results['triton']}, torch "
-             f"{results['torch']}; {results['date']}; tilesim sha256 {results['tilesim_sha']}" +
+             f"{results['torch']}; {results['date']}; {results.get('tilesim_version') or 'tilesim'}, sha256 "
+             f"{results['tilesim_sha']}" +
              (f"; baseline tilesim sha256 {results['baseline_sha']}" if results.get("baseline_sha") else ""), "",
              "| problem | tilesim best (config) | Triton best (config) | torch | tilesim / Triton best | "
              "ceiling (torch dense fp16 peak) |", "|---|---|---|---|---|---|"]
     for name, entry in results["problems"].items():
-        rows = entry["configs"]
-        best = {}
-        for key in ("tilesim", "triton"):
-            # A configuration counts where its output is verified, or where both compilers' outputs miss torch's
-            # tolerance alike (then Triton's counts as it is, tilesim's when its error is no larger than 1.25x).
-            counts = (lambda r: r.get("tilesim_as_triton")) if key == "tilesim" else \
-                (lambda r: "tilesim_tflops" in r and not r.get("tilesim_verified"))
-            ok = [r for r in rows if key + "_tflops" in r and (r.get(key + "_verified") or counts(r))]
-            best[key] = max(ok, key=lambda r: r[key + "_tflops"]) if ok else None
+        best = table_rows.best_configs(entry["configs"])
         cell = lambda r, k: f"{r[k + '_tflops']:.1f} ({r['config']})" if r else "n/a"  # noqa: E731
         ratio = (best["tilesim"]["tilesim_tflops"] / best["triton"]["triton_tflops"]
                  if best["tilesim"] and best["triton"] else float("nan"))
@@ -232,6 +226,7 @@ def main():
                "torch": torch.__version__, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                "tilesim_sha": subprocess.run(["sha256sum", options.tilesim], capture_output=True,
                                              text=True).stdout[:16], "problems": {},
+               "tilesim_version": bench.tilesim_version(options.tilesim),
                "baseline_sha": subprocess.run(["sha256sum", options.baseline], capture_output=True,
                                               text=True).stdout[:16] if options.baseline else ""}
     a = torch.randn(8192, 8192, device="cuda").half()

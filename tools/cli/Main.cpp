@@ -7,6 +7,10 @@
 #include "ir/Mutation.h"
 #include "tools/cli/Cli.h"
 
+namespace tilesim::cli {
+extern const char* const kBuildVersion;  // BuildVersion.cpp, generated at build time (cmake/BuildVersion.cmake)
+}  // namespace tilesim::cli
+
 namespace {
 
 constexpr const char* kExitCodeHelp =
@@ -21,6 +25,7 @@ int runMain(int argc, char** argv) {
   using namespace tilesim::cli;
   CLI::App app{"tilesim: run, trace and check Triton TTIR kernels on the CPU, compile them for NVIDIA GPUs"};
   app.footer(kExitCodeHelp);
+  app.set_version_flag("--version", kBuildVersion);  // the version, the commit and the build type
   app.require_subcommand(1);
   int exitCode = kExitOk;
   addParseCommands(app, exitCode);
