@@ -87,8 +87,10 @@ class GpuEngine final : public Engine {
   // `assumeRemainderGuards`: the launch passed remainderGuardsHold (RemainderVersioning.h), so the kernel may be
   // the version specialised on it (its own key).
   // `moduleKey`: KernelCache::keyOf the kernel's name and its printed module (hashed once per launch).
+  // `descriptors`: what the launch established of its host descriptors (DescriptorPointers.h), in the key too.
   const KernelInfo* load(const Launch& launch, const LaunchOptions& options, const std::string& moduleKey,
-                         bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
+                         bool assumeRemainderGuards, const std::vector<gpu::HostDescriptorFacts>& descriptors,
+                         Diagnostics& diagnostics, LaunchTiming* timing, std::string* key);
   // Whether this launch may run the kernel specialised on its remainder guards: the kernel's check
   // (RemainderVersioning.h), built once per module text, run once per (scalar arguments, grid).
   bool remainderGuardsHold(const Launch& launch, const LaunchBinding& binding, const std::string& moduleKey);
@@ -109,20 +111,22 @@ class GpuEngine final : public Engine {
 };
 
 const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& options, const std::string& moduleKey,
-                                  bool assumeRemainderGuards, Diagnostics& diagnostics, LaunchTiming* timing,
-                                  std::string* keyOut) {
+                                  bool assumeRemainderGuards, const std::vector<gpu::HostDescriptorFacts>& descriptors,
+                                  Diagnostics& diagnostics, LaunchTiming* timing, std::string* keyOut) {
   // Everything that determines the code (KernelCache.h); the printed module (in moduleKey, with the kernel's
   // name) covers every op, operand and attribute.
   // In a mutation build the active mutant changes the code too: without it in the key, a campaign under one mutant
   // ran kernels another mutant (or none) had compiled into the on-disk cache (H100, 2026-12-06). The ptxas level
   // TILESIM_PTXAS_LEVEL forces changes the cubin the worker caches under this key.
+  std::string descriptorFacts;
+  for (const gpu::HostDescriptorFacts& facts : descriptors) descriptorFacts += facts.key() + "\n";
   const std::string& key = *keyOut = gpu::KernelCache::keyOf(
-      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}\ntensor cores {}\nnum_stages {}", gpu::KernelCache::buildId(),
+      fmt::format("{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\nptxas level {}\ntensor cores {}\nnum_stages {}\n{}", gpu::KernelCache::buildId(),
                   hello_.driverVersion, sm_, launch.numWarps, floatProfileName(options.profile), launch.kernel->name(),
                   moduleKey, mutation::activeMutantName(), assumeRemainderGuards ? "remainder guards hold" : "",
                   gpu::ptxasLevelFromEnvironment().value_or(gpu::kPtxasLevelAuto),
                   gpu::tensorCoreChoiceName(gpu::tensorCoreChoiceFromEnvironment().value_or(gpu::TensorCoreChoice::Auto)),
-                  launch.numStages));
+                  launch.numStages, descriptorFacts));
   auto fail = [&](std::string message) -> const KernelInfo* {
     diagnostics.push_back({{}, std::move(message)});
     return nullptr;
@@ -153,6 +157,7 @@ const KernelInfo* GpuEngine::load(const Launch& launch, const LaunchOptions& opt
     compileOptions.profile = options.profile;
     compileOptions.sm = sm_;
     compileOptions.assumeRemainderGuards = assumeRemainderGuards;
+    compileOptions.hostDescriptors = descriptors;
     compileOptions.tensorCores = gpu::tensorCoreChoiceFromEnvironment().value_or(gpu::TensorCoreChoice::Auto);
     auto start = std::chrono::steady_clock::now();
     gpu::CompileResult result = gpu::compileKernel(*launch.module, *launch.kernel, compileOptions);
@@ -306,8 +311,18 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
 
   const std::string moduleKey = gpu::KernelCache::keyOf(
       launch.kernel->name() + "\n" + printModule(*launch.module, PrintOptions{.locations = false}));
+  // A host descriptor's base is its storage's allocation (256-byte aligned by cuMemAlloc) + the front redzone +
+  // its offset there: the parameter's offset as set above.
+  std::vector<uint64_t> baseOffsets(launch.arguments.size(), 0);
+  for (size_t p = 0, w = 0; p < binding.numParameters() && w < work.parameters.size(); ++p, ++w) {
+    const BoundParameter& bound = binding.parameter(p);
+    if (bound.kind == BoundParameter::Kind::TensorDescriptor) baseOffsets[bound.argument] = work.parameters[w].offset;
+    if (bound.kind == BoundParameter::Kind::TensorDescriptor) ++w;  // its padding parameter
+  }
+  const std::vector<gpu::HostDescriptorFacts> descriptors =
+      gpu::hostDescriptorFacts(launch, binding, [&](size_t argument) { return baseOffsets[argument]; });
   const KernelInfo* loaded = load(launch, options, moduleKey, remainderGuardsHold(launch, binding, moduleKey),
-                                  outcome.diagnostics, timing, &work.key);
+                                  descriptors, outcome.diagnostics, timing, &work.key);
   if (!loaded) return outcome;
   const std::string name = loaded->name;
   work.grid = launch.grid;

@@ -513,13 +513,23 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     result.diagnostics.push_back({{}, "num_stages must be an integer from 1 to 8, not " + std::to_string(options.numStages)});
     return result;
   }
+  // Descriptor accesses as pointer tensors: the rewritten copy is compiled; its kernel's PTX parameters are the
+  // original's (a host descriptor's base and padding slot), and so are the parameter types the engine binds.
+  std::unique_ptr<Module> rewritten;
+  if (options.descriptorsAsPointers) rewritten = descriptorsAsPointers(module, kernel.name(), options.hostDescriptors);
+  const Module& compiled = rewritten ? *rewritten : module;
+  const Function compiledKernel = rewritten ? *rewritten->findFunction(kernel.name()) : kernel;
   bool pipelined = false;
-  CompileResult result = compileOnce(module, kernel, options, &pipelined);
+  CompileResult result = compileOnce(compiled, compiledKernel, options, &pipelined);
   // A pipelined loop's ring left too little shared memory for the rest of the kernel: Triton's answer is an
   // error (out of resources); this one tries fewer stages, down to the loops as written.
   for (CompileOptions fewer = options; !result.ok() && pipelined && fewer.numStages > 1;) {
     --fewer.numStages;
-    result = compileOnce(module, kernel, fewer, &pipelined);
+    result = compileOnce(compiled, compiledKernel, fewer, &pipelined);
+  }
+  if (result.kernel) {
+    result.kernel->parameterTypes.clear();
+    for (size_t i = 0; i < kernel.numArguments(); ++i) result.kernel->parameterTypes.push_back(kernel.argument(i)->type);
   }
   return result;
 }

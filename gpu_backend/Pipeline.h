@@ -20,6 +20,7 @@
 #include <span>
 #include <string_view>
 
+#include "gpu_backend/DescriptorPointers.h"
 #include "gpu_backend/TensorCoreChoice.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
@@ -57,6 +58,11 @@ struct CompileOptions {
   // Triton's num_stages (1 to 8): a k loop whose wgmma operands come from global memory stages them through a
   // ring of shared-memory buffers, num_stages - 1 iterations ahead (lowering/PipelinedLoop.cpp); 1: no pipelining.
   int numStages = 3;
+  // Descriptor accesses as pointer tensors (DescriptorPointers.h): those of descriptors the kernel makes, and of the
+  // host descriptor parameters a launch checked (the facts are in the compiled kernel's cache key). Off: every
+  // descriptor access stays one scalar access per element (lowering/Descriptors.cpp).
+  bool descriptorsAsPointers = true;
+  std::vector<HostDescriptorFacts> hostDescriptors;
 };
 
 struct CompiledKernel {

@@ -38,6 +38,8 @@ PROBLEMS = {
     "matmul_bf16_8192": dict(kind="matmul", size=8192, dtype=torch.bfloat16),
     # fp8 e4m3 in, fp16 out; b column-major (K contiguous), as Triton's tutorial 03 passes fp8 b and cuBLAS wants it.
     "matmul_fp8_8192": dict(kind="matmul", size=8192, dtype=torch.float8_e4m3fn, out_dtype=torch.float16),
+    # The same matmul through tensor descriptors made in the kernel (kernels_matrix.matmul_desc; TMA in Triton).
+    "matmul_desc_f16_8192": dict(kind="matmul", size=8192, dtype=torch.float16, descriptors=True),
     "attention_d64": dict(kind="attention", bh=32, seq=4096, head=64, causal=False),
     "attention_d128": dict(kind="attention", bh=32, seq=4096, head=128, causal=False),
     "attention_d128_causal": dict(kind="attention", bh=32, seq=4096, head=128, causal=True),
@@ -61,6 +63,12 @@ def matmul_setup(problem, config, gen):
     buffers = {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros_like(c)}
     scalars = {"M": n, "N": n, "K": n, "stride_am": a.stride(0), "stride_ak": a.stride(1), "stride_bk": b.stride(0),
                "stride_bn": b.stride(1), "stride_cm": n, "stride_cn": 1}
+    if problem.get("descriptors"):
+        # Descriptors made on the device need a scratch allocator for their tensor maps (Triton 3.6).
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8, device="cuda"))
+        launch = lambda out: km.matmul_desc[grid](a, b, out, n, n, n, BLOCK_M=bm, BLOCK_N=bn,  # noqa: E731
+                                                  BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
+        scalars = {"M": n, "N": n, "K": n}
     flops = 2.0 * n * n * n
     reference = lambda: a @ b  # noqa: E731
     if fp8:  # cuBLAS's fp8 GEMM (unit scales), when this torch has it
