@@ -237,8 +237,9 @@ void rewriteAccesses(Operation& function, const std::vector<Operation*>& accesse
 
 bool isConstantOne(const Value* value) {
   const Operation* op = value->definingOp;
-  return op && op->kind == OpKind::ArithConstant && op->attr("value") &&
-         op->attr("value")->kind() == Attribute::Kind::Integer && op->attr("value")->intValue() == 1;
+  if (!op || op->kind != OpKind::ArithConstant || value->type.isTensor()) return false;
+  const ConstantView constant{*op};
+  return constant.value() && constant.value()->kind() == Attribute::Kind::Integer && constant.bitsAt(0) == 1;
 }
 
 // Descriptors made in the kernel: their fields are the op's operands.
@@ -286,9 +287,8 @@ bool rewriteHostDescriptor(Operation& function, const HostDescriptorFacts& facts
   if (accesses.empty()) return false;
 
   std::vector<Attribute> argumentAttributes;
-  if (const Attribute* all = function.attr("arg_attrs"); all && all->kind() == Attribute::Kind::Array)
-    argumentAttributes = all->elements();
-  argumentAttributes.resize(body.arguments.size(), Attribute::dictionary({}));
+  for (size_t i = 0; i < body.arguments.size(); ++i)
+    argumentAttributes.push_back(Attribute::dictionary(Function(&function).argumentAttributes(i)));
   descriptor->type = Type::pointer(block.element());  // the base: splat into the pointers below
   DescriptorSource source{descriptor, {}, {}, facts.padding};
   for (size_t d = 0; d < rank; ++d) {
