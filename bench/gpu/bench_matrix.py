@@ -38,6 +38,10 @@ PROBLEMS = {
     "matmul_bf16_8192": dict(kind="matmul", size=8192, dtype=torch.bfloat16),
     # fp8 e4m3 in, fp16 out; b column-major (K contiguous), as Triton's tutorial 03 passes fp8 b and cuBLAS wants it.
     "matmul_fp8_8192": dict(kind="matmul", size=8192, dtype=torch.float8_e4m3fn, out_dtype=torch.float16),
+    # f32 in and out: tl.dot's default input precision, tf32 (wgmma tf32 in both compilers); torch with TF32 on.
+    "matmul_tf32_4096": dict(kind="matmul", size=4096, dtype=torch.float32),
+    # int8 in, int32 out (an i32 accumulator: kernels_matrix.matmul INTEGER); b column-major as for fp8. TOPS.
+    "matmul_i8_8192": dict(kind="matmul", size=8192, dtype=torch.int8, out_dtype=torch.int32),
     # The same matmul through tensor descriptors made in the kernel (kernels_matrix.matmul_desc; TMA in Triton).
     "matmul_desc_f16_8192": dict(kind="matmul", size=8192, dtype=torch.float16, descriptors=True),
     "attention_d64": dict(kind="attention", bh=32, seq=4096, head=64, causal=False),
@@ -49,17 +53,19 @@ PROBLEMS = {
 def matmul_setup(problem, config, gen):
     n, dtype = problem["size"], problem["dtype"]
     out_dtype = problem.get("out_dtype", dtype)
-    fp8 = dtype == torch.float8_e4m3fn
+    fp8, integer, tf32 = dtype == torch.float8_e4m3fn, dtype == torch.int8, dtype == torch.float32
     bm, bn, bk, warps, stages = config
-    a = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
-    b = torch.randn(n, n, device="cuda", generator=gen).to(dtype)
-    if fp8:
+    if integer:
+        a, b = (torch.randint(-8, 8, (n, n), device="cuda", generator=gen, dtype=torch.int8) for _ in range(2))
+    else:
+        a, b = (torch.randn(n, n, device="cuda", generator=gen).to(dtype) for _ in range(2))
+    if fp8 or integer:
         b = b.T.contiguous().T  # the same values, column-major
     c = torch.empty(n, n, device="cuda", dtype=out_dtype)
     grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
     launch = lambda out: km.matmul[grid](a, b, out, n, n, n, a.stride(0), a.stride(1), b.stride(0),  # noqa: E731
                                          b.stride(1), out.stride(0), out.stride(1), BLOCK_M=bm, BLOCK_N=bn,
-                                         BLOCK_K=bk, GROUP_M=8, num_warps=warps, num_stages=stages)
+                                         BLOCK_K=bk, GROUP_M=8, INTEGER=integer, num_warps=warps, num_stages=stages)
     buffers = {"a_ptr": a, "b_ptr": b, "c_ptr": torch.zeros_like(c)}
     scalars = {"M": n, "N": n, "K": n, "stride_am": a.stride(0), "stride_ak": a.stride(1), "stride_bk": b.stride(0),
                "stride_bn": b.stride(1), "stride_cm": n, "stride_cn": 1}
@@ -78,8 +84,21 @@ def matmul_setup(problem, config, gen):
             reference()
         except (RuntimeError, TypeError, AttributeError):
             reference = lambda: a.to(out_dtype) @ b.to(out_dtype)  # noqa: E731
-    return dict(launch=launch, out=c, want=(a.float() @ b.float()).to(out_dtype), torch=reference,
-                tolerance=dict(rtol=2e-2, atol=0.5), buffers=buffers, scalars=scalars, output="c_ptr",
+    if integer:  # cuBLASLt's int8 GEMM
+        reference = lambda: torch._int_mm(a, b)  # noqa: E731
+    if tf32:  # cuBLAS with TF32 tensor cores, as tl.dot's default; the flag restored for the other problems
+        def reference():
+            previous = torch.backends.cuda.matmul.allow_tf32
+            torch.backends.cuda.matmul.allow_tf32 = True
+            try:
+                return a @ b
+            finally:
+                torch.backends.cuda.matmul.allow_tf32 = previous
+    # The reference in f64: exact for the int8 sums, and free of TF32 whatever torch's flag.
+    want = (a.double() @ b.double()).to(out_dtype)
+    tolerance = dict(rtol=0, atol=0) if integer else dict(rtol=2e-2, atol=0.5)
+    return dict(launch=launch, out=c, want=want, torch=reference,
+                tolerance=tolerance, buffers=buffers, scalars=scalars, output="c_ptr",
                 grid=grid, flops=flops, bytes=2 * n * n * a.element_size() + n * n * c.element_size())
 
 

@@ -3,8 +3,8 @@ the matmul / attention problems of bench_matrix.py — as achieved / ceiling, ti
 written as OUT/table.md and plotted as OUT/table.png (with the date, GPU, driver and tilesim's commit).
 
 Ceilings, all measured in the same run: the device-to-device copy bandwidth for the memory-bound rows; torch's
-dense fp16 matmul rate at 8192^3 for matmul and attention; for fp8, torch's fp8 GEMM (cuBLAS) rate when it is higher
-(the fp16 rate is not a ceiling for fp8). A matrix row takes each compiler's best verified configuration
+dense fp16 matmul rate at 8192^3 for matmul and attention; for fp8 and int8, torch's fp8 / int8 GEMM (cuBLAS) rate
+when it is higher (the fp16 rate is not a ceiling for them); for tf32, torch's TF32 GEMM rate (half fp16's peak). A matrix row takes each compiler's best verified configuration
 (best_configs: the same rule as bench_matrix.py's table).
 
 Needs no GPU, no torch: run it wherever the JSON files are. The PNG needs matplotlib; without it the markdown is
@@ -52,8 +52,10 @@ def matrix_rows(matrix):
     for name, entry in matrix.get("problems", {}).items():
         best = best_configs(entry["configs"])
         ceiling, ceiling_name = matrix["ceiling_tflops"], "torch fp16 8192^3"
-        if "fp8" in name and entry.get("torch_tflops", 0) > ceiling:
-            ceiling, ceiling_name = entry["torch_tflops"], "torch fp8 GEMM"
+        if ("fp8" in name or "i8" in name) and entry.get("torch_tflops", 0) > ceiling:
+            ceiling, ceiling_name = entry["torch_tflops"], "torch fp8 GEMM" if "fp8" in name else "torch int8 GEMM"
+        if "tf32" in name and entry.get("torch_tflops"):  # TF32's rate is half fp16's: cuBLAS's is the ceiling
+            ceiling, ceiling_name = entry["torch_tflops"], "torch tf32 GEMM"
         rows.append(dict(kernel=name, unit="TFLOP/s", ceiling=ceiling, ceiling_name=ceiling_name,
                          tilesim=best["tilesim"]["tilesim_tflops"] if best["tilesim"] else None,
                          triton=best["triton"]["triton_tflops"] if best["triton"] else None,

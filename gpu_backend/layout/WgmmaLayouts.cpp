@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "ir/OpAttributes.h"
+
 #include "gpu_backend/layout/DistributedLayouts.h"
 
 namespace tilesim::gpu {
@@ -83,40 +85,51 @@ std::optional<std::vector<std::vector<int>>> instructionRegisters(const LinearLa
   return result;
 }
 
+bool isFp8(ScalarKind kind) { return kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2; }
+
 }  // namespace
+
+std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot, bool bRegistersAlongK) {
+  const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
+  const ScalarKind resultKind = dot.result()->type.element().scalarKind();
+  if (isFp8(aKind) && isFp8(bKind)) {
+    // Stored K-major only where b's registers run along K: its 1-byte elements cannot be copied transposed by
+    // cp.async (4 bytes at least), so a b loaded along N keeps mma.sync, whose copies it pipelines.
+    static constexpr const char* kFp8Types[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"}, {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
+    if (!bRegistersAlongK || resultKind != ScalarKind::F32) return std::nullopt;
+    return WgmmaTypes{kFp8Types[aKind == ScalarKind::F8E5M2][bKind == ScalarKind::F8E5M2], 32, 1, true};
+  }
+  if (aKind != bKind) return std::nullopt;
+  if (aKind == ScalarKind::I8 && resultKind == ScalarKind::I32) {
+    // No .satfinite: the i32 sums wrap, as the interpreter's and mma.sync's (lowering/Dot.cpp).
+    if (!bRegistersAlongK) return std::nullopt;  // as fp8
+    return WgmmaTypes{"s32.s8.s8", 32, 1, true};
+  }
+  if (aKind == ScalarKind::F32 && resultKind == ScalarKind::F32 && DotView{dot}.inputPrecision() == InputPrecision::TF32)
+    return WgmmaTypes{"f32.tf32.tf32", 8, 4, true};  // b copied transposed 4 bytes at a time where it runs along N
+  if (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16) return std::nullopt;
+  if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
+  return WgmmaTypes{aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16", 16, 2, false};
+}
 
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
                                    int64_t sharedBytes, bool bKMajor) {
   if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
-  const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
-  const ScalarKind resultKind = dot.result()->type.element().scalarKind();
-  auto isFp8 = [](ScalarKind kind) { return kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2; };
-  const bool fp8 = isFp8(aKind) && isFp8(bKind);
-  if (fp8) {
-    // fp8 wgmma reads both operands K-major (§9.7.15.5.1: only .f16/.bf16 may transpose) and k32 steps.
-    if (!bKMajor || resultKind != ScalarKind::F32) return std::nullopt;
-  } else {
-    if (aKind != bKind || (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16)) return std::nullopt;
-    if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
-  }
+  const std::optional<WgmmaTypes> types = wgmmaTypes(dot, bKMajor);
+  if (!types) return std::nullopt;
   std::span<const int64_t> shape = dot.result()->type.shape();
   if (shape.size() != 2 || !isPowerOfTwoShape(shape) || !isPowerOfTwoShape(dot.operand(0)->type.shape())) return std::nullopt;
   WgmmaPlan plan;
   plan.m = shape[0], plan.n = shape[1], plan.depth = dot.operand(0)->type.shape()[1];
   plan.numWarps = numWarps;
-  if (fp8) {
-    static constexpr const char* kFp8Types[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"}, {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
-    plan.types = kFp8Types[aKind == ScalarKind::F8E5M2][bKind == ScalarKind::F8E5M2];
-    plan.k = 32;
-  } else {
-    plan.types = aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16";
-  }
-  const int elementBytes = fp8 ? 1 : 2;
+  plan.types = types->name;
+  plan.k = types->k;
+  const int elementBytes = types->elementBytes;
   if (numWarps % 4 != 0 || plan.m < 16 * numWarps || plan.n < 16 || plan.n > 256 || plan.depth % plan.k != 0)
     return std::nullopt;
-  plan.bKMajor = bKMajor;
+  plan.bKMajor = bKMajor || types->bKMajorOnly;
   std::optional<NvmmaTile> a = nvmmaTile(plan.m, plan.depth, elementBytes),
-                           b = bKMajor ? nvmmaTile(plan.n, plan.depth, elementBytes) : nvmmaTile(plan.depth, plan.n, elementBytes);
+                           b = plan.bKMajor ? nvmmaTile(plan.n, plan.depth, elementBytes) : nvmmaTile(plan.depth, plan.n, elementBytes);
   if (!a || !b || (a->bytes() + 1023) / 1024 * 1024 + b->bytes() > sharedBytes) return std::nullopt;
   plan.a = *a, plan.b = *b;
   std::optional<std::vector<std::vector<int>>> registers = instructionRegisters(accumulator, plan.m, plan.n, numWarps);

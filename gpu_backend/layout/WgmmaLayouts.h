@@ -67,7 +67,7 @@ struct WgmmaPlan {
   NvmmaTile a, b;
   bool bKMajor = false;
   int64_t m = 0, n = 0, depth = 0;  // the dot's M, N, K
-  int k = 16;                       // the instruction's K (32 for fp8)
+  int k = 16;                       // the instruction's K (32 for fp8 and i8, 8 for tf32)
   int numWarps = 4;
   const char* types = "f32.f16.f16";
   // Accumulator registers (of `accumulator`, the mma.sync layout) of the instruction for row block `rowBlock`
@@ -81,11 +81,22 @@ struct WgmmaPlan {
 // Where the elements of operand `which` (0: a [M][K], 1: b [K][N]; flat row-major index) lie in its tile.
 SharedPlacement wgmmaOperandPlacement(const WgmmaPlan& plan, int which);
 
+// The instruction's types of a dot wgmma runs (PTX ISA §9.7.15.5.2): its type suffix, K per instruction, the
+// operands' element bytes, and whether b is read K-major whatever its registers (only .f16 and .bf16 may read b
+// transposed). f16 x f16 and bf16 x bf16 into f32 (or f16 from f16): k16; f32 `tf32` into f32: k8, b always
+// K-major (Triton's order for 32-bit operands); fp8 (e4m3 / e5m2, mixed too) into f32 and i8 into i32: k32, taken
+// only where b's registers run along K (`bRegistersAlongK`). Nothing for the others.
+struct WgmmaTypes {
+  const char* name;
+  int k, elementBytes;
+  bool bKMajorOnly;
+};
+std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot, bool bRegistersAlongK);
+
 // The wgmma plan of `dot` whose result has the mma.sync accumulator layout `accumulator`, or nothing when it
-// keeps mma.sync: f16 x f16 or bf16 x bf16 into f32 (or f16 from f16), or fp8 (e4m3 / e5m2, mixed too) into f32
-// with b K-major (k32 steps), rank 2, num_warps a multiple of 4 with
-// every warp's 16-row tile along M (M >= 16 num_warps), N from 16 to 256, K a multiple of 16, rows of at least
-// 32 bytes, and a and b together within `sharedBytes` (each 1024-byte aligned).
+// keeps mma.sync: the types above, rank 2, num_warps a multiple of 4 with every warp's 16-row tile along M
+// (M >= 16 num_warps), N from 16 to 256, K a multiple of the instruction's, rows of at least 32 bytes, and a and
+// b together within `sharedBytes` (each 1024-byte aligned). `bKMajor`: b's registers run along K.
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
                                    int64_t sharedBytes, bool bKMajor = false);
 

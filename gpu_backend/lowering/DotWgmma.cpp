@@ -100,7 +100,8 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
   // A zero accumulator (attention's q k^T) is not materialised: each row block's first instruction ignores it.
   const bool zeroAccumulator = isZeroConstant(op.operand(2));
   std::vector<llvm::Value*> acc;
-  if (zeroAccumulator) acc.assign(static_cast<size_t>(numRegisters(accLayout)), llvm::UndefValue::get(b.getFloatTy()));
+  llvm::Type* accType = op.result()->type.element().scalarKind() == ScalarKind::I32 ? b.getInt32Ty() : b.getFloatTy();
+  if (zeroAccumulator) acc.assign(static_cast<size_t>(numRegisters(accLayout)), llvm::UndefValue::get(accType));
   else acc = lowering.in(op.operand(2), &accLayout);
   if (!zeroAccumulator && op.result()->type.element().scalarKind() == ScalarKind::F16)
     for (llvm::Value*& value : acc) value = b.CreateFPExt(value, b.getFloatTy());
@@ -256,7 +257,9 @@ const Operation* wgmmaCarriedAccumulator(const KernelLowering& lowering, const O
     return uses;
   };
   for (const auto& op : body.operations) {
-    if (op->kind != OpKind::TTDot || op->result()->type.element().scalarKind() != ScalarKind::F32) continue;
+    if (op->kind != OpKind::TTDot) continue;
+    const ScalarKind resultKind = op->result()->type.element().scalarKind();  // not an f16 result: rounded per dot
+    if (resultKind != ScalarKind::F32 && resultKind != ScalarKind::I32) continue;
     const std::optional<TensorCorePlan> plan = tensorCorePlan(lowering, *op);
     const std::optional<WgmmaPlan> wgmma = plan ? chosenWgmmaPlan(lowering, *op, *plan) : std::nullopt;
     if (!wgmma || impreciseChunk(*op, *wgmma)) continue;  // partial accumulators wait inside the dot

@@ -204,17 +204,19 @@ inline void wgmmaFence(llvm::IRBuilder<>& builder) { statement(builder, "wgmma.f
 inline void wgmmaCommitGroup(llvm::IRBuilder<>& builder) { statement(builder, "wgmma.commit_group.sync.aligned;"); }
 
 namespace detail {
-// An asm whose `count` f32 results ($0 ..) are tied to its first `count` inputs ($count ..: the accumulator in
-// and out), followed by `extra` inputs of `extraConstraints` ($2 count ..).
-inline std::vector<llvm::Value*> tiedFloats(llvm::IRBuilder<>& builder, const std::string& text,
-                                            const std::vector<llvm::Value*>& floats, const std::vector<llvm::Value*>& extra,
-                                            const std::string& extraConstraints) {
-  const size_t count = floats.size();
-  std::vector<llvm::Type*> resultTypes(count, builder.getFloatTy()), inputTypes(count, builder.getFloatTy());
-  std::vector<llvm::Value*> inputs(floats);
+// An asm whose `count` results ($0 ..) are tied to its first `count` inputs ($count ..: the accumulator in and out;
+// f32 or i32, as the values are), followed by `extra` inputs of `extraConstraints` ($2 count ..).
+inline std::vector<llvm::Value*> tiedRegisters(llvm::IRBuilder<>& builder, const std::string& text,
+                                               const std::vector<llvm::Value*>& tied, const std::vector<llvm::Value*>& extra,
+                                               const std::string& extraConstraints) {
+  const size_t count = tied.size();
+  llvm::Type* element = count ? tied.front()->getType() : builder.getFloatTy();
+  const std::string output = element->isFloatTy() ? "=f" : "=r";
+  std::vector<llvm::Type*> resultTypes(count, element), inputTypes(count, element);
+  std::vector<llvm::Value*> inputs(tied);
   for (llvm::Value* value : extra) inputTypes.push_back(value->getType()), inputs.push_back(value);
   std::string constraints;
-  for (size_t i = 0; i < count; ++i) constraints += (i ? ",=f" : "=f");
+  for (size_t i = 0; i < count; ++i) constraints += (i ? "," : "") + output;
   for (size_t i = 0; i < count; ++i) constraints += "," + std::to_string(i);
   constraints += extraConstraints + ",~{memory}";
   auto* type = llvm::FunctionType::get(llvm::StructType::get(builder.getContext(), resultTypes), inputTypes, false);
@@ -226,9 +228,9 @@ inline std::vector<llvm::Value*> tiedFloats(llvm::IRBuilder<>& builder, const st
 }
 }  // namespace detail
 
-// One warpgroup-wide `wgmma.mma_async.sync.aligned.<shape>.<types>` D, a-desc, b-desc, p, 1, 1, 0, <transposeB>:
-// D += A B with a and b read from shared memory through the 64-bit descriptors; `d` is the n / 2 f32 accumulator
-// registers, in and out. Asynchronous: the registers hold the sum only after wgmmaWaitGroup, which takes them in
+// One warpgroup-wide `wgmma.mma_async.sync.aligned.<shape>.<types>` D, a-desc, b-desc, p, <wgmmaImmediates>:
+// D += A B with a and b read from shared memory through the 64-bit descriptors; `d` is the n / 2 f32 (s32: i32)
+// accumulator registers, in and out. Asynchronous: the registers hold the sum only after wgmmaWaitGroup, which takes them in
 // and gives them out again so that no reader can move above it. E.g. shape "m64n256k16", types "f32.f16.f16".
 // cvt.rn.f16x2.f32 (bf16x2): two f32 rounded to nearest-even 16-bit floats in one instruction, `low` in the low
 // half of the word — the two cvt.rn.f16.f32 it replaces, bit for bit.
@@ -243,13 +245,14 @@ inline std::string wgmmaScaleD(bool accumulate) {
   return std::string("{\n.reg .pred p;\nsetp.ne.b32 p, ") + (accumulate ? "1" : "0") + ", 0;\n";
 }
 
-// The imm-trans-a, imm-trans-b operands: only .f16 and .bf16 have them (fp8 and int8 read both operands K-major).
-inline std::string wgmmaTransposes(const std::string& types, bool transposeB) {
-  if (types.find("e4m3") != std::string::npos || types.find("e5m2") != std::string::npos) {
-    TILESIM_ASSERT(!transposeB, "wgmma fp8 reads b K-major only");
-    return "";
-  }
-  return std::string(", 0, ") + (transposeB ? "1" : "0");
+// The operands after scale-d: imm-scale-a and imm-scale-b (1: a and b as they are) for the floating-point types,
+// then imm-trans-a and imm-trans-b for .f16 and .bf16 only; integer types have neither (§9.7.15.5.2). Only .f16
+// and .bf16 read b transposed (MN-major); the others read both operands K-major.
+inline std::string wgmmaImmediates(const std::string& types, bool transposeB) {
+  const bool sixteenBit = types.find("f16") != std::string::npos;  // f16 and bf16
+  TILESIM_ASSERT(sixteenBit || !transposeB, "wgmma reads b transposed for .f16 and .bf16 only");
+  if (types.rfind("s32.", 0) == 0) return "";
+  return sixteenBit ? std::string(", 1, 1, 0, ") + (transposeB ? "1" : "0") : ", 1, 1";
 }
 
 inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const std::string& shape,
@@ -259,8 +262,8 @@ inline std::vector<llvm::Value*> wgmmaMmaAsync(llvm::IRBuilder<>& builder, const
   const int count = static_cast<int>(d.size());
   const std::string text = wgmmaScaleD(accumulate) + "wgmma.mma_async.sync.aligned." + shape + "." + types +
                            " " + vectorOperand(0, count) + ", $" + std::to_string(2 * count) + ", $" +
-                           std::to_string(2 * count + 1) + ", p, 1, 1" + wgmmaTransposes(types, transposeB) + ";\n}";
-  return detail::tiedFloats(builder, text, d, {aDescriptor, bDescriptor}, ",l,l");
+                           std::to_string(2 * count + 1) + ", p" + wgmmaImmediates(types, transposeB) + ";\n}";
+  return detail::tiedRegisters(builder, text, d, {aDescriptor, bDescriptor}, ",l,l");
 }
 
 // The same with a from registers (the instruction's register form, PTX ISA §9.7.15.5.2): `aWords` are the four
@@ -278,13 +281,13 @@ inline std::vector<llvm::Value*> wgmmaMmaAsyncRegisterA(llvm::IRBuilder<>& build
                            (transposeB ? "1" : "0") + ";\n}";
   std::vector<llvm::Value*> inputs(aWords.begin(), aWords.end());
   inputs.push_back(bDescriptor);
-  return detail::tiedFloats(builder, text, d, inputs, ",r,r,r,r,l");
+  return detail::tiedRegisters(builder, text, d, inputs, ",r,r,r,r,l");
 }
 
 // wgmma.wait_group.sync.aligned `pending`: at most `pending` committed groups still in flight; `d` comes out as
 // the accumulator those groups wrote.
 inline std::vector<llvm::Value*> wgmmaWaitGroup(llvm::IRBuilder<>& builder, int pending, const std::vector<llvm::Value*>& d) {
-  return detail::tiedFloats(builder, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", d, {}, "");
+  return detail::tiedRegisters(builder, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", d, {}, "");
 }
 
 // cp.async of `bytes` (4, 8 or 16) from global `source` to shared `target` (addrspace 3), asynchronously; when

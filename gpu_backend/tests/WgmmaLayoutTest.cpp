@@ -139,11 +139,13 @@ TEST(WgmmaLayouts, NarrowRowsHaveNoTile) {
 }
 
 // A kernel of one dot of the given shape and element types.
-std::string dotKernel(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out) {
+std::string dotKernel(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out,
+                      const std::string& attributes = "") {
   const std::string a = "tensor<" + std::to_string(m) + "x" + std::to_string(k) + "x" + in + ">";
   const std::string b = "tensor<" + std::to_string(k) + "x" + std::to_string(n) + "x" + in + ">";
   const std::string c = "tensor<" + std::to_string(m) + "x" + std::to_string(n) + "x" + out + ">";
-  return "module {\n  tt.func public @k(%a: " + a + ", %b: " + b + ", %c: " + c + ") {\n    %d = tt.dot %a, %b, %c : " +
+  return "module {\n  tt.func public @k(%a: " + a + ", %b: " + b + ", %c: " + c + ") {\n    %d = tt.dot %a, %b, %c" +
+         attributes + " : " +
          a + " * " + b + " -> " + c + "\n    tt.return\n  }\n}\n";
 }
 
@@ -153,8 +155,8 @@ struct Planned {
 };
 
 Planned planOf(int64_t m, int64_t n, int64_t k, const std::string& in, const std::string& out, int numWarps,
-               bool bKMajor = false) {
-  ParseResult parsed = parseModule(dotKernel(m, n, k, in, out), "dot.ttir");
+               bool bKMajor = false, const std::string& attributes = "") {
+  ParseResult parsed = parseModule(dotKernel(m, n, k, in, out, attributes), "dot.ttir");
   EXPECT_TRUE(parsed.module) << (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].str());
   if (!parsed.module) return {};
   const Operation* dot = nullptr;
@@ -198,7 +200,7 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
   EXPECT_FALSE(planOf(32, 64, 32, "f16", "f32", 2).plan);     // not a warpgroup
   EXPECT_FALSE(planOf(64, 128, 32, "f16", "f32", 8).plan);    // warps along N: not wgmma's fragment
   EXPECT_FALSE(planOf(128, 512, 32, "f16", "f32", 4).plan);   // N over 256
-  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // tf32 keeps mma.sync for now
+  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // ieee f32: the FMA path
   EXPECT_FALSE(planOf(128, 8, 32, "f16", "f32", 4).plan);     // b rows of 16 bytes
   // fp8: only with b K-major (the instruction has no transposes), k32 steps, 1-byte tiles.
   EXPECT_FALSE(planOf(128, 256, 64, "f8E4M3FN", "f32", 8).plan);
@@ -210,6 +212,26 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
   EXPECT_EQ(fp8->b.rows, 256);  // [N][K]
   EXPECT_EQ(fp8->b.swizzleBytes, 64);
   EXPECT_FALSE(planOf(128, 256, 64, "f8E4M3FN", "f16", 8, true).plan);  // an f16 accumulator: mma.sync
+  // tf32: k8 steps of 4-byte elements, b K-major whatever its registers (copied or stored transposed).
+  for (bool bRegistersAlongK : {false, true}) {
+    const std::optional<WgmmaPlan> tf32 = planOf(128, 128, 32, "f32", "f32", 4, bRegistersAlongK, ", inputPrecision = tf32").plan;
+    ASSERT_TRUE(tf32);
+    EXPECT_STREQ(tf32->types, "f32.tf32.tf32");
+    EXPECT_EQ(tf32->k, 8);
+    EXPECT_EQ(tf32->a.elementBytes, 4);
+    EXPECT_TRUE(tf32->bKMajor);
+    EXPECT_EQ(tf32->b.rows, 128);  // [N][K]
+    EXPECT_EQ(tf32->b.swizzleBytes, 128);
+  }
+  EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4, true, ", inputPrecision = tf32x3").plan);  // three dots: FMA
+  // i8 into i32: as fp8, only with b's registers along K; k32 steps, 1-byte tiles.
+  EXPECT_FALSE(planOf(128, 128, 64, "i8", "i32", 4).plan);
+  const std::optional<WgmmaPlan> i8 = planOf(128, 128, 64, "i8", "i32", 4, true).plan;
+  ASSERT_TRUE(i8);
+  EXPECT_STREQ(i8->types, "s32.s8.s8");
+  EXPECT_EQ(i8->k, 32);
+  EXPECT_EQ(i8->b.elementBytes, 1);
+  EXPECT_TRUE(i8->bKMajor);
   const std::optional<WgmmaPlan> kMajor = planOf(128, 128, 128, "f16", "f32", 8, true).plan;
   ASSERT_TRUE(kMajor);
   EXPECT_TRUE(kMajor->bKMajor);
@@ -217,28 +239,30 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
   EXPECT_EQ(kMajor->bStartOffset(64), kMajor->b.startOffset(0, 64));  // the second 128-byte column block
 }
 
-// fp8's 1-byte tiles: every element of every k32 instruction read where it was stored (a and b K-major).
-TEST(WgmmaLayouts, Fp8OperandElementsAreReadWhereTheyWereStored) {
-  for (auto [m, n, depth] : {std::tuple<int64_t, int64_t, int64_t>{128, 256, 64}, {64, 64, 32}, {128, 128, 128}}) {
-    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth));
-    WgmmaPlan plan;
-    plan.a = *nvmmaTile(m, depth, 1), plan.b = *nvmmaTile(n, depth, 1), plan.bKMajor = true;
-    plan.m = m, plan.n = n, plan.depth = depth, plan.k = 32;
-    const SharedPlacement aPlacement = wgmmaOperandPlacement(plan, 0), bPlacement = wgmmaOperandPlacement(plan, 1);
-    const uint64_t aBase = 4096, bBase = 4096 + static_cast<uint64_t>((plan.a.bytes() + 1023) / 1024 * 1024);
-    for (int64_t k = 0; k < depth; k += plan.k) {
-      const Descriptor a = decode(plan.a.descriptorBits() | ((aBase >> 4) + (plan.a.startOffset(0, k) >> 4)));
-      const Descriptor b = decode(plan.b.descriptorBits() | ((bBase >> 4) + (plan.bStartOffset(k) >> 4)));
-      for (int64_t kk = 0; kk < plan.k; ++kk) {
-        for (int64_t row = 0; row < 64; ++row)
-          ASSERT_EQ(hardwareAddress(a, row, kk, 1), aBase + aPlacement.offset(static_cast<uint64_t>(row * depth + k + kk)))
-              << "a row " << row << " k " << k + kk;
-        for (int64_t column = 0; column < n; ++column)
-          ASSERT_EQ(hardwareAddress(b, column, kk, 1), bBase + bPlacement.offset(static_cast<uint64_t>((k + kk) * n + column)))
-              << "b k " << k + kk << " n " << column;
+// The K-major tiles of fp8 and i8 (1-byte elements, k32) and tf32 (4-byte elements, k8): every element of every
+// instruction read where it was stored (a and b K-major).
+TEST(WgmmaLayouts, KMajorOperandElementsAreReadWhereTheyWereStored) {
+  for (auto [bytes, k] : {std::pair<int, int>{1, 32}, {4, 8}})
+    for (auto [m, n, depth] : {std::tuple<int64_t, int64_t, int64_t>{128, 256, 64}, {64, 64, 32}, {128, 128, 128}}) {
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(depth) + " " + std::to_string(bytes) + "-byte");
+      WgmmaPlan plan;
+      plan.a = *nvmmaTile(m, depth, bytes), plan.b = *nvmmaTile(n, depth, bytes), plan.bKMajor = true;
+      plan.m = m, plan.n = n, plan.depth = depth, plan.k = k;
+      const SharedPlacement aPlacement = wgmmaOperandPlacement(plan, 0), bPlacement = wgmmaOperandPlacement(plan, 1);
+      const uint64_t aBase = 4096, bBase = 4096 + static_cast<uint64_t>((plan.a.bytes() + 1023) / 1024 * 1024);
+      for (int64_t k0 = 0; k0 < depth; k0 += plan.k) {
+        const Descriptor a = decode(plan.a.descriptorBits() | ((aBase >> 4) + (plan.a.startOffset(0, k0) >> 4)));
+        const Descriptor b = decode(plan.b.descriptorBits() | ((bBase >> 4) + (plan.bStartOffset(k0) >> 4)));
+        for (int64_t kk = 0; kk < plan.k; ++kk) {
+          for (int64_t row = 0; row < 64; ++row)
+            ASSERT_EQ(hardwareAddress(a, row, kk, bytes), aBase + static_cast<uint64_t>(bytes) * aPlacement.offset(static_cast<uint64_t>(row * depth + k0 + kk)))
+                << "a row " << row << " k " << k0 + kk;
+          for (int64_t column = 0; column < n; ++column)
+            ASSERT_EQ(hardwareAddress(b, column, kk, bytes), bBase + static_cast<uint64_t>(bytes) * bPlacement.offset(static_cast<uint64_t>((k0 + kk) * n + column)))
+                << "b k " << k0 + kk << " n " << column;
+        }
       }
     }
-  }
 }
 
 }  // namespace

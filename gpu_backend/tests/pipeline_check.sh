@@ -86,26 +86,34 @@ else
   fail "causal attention: does not compile: $(head -c 300 "$work/err")"
 fi
 
-# fp8 with a column-major b (gpu_backend/tests/cases/pipeline_matmul_fp8_colmajor_w4_s3, made by
-# make_transposed_cases.py): b is coalesced along k and carried in that layout, both operands staged, wgmma e4m3
-# with k32 steps and no transpose operands.
-fp8=$here/cases/pipeline_matmul_fp8_colmajor_w4_s3/kernel.ttir
-if "$tilesim" compile --profile triton --num-warps 4 --num-stages 3 --assume-remainder-guards --tensor-cores wgmma \
-    --emit ptx "$fp8" -o "$work/k.ptx" 2>"$work/err"; then
-  copies=$(count "cp.async.cg.shared.global" "$work/k.ptx")
-  e4m3=$(grep -cE "wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 .*, p, 1, 1;" "$work/k.ptx" || true)
+# Operands wgmma reads K-major only (gpu_backend/tests/cases/pipeline_matmul_*_w4_s3, made by
+# make_transposed_cases.py): fp8 e4m3 and i8 with a column-major b (coalesced along k and carried in that layout),
+# tf32 with a column-major b and with a row-major one (copied transposed, 4 bytes at a time): both operands staged
+# with cp.async, wgmma of the case's types with no transpose operands, no ld.global and no pointers through shared
+# memory.
+k_major_case() {  # name, the wgmma's shape and types, its operands after the descriptors
+  local kernel=$here/cases/pipeline_matmul_$1_w4_s3/kernel.ttir
+  if ! "$tilesim" compile --profile triton --num-warps 4 --num-stages 3 --assume-remainder-guards --tensor-cores wgmma \
+      --emit ptx "$kernel" -o "$work/k.ptx" 2>"$work/err"; then
+    fail "$1: does not compile: $(head -c 300 "$work/err")"; return
+  fi
+  local copies wgmma global_loads shared_pointers
+  copies=$(grep -cE "cp.async.c[ag].shared.global" "$work/k.ptx" || true)
+  wgmma=$(grep -cE "wgmma.mma_async.sync.aligned.$2 .*, p$3;" "$work/k.ptx" || true)
   global_loads=$(count "ld.global" "$work/k.ptx")
   shared_pointers=$(count "st.shared.v2.u64" "$work/k.ptx")
-  echo "fp8 column-major b (num_warps 4, num_stages 3): $copies cp.async, $e4m3 wgmma e4m3, $global_loads ld.global, $shared_pointers pointer pairs through shared memory"
-  [ "$copies" -gt 0 ] || fail "fp8: a and b not staged with cp.async"
-  [ "$e4m3" -gt 0 ] || fail "fp8: no wgmma e4m3 k32"
-  [ "$global_loads" -eq 0 ] || fail "fp8: $global_loads ld.global left"
-  [ "$shared_pointers" -eq 0 ] || fail "fp8: b's pointers converted through shared memory"
+  echo "$1 (num_warps 4, num_stages 3): $copies cp.async, $wgmma wgmma $2, $global_loads ld.global, $shared_pointers pointer pairs through shared memory"
+  [ "$copies" -gt 0 ] || fail "$1: a and b not staged with cp.async"
+  [ "$wgmma" -gt 0 ] || fail "$1: no wgmma $2"
+  [ "$global_loads" -eq 0 ] || fail "$1: $global_loads ld.global left"
+  [ "$shared_pointers" -eq 0 ] || fail "$1: b's pointers converted through shared memory"
   if command -v ptxas >/dev/null; then
-    ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "fp8: ptxas rejects it: $(head -c 300 "$work/ptxas")"
+    ptxas -arch=sm_90a "$work/k.ptx" -o /dev/null 2>"$work/ptxas" || fail "$1: ptxas rejects it: $(head -c 300 "$work/ptxas")"
   fi
-else
-  fail "fp8: does not compile: $(head -c 300 "$work/err")"
-fi
+}
+k_major_case fp8_colmajor m64n64k32.f32.e4m3.e4m3 ", 1, 1"
+k_major_case i8_colmajor m64n64k32.s32.s8.s8 ""
+k_major_case tf32_colmajor m64n64k8.f32.tf32.tf32 ", 1, 1"
+k_major_case tf32_rowmajor m64n64k8.f32.tf32.tf32 ", 1, 1"
 command -v ptxas >/dev/null || echo "note: no ptxas on PATH: the PTX was not assembled"
 exit $status

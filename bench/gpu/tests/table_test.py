@@ -2,7 +2,7 @@
 
 Checks the rules the one table states: each compiler's best configuration is its fastest one that ran correctly
 (a faster wrong output does not count; tilesim's ~T rows do), the memory-bound rows take the copy ceiling, fp8 takes
-torch's fp8 rate when it is above the fp16 ceiling, several matrix.json files merge, and a missing file is a usage
+torch's fp8 rate when it is above the fp16 ceiling, tf32 torch's TF32 rate, several matrix.json files merge, and a missing file is a usage
 error (exit 2), not a traceback.
     python3 bench/gpu/tests/table_test.py
 """
@@ -43,7 +43,9 @@ def main():
         config("wrong", 790.0, 650.0, tilesim_ok=False),   # faster, but its output is wrong: not tilesim's best
         config("tritonwrong", 300.0, 720.0, triton_ok=False)]}})  # Triton wrong, tilesim right: Triton's best is 650
     second = matrix({"fp8_matmul": {"torch_tflops": 1200.0, "configs": [
-        config("w4", 1000.0, 950.0, tilesim_ok=False, triton_ok=False, as_triton=True)]}}, ceiling=790.0)
+        config("w4", 1000.0, 950.0, tilesim_ok=False, triton_ok=False, as_triton=True)]},
+        "matmul_tf32_4096": {"torch_tflops": 380.0, "configs": [config("t", 300.0, 320.0)]},
+        "matmul_i8_8192": {"torch_tflops": 700.0, "configs": [config("i", 600.0, 500.0)]}}, ceiling=790.0)
     paths = []
     for i, m in enumerate((first, second)):
         paths.append(os.path.join(out, f"m{i}.json"))
@@ -62,6 +64,10 @@ def main():
     fp8 = row_of(text, "fp8_matmul")  # both miss torch's tolerance alike: both count; ceiling = torch's fp8 rate
     assert fp8[2] == "1000.0 (w4)" and fp8[3] == "950.0 (w4)" and fp8[5] == "1200 (torch fp8 GEMM)", fp8
     assert fp8[7] == "0.833", fp8
+    tf32 = row_of(text, "matmul_tf32_4096")  # below the fp16 ceiling, and still its own: TF32's rate
+    assert tf32[5] == "380 (torch tf32 GEMM)" and tf32[7] == "0.789", tf32
+    i8 = row_of(text, "matmul_i8_8192")  # under the fp16 ceiling: that stays
+    assert i8[5].startswith("790 (torch fp16"), i8
     missing = subprocess.run([sys.executable, TABLE, "--out", out, "--matrix", os.path.join(out, "absent.json")],
                              capture_output=True, text=True)
     assert missing.returncode == 2 and "not found" in missing.stderr, (missing.returncode, missing.stderr)

@@ -108,56 +108,82 @@ def attention_case(tilesim, rng, causal=False):
     write_case(tilesim, os.path.join(HERE, description["name"]), text, description, buffers, "Out")
 
 
-def fp8_column_major(text, bm, bn, bk, imprecise):
-    """Triton's f16 matmul TTIR with a and b in fp8 e4m3, b column-major (b + k + n * stride_bk) and the dot's
-    maxNumImpreciseAcc `imprecise` (Triton 3.6 prints 2^30 for fp8 on Hopper)."""
+def retyped_matmul(text, bm, bn, bk, element, column_major=True, imprecise=None):
+    """Triton's f16 matmul TTIR with a and b of `element` (f8E4M3FN, f32 or i8), b column-major (b + k + n *
+    stride_bk) if `column_major`, and the dot's maxNumImpreciseAcc `imprecise` if given (Triton 3.6 prints 2^30
+    for fp8 on Hopper). An i8 dot accumulates in i32 (zeros `dense<0>`); its result becomes f16 with sitofp."""
     lines = []
     for line in text.split("\n"):
         stripped = line.strip()
         if not (stripped.startswith("%c_ptrs") or stripped.startswith("%c =") or "tt.store" in stripped):
-            line = line.replace("%a_ptr: !tt.ptr<f16>", "%a_ptr: !tt.ptr<f8E4M3FN>")
-            line = line.replace("%b_ptr: !tt.ptr<f16>", "%b_ptr: !tt.ptr<f8E4M3FN>")
+            line = line.replace("%a_ptr: !tt.ptr<f16>", f"%a_ptr: !tt.ptr<{element}>")
+            line = line.replace("%b_ptr: !tt.ptr<f16>", f"%b_ptr: !tt.ptr<{element}>")
             for shape in (f"{bm}x{bk}", f"{bk}x{bn}"):
                 line = line.replace(f"!tt.ptr<f16> -> tensor<{shape}x!tt.ptr<f16>>",
-                                    f"!tt.ptr<f8E4M3FN> -> tensor<{shape}x!tt.ptr<f8E4M3FN>>")
-                line = line.replace(f"{shape}x!tt.ptr<f16>", f"{shape}x!tt.ptr<f8E4M3FN>")
-                line = line.replace(f"tensor<{shape}xf16>", f"tensor<{shape}xf8E4M3FN>")
+                                    f"!tt.ptr<{element}> -> tensor<{shape}x!tt.ptr<{element}>>")
+                line = line.replace(f"{shape}x!tt.ptr<f16>", f"{shape}x!tt.ptr<{element}>")
+                line = line.replace(f"tensor<{shape}xf16>", f"tensor<{shape}x{element}>")
+                if element == "i8":
+                    line = line.replace(f"dense<0.000000e+00> : tensor<{shape}xi8>", f"dense<0> : tensor<{shape}xi8>")
+        if element == "i8":
+            line = line.replace(f"dense<0.000000e+00> : tensor<{bm}x{bn}xf32>", f"dense<0> : tensor<{bm}x{bn}xi32>")
+            line = line.replace(f"arith.truncf %acc_32#2 : tensor<{bm}x{bn}xf32>", f"arith.sitofp %acc_32#2 : tensor<{bm}x{bn}xf32>")
+            line = line.replace(f"tensor<{bm}x{bn}xf32>", f"tensor<{bm}x{bn}xi32>")
         lines.append(line)
     text = "\n".join(lines)
-    # k's stride 1 (a constant, as Triton specialises it), n's stride the former stride_bk, the loop's step BLOCK_K.
-    splat = re.search(r"(%b_ptrs_\d+) = tt.splat %stride_bk : i32 -> tensor<(\d+)x1xi32>", text)
-    text = text.replace(splat.group(0), f"{splat.group(1)} = arith.constant dense<1> : tensor<{splat.group(2)}x1xi32>")
-    columns = re.search(r"(%b_ptrs_\d+) = tt.expand_dims %offs_bn\S* \{axis = 0 : i32\} : tensor<\d+xi32> -> "
-                        r"tensor<1x\d+xi32>", text).group(1)
-    broadcast = re.search(rf"(%b_ptrs_\d+) = tt.broadcast {columns} :", text)
-    text = text.replace(broadcast.group(0),
-                        f"{columns}_stride = tt.splat %stride_bk : i32 -> tensor<1x{bn}xi32>\n"
-                        f"    {columns}_scaled = arith.muli {columns}, {columns}_stride : tensor<1x{bn}xi32>\n"
-                        f"    {broadcast.group(1)} = tt.broadcast {columns}_scaled :")
-    step = re.search(r"(%b_ptrs_\d+) = arith.muli %stride_bk, (%c\d+_i32) : i32", text)
-    text = text.replace(step.group(0), f"{step.group(1)} = arith.addi {step.group(2)}, %c0_i32 : i32")
-    dot = re.search(r"tt.dot [^:]*inputPrecision = tf32 :", text).group(0)
-    return text.replace(dot, dot[:-1] + f"{{maxNumImpreciseAcc = {imprecise} : i32}} :")
+    if column_major:
+        # k's stride 1 (a constant, as Triton specialises it), n's stride the former stride_bk, the loop's step BLOCK_K.
+        splat = re.search(r"(%b_ptrs_\d+) = tt.splat %stride_bk : i32 -> tensor<(\d+)x1xi32>", text)
+        text = text.replace(splat.group(0), f"{splat.group(1)} = arith.constant dense<1> : tensor<{splat.group(2)}x1xi32>")
+        columns = re.search(r"(%b_ptrs_\d+) = tt.expand_dims %offs_bn\S* \{axis = 0 : i32\} : tensor<\d+xi32> -> "
+                            r"tensor<1x\d+xi32>", text).group(1)
+        broadcast = re.search(rf"(%b_ptrs_\d+) = tt.broadcast {columns} :", text)
+        text = text.replace(broadcast.group(0),
+                            f"{columns}_stride = tt.splat %stride_bk : i32 -> tensor<1x{bn}xi32>\n"
+                            f"    {columns}_scaled = arith.muli {columns}, {columns}_stride : tensor<1x{bn}xi32>\n"
+                            f"    {broadcast.group(1)} = tt.broadcast {columns}_scaled :")
+        step = re.search(r"(%b_ptrs_\d+) = arith.muli %stride_bk, (%c\d+_i32) : i32", text)
+        text = text.replace(step.group(0), f"{step.group(1)} = arith.addi {step.group(2)}, %c0_i32 : i32")
+    if imprecise is not None:
+        dot = re.search(r"tt.dot [^:]*inputPrecision = tf32 :", text).group(0)
+        text = text.replace(dot, dot[:-1] + f"{{maxNumImpreciseAcc = {imprecise} : i32}} :")
+    return text
 
 
-def fp8_case(tilesim, rng, name="pipeline_matmul_fp8_colmajor_w4_s3", k=80, imprecise=2 ** 30):
+def f32_bits(value):
+    return struct.unpack("<I", struct.pack("<f", value))[0]
+
+
+# element: (TTIR type, case.json dtype, npy descr, struct format, a random element's bits, what the dot runs as)
+ELEMENTS = {
+    "fp8": ("f8E4M3FN", "float8_e4m3fn", "|u1", "B", lambda rng: e4m3_bits(rng.uniform(-2, 2)), "wgmma e4m3 with k32 steps"),
+    "tf32": ("f32", "float32", "<f4", "I", lambda rng: f32_bits(rng.uniform(-1, 1)), "wgmma tf32 with k8 steps"),
+    "i8": ("i8", "int8", "|i1", "b", lambda rng: rng.randint(-3, 3), "wgmma s8 with k32 steps into i32"),
+}
+
+
+def matmul_case(tilesim, rng, name, kind, k=80, imprecise=None, column_major=True):
     source, m, n = "matmul_64x64x32_w4_s3", 64, 64
+    element, dtype, descr, fmt, draw, runs_as = ELEMENTS[kind]
     with open(os.path.join(TTIR, source + ".ttir")) as f:
-        text = fp8_column_major(f.read(), 64, 64, 32, imprecise)
-    a = [e4m3_bits(rng.uniform(-2, 2)) for _ in range(m * k)]
-    b = [e4m3_bits(rng.uniform(-2, 2)) for _ in range(k * n)]  # b[kk][nn] at kk + nn * K
-    buffers = [("a_ptr", "float8_e4m3fn", "|u1", "B", a), ("b_ptr", "float8_e4m3fn", "|u1", "B", b),
+        text = retyped_matmul(f.read(), 64, 64, 32, element, column_major, imprecise)
+    a = [draw(rng) for _ in range(m * k)]
+    b = [draw(rng) for _ in range(k * n)]  # b[kk][nn] at kk + nn * K (column-major) or kk * N + nn
+    buffers = [("a_ptr", dtype, descr, fmt, a), ("b_ptr", dtype, descr, fmt, b),
                ("c_ptr", "float16", "<f2", "H", [0] * (m * n))]
     args = [{"name": name, "kind": "scalar", "pytype": "int", "value": value}
-            for name, value in (("M", m), ("N", n), ("K", k), ("stride_am", k), ("stride_bk", k), ("stride_cm", n))
+            for name, value in (("M", m), ("N", n), ("K", k), ("stride_am", k),
+                                ("stride_bk", k if column_major else n), ("stride_cm", n))
             if f"%{name}:" in text]
+    layout = "a column-major" if column_major else "a row-major"
     description = {
         "name": name, "entry": "matmul", "grid": [1, 1, 1], "num_warps": 4,
         "num_stages": 3, "args": args,
         "notes": f"the benchmark's matmul ({source}, Triton 3.6's f16 TTIR) edited by make_transposed_cases.py into "
-                 f"fp8 e4m3 a and a column-major fp8 b, M {m}, N {n}, K {k} (the last iteration half masked), "
-                 f"maxNumImpreciseAcc {imprecise}: wgmma e4m3 with both operands K-major"
-                 f"{', each k32 step summed in fresh registers and added in f32' if imprecise <= 32 else ''}; "
+                 f"{element} a and {layout} {element} b, M {m}, N {n}, K {k} (the last iteration half masked)"
+                 f"{f', maxNumImpreciseAcc {imprecise}' if imprecise is not None else ''}: {runs_as}, both operands "
+                 f"K-major{' (b copied transposed)' if not column_major else ''}"
+                 f"{', each k32 step summed in fresh registers and added in f32' if imprecise is not None and imprecise <= 32 else ''}; "
                  "expected = the interpreter's triton-profile output",
         "made_by": "gpu_backend/tests/cases/make_transposed_cases.py"}
     write_case(tilesim, os.path.join(HERE, description["name"]), text, description, buffers, "c_ptr")
@@ -167,9 +193,12 @@ def main():
     tilesim = sys.argv[1] if len(sys.argv) > 1 else "build/tools/cli/tilesim"
     rng = random.Random(33)
     attention_case(tilesim, rng)
-    fp8_case(tilesim, rng)
+    matmul_case(tilesim, rng, "pipeline_matmul_fp8_colmajor_w4_s3", "fp8", imprecise=2 ** 30)
     attention_case(tilesim, rng, causal=True)
-    fp8_case(tilesim, random.Random(34), "pipeline_matmul_fp8_partial_w4_s3", k=336, imprecise=32)
+    matmul_case(tilesim, random.Random(34), "pipeline_matmul_fp8_partial_w4_s3", "fp8", k=336, imprecise=32)
+    matmul_case(tilesim, random.Random(36), "pipeline_matmul_tf32_colmajor_w4_s3", "tf32")
+    matmul_case(tilesim, random.Random(37), "pipeline_matmul_tf32_rowmajor_w4_s3", "tf32", column_major=False)
+    matmul_case(tilesim, random.Random(38), "pipeline_matmul_i8_colmajor_w4_s3", "i8")
 
 
 if __name__ == "__main__":
