@@ -322,9 +322,10 @@ std::unique_ptr<Module> descriptorsAsPointers(const Module& module, const std::s
     if (std::optional<Function> kernel = module.findFunction(kernelName))
       walk(*kernel->op(), [&](const Operation& op) { any = any || op.kind == OpKind::TTMakeTensorDescriptor; });
   if (!any) return nullptr;
+  // The printer keeps every op's position, so the copy's diagnostics point into the user's file. A module whose
+  // text does not parse back (a printer bug) is compiled as written.
   ParseResult copy = parseModule(printModule(module), module.sourceName);
-  TILESIM_ASSERT(copy.module, "a printed module does not parse back: " +
-                                  (copy.diagnostics.empty() ? std::string() : copy.diagnostics.front().message));
+  if (!copy.module) return nullptr;
   std::optional<Function> kernel = copy.module->findFunction(kernelName);
   if (!kernel) return nullptr;
   bool changed = rewriteMadeDescriptors(*kernel->op());

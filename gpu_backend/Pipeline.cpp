@@ -507,6 +507,22 @@ static CompileResult compileOnce(const Module& module, const Function& kernel, c
   return result;
 }
 
+namespace {
+
+// compileOnce, and where a pipelined loop's ring left too little shared memory for the rest of the kernel, again
+// with fewer stages, down to the loops as written (Triton's answer is an error: out of resources).
+CompileResult compileWithFewerStages(const Module& module, const Function& kernel, const CompileOptions& options) {
+  bool pipelined = false;
+  CompileResult result = compileOnce(module, kernel, options, &pipelined);
+  for (CompileOptions fewer = options; !result.ok() && pipelined && fewer.numStages > 1;) {
+    --fewer.numStages;
+    result = compileOnce(module, kernel, fewer, &pipelined);
+  }
+  return result;
+}
+
+}  // namespace
+
 CompileResult compileKernel(const Module& module, const Function& kernel, const CompileOptions& options) {
   if (options.numStages < 1 || options.numStages > 8) {
     CompileResult result;
@@ -514,19 +530,15 @@ CompileResult compileKernel(const Module& module, const Function& kernel, const 
     return result;
   }
   // Descriptor accesses as pointer tensors: the rewritten copy is compiled; its kernel's PTX parameters are the
-  // original's (a host descriptor's base and padding slot), and so are the parameter types the engine binds.
-  std::unique_ptr<Module> rewritten;
-  if (options.descriptorsAsPointers) rewritten = descriptorsAsPointers(module, kernel.name(), options.hostDescriptors);
-  const Module& compiled = rewritten ? *rewritten : module;
-  const Function compiledKernel = rewritten ? *rewritten->findFunction(kernel.name()) : kernel;
-  bool pipelined = false;
-  CompileResult result = compileOnce(compiled, compiledKernel, options, &pipelined);
-  // A pipelined loop's ring left too little shared memory for the rest of the kernel: Triton's answer is an
-  // error (out of resources); this one tries fewer stages, down to the loops as written.
-  for (CompileOptions fewer = options; !result.ok() && pipelined && fewer.numStages > 1;) {
-    --fewer.numStages;
-    result = compileOnce(compiled, compiledKernel, fewer, &pipelined);
-  }
+  // original's (a host descriptor's base and padding slot), and so are the parameter types the engine binds. The
+  // copy is an optimisation: where it does not compile, the kernel as written is compiled (descriptor accesses
+  // lowered one element at a time), and its diagnostics are the ones reported.
+  CompileResult result;
+  if (options.descriptorsAsPointers)
+    if (std::unique_ptr<Module> rewritten = descriptorsAsPointers(module, kernel.name(), options.hostDescriptors))
+      result = compileWithFewerStages(*rewritten, *rewritten->findFunction(kernel.name()), options);
+  if (!result.kernel && (!result.diagnostics.empty() || result.dump.empty()))
+    result = compileWithFewerStages(module, kernel, options);
   if (result.kernel) {
     result.kernel->parameterTypes.clear();
     for (size_t i = 0; i < kernel.numArguments(); ++i) result.kernel->parameterTypes.push_back(kernel.argument(i)->type);

@@ -6,11 +6,14 @@
 // padding and its shape and strides as plain arguments, as the GPU engine's parameters do.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "conformance/runner/GoldenCase.h"
 #include "gpu_backend/DescriptorPointers.h"
+#include "gpu_backend/Pipeline.h"
 #include "interpreter/Interpreter.h"
 #include "ir/text/Parser.h"
 #include "ir/verify/Verifier.h"
@@ -145,6 +148,41 @@ TEST(DescriptorPointers, HostDescriptorArgument) {
 // Gathers and scatters, and blocks of signed or unsigned elements, stay descriptor accesses.
 TEST(DescriptorPointers, GathersStayDescriptorAccesses) {
   expectSameRuns("conformance/engine/descriptor/desc_gather_scatter", false);
+}
+
+// A kernel whose rewritten copy fails to compile where the kernel as written fails differently: the conformance
+// case fp8e4b15_roundtrip (packed inline asm the GPU engine does not lower) with its load made a descriptor load
+// of an aligned base. As pointers the load gives each thread consecutive elements and the asm fails on its
+// constraints; as written, on its layout. The user is told about the kernel they wrote, at its own position.
+TEST(DescriptorPointers, ACopyThatDoesNotCompileFallsBackToTheKernelAsWritten) {
+  std::ifstream file(std::string(TILESIM_SOURCE_DIR) + "/conformance/engine/cast/fp8e4b15_roundtrip/kernel.ttir");
+  std::stringstream text;
+  text << file.rdbuf();
+  std::string source = text.str();
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = source.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    source.replace(at, from.size(), to);
+  };
+  replace("%x_ptr: !tt.ptr<f16>", "%x_ptr: !tt.ptr<f16> {tt.divisibility = 16 : i32}");
+  replace("    %x_5 = tt.load %x_4 : tensor<1024x!tt.ptr<f16>>",
+          "    %c1_i64 = arith.constant 1 : i64\n"
+          "    %xd = tt.make_tensor_descriptor %x_ptr, [%c1024_i32], [%c1_i64] : <f16>, <tensor<1024xf16>>\n"
+          "    %x_5 = tt.descriptor_load %xd[%offs_0] : !tt.tensordesc<tensor<1024xf16>> -> tensor<1024xf16>");
+  ParseResult parsed = parseModule(source, "descriptor_asm.ttir");
+  ASSERT_TRUE(parsed.module) << parsed.diagnostics.front().str();
+  const Function kernel = *parsed.module->kernel();
+  ASSERT_TRUE(descriptorsAsPointers(*parsed.module, kernel.name(), {}));  // the copy exists
+  CompileOptions asWritten;
+  asWritten.descriptorsAsPointers = false;
+  const CompileResult expected = compileKernel(*parsed.module, kernel, asWritten);
+  const CompileResult got = compileKernel(*parsed.module, kernel, CompileOptions{});
+  ASSERT_EQ(expected.diagnostics.size(), 1u);
+  ASSERT_EQ(got.diagnostics.size(), 1u);
+  EXPECT_EQ(got.diagnostics.front().str(), expected.diagnostics.front().str());
+  EXPECT_NE(got.diagnostics.front().message.find("packed_element 4 on a layout"), std::string::npos)
+      << got.diagnostics.front().str();
+  EXPECT_EQ(got.diagnostics.front().pos.line, 16);  // the asm's line in the edited text (two lines added above it)
 }
 
 }  // namespace
