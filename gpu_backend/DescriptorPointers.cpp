@@ -104,8 +104,12 @@ class OpsBefore {
     return value(OpKind::TTBroadcast, {tensor}, tensor->type.withShape(shape).withElement(tensor->type.element()));
   }
 
-  // i64 coordinates of dimension `d` of a block of `shape`: start + [0, shape[d]) along d, size 1 elsewhere.
-  Value* coordinates(Value* start, std::span<const int64_t> shape, size_t d) {
+  Value* scalarI64(int64_t number) {
+    return value(OpKind::ArithConstant, {}, Type::i64(), {{"value", Attribute::integer(number, Type::i64())}});
+  }
+
+  // The i64 positions [0, shape[d]) along dimension `d` of a block of `shape`, size 1 elsewhere.
+  Value* positions(std::span<const int64_t> shape, size_t d) {
     const int64_t extent = shape[d];
     Value* range = value(OpKind::TTMakeRange, {}, Type::tensor({extent}, Type::i32()),
                          {{"end", Attribute::integer(extent, Type::i32())}, {"start", Attribute::integer(0, Type::i32())}});
@@ -117,8 +121,7 @@ class OpsBefore {
       range = value(OpKind::TTExpandDims, {range}, Type::tensor(at, Type::i32()),
                     {{"axis", Attribute::integer(static_cast<int64_t>(where), Type::i32())}});
     }
-    Value* wide = value(OpKind::ArithExtSI, {range}, Type::tensor(at, Type::i64()));
-    return value(OpKind::ArithAddI, {splat(toI64(start), at), wide}, wide->type);
+    return value(OpKind::ArithExtSI, {range}, Type::tensor(at, Type::i64()));
   }
 
  private:
@@ -156,34 +159,44 @@ std::optional<std::vector<int>> resultAxes(std::span<const int64_t> block, std::
 }
 
 // The pointers and the in-bounds mask, in the access's shape, of the descriptor access `access` (load: desc,
-// indices; store: desc, indices, value), built before it. A size-1 block dimension the access shape drops is a
-// scalar coordinate (its term and bound splatted).
+// indices; store: desc, indices, value), built before it. Element i of dimension d is at coordinate start_d + i_d:
+// its offset Σ (start_d + i_d) stride_d is built as splat(Σ start_d stride_d) + Σ i_d stride_d, so that the tensor
+// part depends on nothing the loop changes (LLVM hoists it; a k loop then pays one scalar sum and one add per
+// pointer, as a pointer loop's increments), and its bound 0 <= start_d + i_d < shape_d as one unsigned compare of
+// the coordinate (per row or column, not per element) with max(shape_d, 0): the same i64 numbers, the same
+// elements in bounds. A size-1 block dimension the access shape drops is a scalar coordinate (its bound splatted).
 std::pair<Value*, Value*> pointersAndMask(OpsBefore& at, const Operation& access, const DescriptorSource& source,
                                          Type block) {
   const std::span<const int64_t> shape = accessShape(access);
   const std::vector<int> axes = *resultAxes(block.shape(), shape);
   const size_t rank = axes.size();
-  Value *offsets = nullptr, *mask = nullptr;
+  Value *scalarOffset = nullptr, *tensorOffset = nullptr, *mask = nullptr;
   for (size_t d = 0; d < rank; ++d) {
-    Value* start = access.operand(1 + d);
-    Value* coord = axes[d] < 0 ? at.toI64(start) : at.coordinates(start, shape, static_cast<size_t>(axes[d]));
-    auto along = [&](Value* scalar) {  // a scalar in coord's shape
-      return coord->type.isTensor() ? at.splat(scalar, coord->type.shape()) : scalar;
-    };
-    const Type flags = coord->type.isTensor() ? coord->type.withElement(Type::i1()) : Type::i1();
-    Value* zero = coord->type.isTensor() ? at.constant(coord->type.shape(), Type::i64(), 0)
-                                         : at.value(OpKind::ArithConstant, {}, Type::i64(),
-                                                    {{"value", Attribute::integer(0, Type::i64())}});
-    Value* inside = at.value(OpKind::ArithAndI,
-                             {at.compare("sge", coord, zero), at.compare("slt", coord, along(at.toI64(source.shape[d])))},
-                             flags);
-    Value* term = d + 1 == rank ? coord
-                                : at.value(OpKind::ArithMulI, {coord, along(at.toI64(source.strides[d]))}, coord->type);
-    term = term->type.isTensor() ? at.broadcast(term, shape) : at.splat(term, shape);
-    inside = inside->type.isTensor() ? at.broadcast(inside, shape) : at.splat(inside, shape);
-    offsets = offsets ? at.value(OpKind::ArithAddI, {offsets, term}, term->type) : term;
+    Value* start = at.toI64(access.operand(1 + d));
+    Value* extent = at.toI64(source.shape[d]);
+    Value* stride = d + 1 == rank ? nullptr : at.toI64(source.strides[d]);  // the last is 1
+    Value* startTerm = stride ? at.value(OpKind::ArithMulI, {start, stride}, Type::i64()) : start;
+    scalarOffset = scalarOffset ? at.value(OpKind::ArithAddI, {scalarOffset, startTerm}, Type::i64()) : startTerm;
+    Value* inside = nullptr;
+    if (axes[d] < 0) {
+      inside = at.value(OpKind::ArithAndI, {at.compare("sge", start, at.scalarI64(0)), at.compare("slt", start, extent)},
+                        Type::i1());
+      inside = at.splat(inside, shape);
+    } else {
+      Value* positions = at.positions(shape, static_cast<size_t>(axes[d]));
+      const std::span<const int64_t> along = positions->type.shape();
+      // 0 <= c < extent as one unsigned compare with max(extent, 0): a negative c is above every i64 extent.
+      Value* coordinate = at.value(OpKind::ArithAddI, {at.splat(start, along), positions}, positions->type);
+      Value* bound = at.value(OpKind::ArithMaxSI, {extent, at.scalarI64(0)}, Type::i64());
+      inside = at.broadcast(at.compare("ult", coordinate, at.splat(bound, along)), shape);
+      Value* term = stride ? at.value(OpKind::ArithMulI, {positions, at.splat(stride, along)}, positions->type) : positions;
+      term = at.broadcast(term, shape);
+      tensorOffset = tensorOffset ? at.value(OpKind::ArithAddI, {tensorOffset, term}, term->type) : term;
+    }
     mask = mask ? at.value(OpKind::ArithAndI, {mask, inside}, inside->type) : inside;
   }
+  Value* offsets = at.splat(scalarOffset, shape);
+  if (tensorOffset) offsets = at.value(OpKind::ArithAddI, {offsets, tensorOffset}, tensorOffset->type);
   Value* pointers = at.value(OpKind::TTAddPtr, {at.splat(source.base, shape), offsets},
                              Type::tensor(shape, source.base->type));
   return {pointers, mask};

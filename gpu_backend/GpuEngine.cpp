@@ -316,8 +316,10 @@ LaunchOutcome GpuEngine::runLaunch(Launch& launch, const LaunchOptions& options,
   std::vector<uint64_t> baseOffsets(launch.arguments.size(), 0);
   for (size_t p = 0, w = 0; p < binding.numParameters() && w < work.parameters.size(); ++p, ++w) {
     const BoundParameter& bound = binding.parameter(p);
-    if (bound.kind == BoundParameter::Kind::TensorDescriptor) baseOffsets[bound.argument] = work.parameters[w].offset;
-    if (bound.kind == BoundParameter::Kind::TensorDescriptor) ++w;  // its padding parameter
+    if (bound.kind == BoundParameter::Kind::TensorDescriptor) {
+      baseOffsets[bound.argument] = work.parameters[w].offset;
+      ++w;  // its padding parameter
+    }
   }
   const std::vector<gpu::HostDescriptorFacts> descriptors =
       gpu::hostDescriptorFacts(launch, binding, [&](size_t argument) { return baseOffsets[argument]; });
