@@ -89,24 +89,19 @@ bool isFp8(ScalarKind kind) { return kind == ScalarKind::F8E4M3FN || kind == Sca
 
 }  // namespace
 
-std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot, bool bRegistersAlongK) {
+std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot) {
   const ScalarKind aKind = dot.operand(0)->type.element().scalarKind(), bKind = dot.operand(1)->type.element().scalarKind();
   const ScalarKind resultKind = dot.result()->type.element().scalarKind();
   if (isFp8(aKind) && isFp8(bKind)) {
-    // Stored K-major only where b's registers run along K: its 1-byte elements cannot be copied transposed by
-    // cp.async (4 bytes at least), so a b loaded along N keeps mma.sync, whose copies it pipelines.
     static constexpr const char* kFp8Types[2][2] = {{"f32.e4m3.e4m3", "f32.e4m3.e5m2"}, {"f32.e5m2.e4m3", "f32.e5m2.e5m2"}};
-    if (!bRegistersAlongK || resultKind != ScalarKind::F32) return std::nullopt;
+    if (resultKind != ScalarKind::F32) return std::nullopt;
     return WgmmaTypes{kFp8Types[aKind == ScalarKind::F8E5M2][bKind == ScalarKind::F8E5M2], 32, 1, true};
   }
   if (aKind != bKind) return std::nullopt;
-  if (aKind == ScalarKind::I8 && resultKind == ScalarKind::I32) {
-    // No .satfinite: the i32 sums wrap, as the interpreter's and mma.sync's (lowering/Dot.cpp).
-    if (!bRegistersAlongK) return std::nullopt;  // as fp8
-    return WgmmaTypes{"s32.s8.s8", 32, 1, true};
-  }
+  if (aKind == ScalarKind::I8 && resultKind == ScalarKind::I32)
+    return WgmmaTypes{"s32.s8.s8", 32, 1, true};  // no .satfinite: the sums wrap, as the interpreter's and mma.sync's
   if (aKind == ScalarKind::F32 && resultKind == ScalarKind::F32 && DotView{dot}.inputPrecision() == InputPrecision::TF32)
-    return WgmmaTypes{"f32.tf32.tf32", 8, 4, true};  // b copied transposed 4 bytes at a time where it runs along N
+    return WgmmaTypes{"f32.tf32.tf32", 8, 4, true};
   if (aKind != ScalarKind::F16 && aKind != ScalarKind::BF16) return std::nullopt;
   if (resultKind != ScalarKind::F32 && !(resultKind == ScalarKind::F16 && aKind == ScalarKind::F16)) return std::nullopt;
   return WgmmaTypes{aKind == ScalarKind::F16 ? "f32.f16.f16" : "f32.bf16.bf16", 16, 2, false};
@@ -115,7 +110,7 @@ std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot, bool bRegistersAlongK
 std::optional<WgmmaPlan> wgmmaPlan(const Operation& dot, const LinearLayout& accumulator, int numWarps,
                                    int64_t sharedBytes, bool bKMajor) {
   if (dot.kind != OpKind::TTDot || dot.numOperands() < 3) return std::nullopt;
-  const std::optional<WgmmaTypes> types = wgmmaTypes(dot, bKMajor);
+  const std::optional<WgmmaTypes> types = wgmmaTypes(dot);
   if (!types) return std::nullopt;
   std::span<const int64_t> shape = dot.result()->type.shape();
   if (shape.size() != 2 || !isPowerOfTwoShape(shape) || !isPowerOfTwoShape(dot.operand(0)->type.shape())) return std::nullopt;

@@ -83,15 +83,16 @@ SharedPlacement wgmmaOperandPlacement(const WgmmaPlan& plan, int which);
 
 // The instruction's types of a dot wgmma runs (PTX ISA §9.7.15.5.2): its type suffix, K per instruction, the
 // operands' element bytes, and whether b is read K-major whatever its registers (only .f16 and .bf16 may read b
-// transposed). f16 x f16 and bf16 x bf16 into f32 (or f16 from f16): k16; f32 `tf32` into f32: k8, b always
-// K-major (Triton's order for 32-bit operands); fp8 (e4m3 / e5m2, mixed too) into f32 and i8 into i32: k32, taken
-// only where b's registers run along K (`bRegistersAlongK`). Nothing for the others.
+// transposed). f16 x f16 and bf16 x bf16 into f32 (or f16 from f16): k16; f32 `tf32` into f32: k8; fp8 (e4m3 /
+// e5m2, mixed too) into f32 and i8 into i32: k32. For the last three b is always K-major, as in Triton's MMAv3
+// (`nvmma_shared<transposed = true>` in its TTGIR): a b whose registers run along N is copied transposed 4 bytes at
+// a time (tf32) or stored transposed from registers (8-bit: cp.async copies 4 bytes at least). Nothing for the rest.
 struct WgmmaTypes {
   const char* name;
   int k, elementBytes;
   bool bKMajorOnly;
 };
-std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot, bool bRegistersAlongK);
+std::optional<WgmmaTypes> wgmmaTypes(const Operation& dot);
 
 // The wgmma plan of `dot` whose result has the mma.sync accumulator layout `accumulator`, or nothing when it
 // keeps mma.sync: the types above, rank 2, num_warps a multiple of 4 with every warp's 16-row tile along M

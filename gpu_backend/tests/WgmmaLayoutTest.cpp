@@ -202,10 +202,10 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
   EXPECT_FALSE(planOf(128, 512, 32, "f16", "f32", 4).plan);   // N over 256
   EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4).plan);   // ieee f32: the FMA path
   EXPECT_FALSE(planOf(128, 8, 32, "f16", "f32", 4).plan);     // b rows of 16 bytes
-  // fp8: only with b K-major (the instruction has no transposes), k32 steps, 1-byte tiles.
-  EXPECT_FALSE(planOf(128, 256, 64, "f8E4M3FN", "f32", 8).plan);
-  const std::optional<WgmmaPlan> fp8 = planOf(128, 256, 64, "f8E4M3FN", "f32", 8, true).plan;
+  // fp8: b K-major whatever its registers (the instruction has no transposes), k32 steps, 1-byte tiles.
+  const std::optional<WgmmaPlan> fp8 = planOf(128, 256, 64, "f8E4M3FN", "f32", 8, false).plan;
   ASSERT_TRUE(fp8);
+  EXPECT_TRUE(fp8->bKMajor);
   EXPECT_STREQ(fp8->types, "f32.e4m3.e4m3");
   EXPECT_EQ(fp8->k, 32);
   EXPECT_EQ(fp8->a.elementBytes, 1);
@@ -224,9 +224,8 @@ TEST(WgmmaLayouts, TakesTheDotsItCanRun) {
     EXPECT_EQ(tf32->b.swizzleBytes, 128);
   }
   EXPECT_FALSE(planOf(128, 128, 32, "f32", "f32", 4, true, ", inputPrecision = tf32x3").plan);  // three dots: FMA
-  // i8 into i32: as fp8, only with b's registers along K; k32 steps, 1-byte tiles.
-  EXPECT_FALSE(planOf(128, 128, 64, "i8", "i32", 4).plan);
-  const std::optional<WgmmaPlan> i8 = planOf(128, 128, 64, "i8", "i32", 4, true).plan;
+  // i8 into i32: as fp8; k32 steps, 1-byte tiles.
+  const std::optional<WgmmaPlan> i8 = planOf(128, 128, 64, "i8", "i32", 4, false).plan;
   ASSERT_TRUE(i8);
   EXPECT_STREQ(i8->types, "s32.s8.s8");
   EXPECT_EQ(i8->k, 32);

@@ -15,7 +15,11 @@ loads of gpu_backend/layout/LayoutAssignment.h, wgmma's K-major b, its a from re
     half masked. b's pointers are carried in the coalesced layout and it runs as wgmma e4m3 with k32 steps. The
     dot's maxNumImpreciseAcc is Triton's Hopper default for fp8, 2^30 (accumulation in wgmma's own registers);
   - pipeline_matmul_fp8_partial_w4_s3: the same with maxNumImpreciseAcc 32 and K 336 (11 iterations): each k32
-    step into fresh registers, added to the accumulator with f32 adds (Triton's partial accumulator).
+    step into fresh registers, added to the accumulator with f32 adds (Triton's partial accumulator);
+  - pipeline_matmul_{tf32,i8}_colmajor_w4_s3, pipeline_matmul_{tf32,fp8,i8}_rowmajor_w4_s3: the same matmul in f32
+    (tl.dot's tf32: wgmma k8) and i8 (an i32 accumulator: wgmma s8 k32, the result converted to f16 with sitofp),
+    b column-major or row-major: wgmma reads every type but f16/bf16 K-major, so a row-major b is copied
+    transposed 4 bytes at a time (tf32) or stored transposed from registers (8-bit).
 Expected outputs are the interpreter's (triton profile), written with `tilesim run --out`, as make_dot_cases.py does.
 No NumPy needed. Re-run after editing:
     python3 gpu_backend/tests/cases/make_transposed_cases.py build/tools/cli/tilesim
@@ -182,7 +186,7 @@ def matmul_case(tilesim, rng, name, kind, k=80, imprecise=None, column_major=Tru
         "notes": f"the benchmark's matmul ({source}, Triton 3.6's f16 TTIR) edited by make_transposed_cases.py into "
                  f"{element} a and {layout} {element} b, M {m}, N {n}, K {k} (the last iteration half masked)"
                  f"{f', maxNumImpreciseAcc {imprecise}' if imprecise is not None else ''}: {runs_as}, both operands "
-                 f"K-major{' (b copied transposed)' if not column_major else ''}"
+                 f"K-major{'' if column_major else ' (b copied transposed, 4 bytes at a time)' if kind == 'tf32' else ' (b stored transposed from registers)'}"
                  f"{', each k32 step summed in fresh registers and added in f32' if imprecise is not None and imprecise <= 32 else ''}; "
                  "expected = the interpreter's triton-profile output",
         "made_by": "gpu_backend/tests/cases/make_transposed_cases.py"}
@@ -199,6 +203,8 @@ def main():
     matmul_case(tilesim, random.Random(36), "pipeline_matmul_tf32_colmajor_w4_s3", "tf32")
     matmul_case(tilesim, random.Random(37), "pipeline_matmul_tf32_rowmajor_w4_s3", "tf32", column_major=False)
     matmul_case(tilesim, random.Random(38), "pipeline_matmul_i8_colmajor_w4_s3", "i8")
+    matmul_case(tilesim, random.Random(39), "pipeline_matmul_fp8_rowmajor_w4_s3", "fp8", imprecise=2 ** 30, column_major=False)
+    matmul_case(tilesim, random.Random(40), "pipeline_matmul_i8_rowmajor_w4_s3", "i8", column_major=False)
 
 
 if __name__ == "__main__":
