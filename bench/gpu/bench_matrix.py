@@ -38,6 +38,9 @@ PROBLEMS = {
     "matmul_bf16_8192": dict(kind="matmul", size=8192, dtype=torch.bfloat16),
     # fp8 e4m3 in, fp16 out; b column-major (K contiguous), as Triton's tutorial 03 passes fp8 b and cuBLAS wants it.
     "matmul_fp8_8192": dict(kind="matmul", size=8192, dtype=torch.float8_e4m3fn, out_dtype=torch.float16),
+    # The same with b row-major (N contiguous): wgmma reads fp8 K-major only, so b goes through registers.
+    "matmul_fp8_rowmajor_8192": dict(kind="matmul", size=8192, dtype=torch.float8_e4m3fn, out_dtype=torch.float16,
+                                     b_row_major=True),
     # f32 in and out: tl.dot's default input precision, tf32 (wgmma tf32 in both compilers); torch with TF32 on.
     "matmul_tf32_4096": dict(kind="matmul", size=4096, dtype=torch.float32),
     # int8 in, int32 out (an i32 accumulator: kernels_matrix.matmul INTEGER); b column-major as for fp8. TOPS.
@@ -59,7 +62,7 @@ def matmul_setup(problem, config, gen):
         a, b = (torch.randint(-8, 8, (n, n), device="cuda", generator=gen, dtype=torch.int8) for _ in range(2))
     else:
         a, b = (torch.randn(n, n, device="cuda", generator=gen).to(dtype) for _ in range(2))
-    if fp8 or integer:
+    if (fp8 or integer) and not problem.get("b_row_major"):
         b = b.T.contiguous().T  # the same values, column-major
     c = torch.empty(n, n, device="cuda", dtype=out_dtype)
     grid = (triton.cdiv(n, bm) * triton.cdiv(n, bn),)
@@ -79,7 +82,8 @@ def matmul_setup(problem, config, gen):
     reference = lambda: a @ b  # noqa: E731
     if fp8:  # cuBLAS's fp8 GEMM (unit scales), when this torch has it
         one = torch.ones((), device="cuda")
-        reference = lambda: torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=out_dtype)  # noqa: E731
+        b_columns = b.T.contiguous().T  # cuBLASLt's fp8 GEMM takes b column-major
+        reference = lambda: torch._scaled_mm(a, b_columns, scale_a=one, scale_b=one, out_dtype=out_dtype)  # noqa: E731
         try:
             reference()
         except (RuntimeError, TypeError, AttributeError):
