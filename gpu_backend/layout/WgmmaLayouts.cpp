@@ -2,9 +2,8 @@
 
 #include <map>
 
-#include "ir/OpAttributes.h"
-
 #include "gpu_backend/layout/DistributedLayouts.h"
+#include "ir/OpAttributes.h"
 
 namespace tilesim::gpu {
 
