@@ -5,7 +5,8 @@
 //  - mma: mma.sync everywhere (Triton's MMAv2; sm_80 and later).
 //  - wgmma: on sm_90a, wgmma.mma_async for the dots layout/WgmmaLayouts.h wgmmaPlan accepts, mma.sync for the
 //    others (Triton's MMAv3 on Hopper).
-//  - auto (the default): wgmma on sm_90a, mma.sync elsewhere. Checked on an H100 (2026-12-07): device_dots.sh,
+//  - auto (the default): wgmma on sm_90a, mma.sync elsewhere, except for the dot types whose wgmma path has not run
+//    on a GPU yet (tf32, int8, an 8-bit b along N: lowering/DotWgmma.cpp wgmmaRanOnDevice), which keep mma.sync. Checked on an H100 (2026-12-07): device_dots.sh,
 //    30 of 30 dot cases within the interpreter's bounds, the 11 that take wgmma among them; matmul 8192³
 //    128×256×64 w8 392.9 TFLOP/s against mma.sync's 211.3 in the same run (docs/performance.md).
 #pragma once

@@ -175,14 +175,30 @@ void lowerDotWgmma(KernelLowering& lowering, const Operation& op, const WgmmaPla
   finishTensorCoreDot(lowering, op, std::move(acc), accLayout);
 }
 
+namespace {
+
+// Whether the wgmma path of `op` has run on a GPU against the interpreter (device_dots.sh): f16 and bf16, and fp8
+// whose b registers run along K (sessions 31-34). tf32, int8 and an 8-bit b along N (session 36) compile, pass
+// ptxas and the CPU checks, but no GPU was lent since: `auto` keeps them on mma.sync, `wgmma` takes them.
+bool wgmmaRanOnDevice(const Operation& op, bool bAlongK) {
+  const ScalarKind kind = op.operand(0)->type.element().scalarKind();
+  if (kind == ScalarKind::F16 || kind == ScalarKind::BF16) return true;
+  return (kind == ScalarKind::F8E4M3FN || kind == ScalarKind::F8E5M2) && bAlongK;
+}
+
+}  // namespace
+
 // The wgmma plan of `op` when the options choose wgmma and the dot allows it (layout/WgmmaLayouts.h).
 std::optional<WgmmaPlan> chosenWgmmaPlan(const KernelLowering& lowering, const Operation& op, const TensorCorePlan& plan) {
   if (!usesWgmma(lowering.options.tensorCores, lowering.options.sm)) return std::nullopt;
-  // b K-major where its registers run along K (WgmmaLayouts.h).
-  const LinearLayout* bLayout = lowering.layoutOf(op.operand(1));
-  const std::optional<RegisterRun> bRun = bLayout ? std::optional<RegisterRun>(registerRun(*bLayout)) : std::nullopt;
-  const bool bKMajor = bRun && bRun->dim == 0 && bRun->elements > 1;
-  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit(), bKMajor);
+  // b K-major where its registers run along K (WgmmaLayouts.h), and for the types wgmma reads K-major only.
+  bool bAlongK = false;
+  if (const LinearLayout* bLayout = lowering.layoutOf(op.operand(1))) {
+    const RegisterRun run = registerRun(*bLayout);
+    bAlongK = run.dim == 0 && run.elements > 1;
+  }
+  if (lowering.options.tensorCores == TensorCoreChoice::Auto && !wgmmaRanOnDevice(op, bAlongK)) return std::nullopt;
+  return wgmmaPlan(op, accumulatorLayout(lowering, op, plan), lowering.options.numWarps, lowering.sharedLimit(), bAlongK);
 }
 
 void storeWgmmaOperand(KernelLowering& lowering, const Value* operand, SharedPlacement placement, llvm::Value* base) {

@@ -10,15 +10,16 @@
 # trade registers for spills, so a spilling kernel is judged by its spills alone); a kernel below its ceiling
 # is reported, so the ceiling can be lowered. Triton's own
 # numbers (triton_ptxas.tsv) are printed beside them.
-# TENSOR_CORES=mma|wgmma|auto (default auto: wgmma on sm_90a) is passed as `--tensor-cores`; mma's ceilings are
-# spill_ceilings.tsv, wgmma's (and auto's) spill_ceilings_wgmma.tsv.
+# TENSOR_CORES=mma|wgmma (default wgmma) is passed as `--tensor-cores`; mma's ceilings are spill_ceilings.tsv,
+# wgmma's spill_ceilings_wgmma.tsv (`auto` keeps mma.sync for the dot types whose wgmma path has not run on a GPU
+# yet: lowering/DotWgmma.cpp wgmmaRanOnDevice).
 #   gpu_backend/tests/spill_check.sh TILESIM [CEILINGS]       exit 0: all within; 1: a regression; 77: no ptxas
 set -u
 tilesim=${1:?usage: spill_check.sh TILESIM [CEILINGS]}
 here=$(cd "$(dirname "$0")" && pwd)
-tensor_cores=${TENSOR_CORES:-auto}
-case $tensor_cores in mma) default_ceilings=$here/spill_ceilings.tsv ;; auto|wgmma) default_ceilings=$here/spill_ceilings_wgmma.tsv ;;
-  *) echo "TENSOR_CORES='$tensor_cores': expected auto, mma or wgmma" >&2; exit 2 ;; esac
+tensor_cores=${TENSOR_CORES:-wgmma}
+case $tensor_cores in mma) default_ceilings=$here/spill_ceilings.tsv ;; wgmma) default_ceilings=$here/spill_ceilings_wgmma.tsv ;;
+  *) echo "TENSOR_CORES='$tensor_cores': expected mma or wgmma" >&2; exit 2 ;; esac
 ceilings=${2:-$default_ceilings}
 ttir_dir=$here/../../bench/gpu/ttir/matrix
 command -v ptxas >/dev/null || { echo "SKIP: no ptxas on PATH"; exit 77; }
